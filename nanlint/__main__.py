@@ -1,0 +1,5 @@
+import sys
+
+from nanlint.cli import main
+
+sys.exit(main())

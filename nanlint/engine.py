@@ -1,0 +1,293 @@
+"""The pure core: ``lint_source(text, path, options) -> findings``.
+
+One parse, one traversal that runs every enabled rule, positions computed only when there is
+something to report. The CLI, the tests and every other entry point are thin wrappers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tokenize
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from nanlint import suppression
+from nanlint.finding import CONFIDENCES, Finding
+from nanlint.rule import Report, Rule
+from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
+
+PARSE_ERROR = ("NAN000", "parse-error")
+BAD_SUPPRESSION = ("NAN001", "invalid-suppression")
+
+
+@dataclass
+class LintOptions:
+    rules: Sequence[Type[Rule]] = ()
+    rule_settings: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
+    min_confidence: str = "low"
+    known_codes: FrozenSet[str] = frozenset()
+    engine_codes: FrozenSet[str] = frozenset({"NAN000", "NAN001"})  # enabled engine codes
+
+
+# -- reading ---------------------------------------------------------------------------------
+class SourceError(Exception):
+    """A file that cannot be read as Python source: message, and line/column if known."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+def decode(data: bytes) -> str:
+    """Bytes → text, honouring a BOM and a coding declaration, as Python itself does."""
+    if b"\x00" in data:
+        raise SourceError("binary file (contains NUL bytes), not Python source")
+    try:
+        encoding, _ = tokenize.detect_encoding(iter(data.splitlines(keepends=True)).__next__)
+    except SyntaxError as error:
+        raise SourceError(f"bad encoding declaration: {error}") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise SourceError(f"not valid {encoding} (byte 0x{data[error.start]:02x} at "
+                          f"line {line}); declare the encoding or convert the file",
+                          line, column) from None
+    except LookupError:
+        raise SourceError(f"unknown encoding `{encoding}`") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse(source: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = " ".join(str(error.message).split())
+        line, column = error.raw_line, error.raw_column + 1
+        hint = _python2_hint(source, line)
+        raise SourceError(f"syntax error: {message}{hint}", line, column) from None
+    except RecursionError:
+        raise SourceError("cannot parse: expressions nested too deeply") from None
+
+
+def _python2_hint(source: str, line: int) -> str:
+    lines = source.splitlines()
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    if (text.startswith("print ") and not text.startswith("print (")) or text.startswith(
+            "exec ") or (text.startswith("except ") and "," in text and " as " not in text):
+        return " (this looks like Python 2, which nanlint does not read)"
+    return ""
+
+
+# -- traversal -------------------------------------------------------------------------------
+_SKIPPED_FIELDS = frozenset({
+    "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header",
+    "footer", "newline", "equal", "colon", "dot", "star", "arrow", "asynchronous", "operator",
+    "trailing_whitespace", "indent", "lbracket", "rbracket", "lbrace", "rbrace", "comment",
+})
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> Tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(f.name for f in dataclasses.fields(node_type)
+                       if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name)
+        _CHILD_FIELDS[node_type] = fields
+    return fields
+
+
+Handler = Callable[[cst.CSTNode], None]
+
+
+def walk(module: cst.Module, visit: Dict[type, List[Handler]],
+         leave: Dict[type, List[Handler]]) -> None:
+    """Pre-order traversal with leave events, iterative (deep nesting is no problem)."""
+    stack: List[Any] = [module]
+    CSTNode = cst.CSTNode
+    while stack:
+        item = stack.pop()
+        if item.__class__ is tuple:
+            for handler in leave[item[0].__class__]:
+                handler(item[0])
+            continue
+        node_type = item.__class__
+        handlers = visit.get(node_type)
+        if handlers:
+            for handler in handlers:
+                handler(item)
+        if node_type in leave:
+            stack.append((item,))
+        children: List[Any] = []
+        for name in _child_fields(node_type):
+            child = getattr(item, name)
+            if isinstance(child, CSTNode):
+                children.append(child)
+            elif child.__class__ in (tuple, list):
+                children.extend(c for c in child if isinstance(c, CSTNode))
+        children.reverse()
+        stack.extend(children)
+
+
+_COMPOUND = (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.FunctionDef,
+             cst.ClassDef, cst.Match)
+_SMALL = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Raise, cst.Assert,
+          cst.Del, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal, cst.Pass, cst.Break,
+          cst.Continue)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, List[Handler]]]:
+    """Handlers that keep the analysis informed of the current scope and statement."""
+    visit: Dict[type, List[Handler]] = {}
+    leave: Dict[type, List[Handler]] = {}
+
+    def on(types, enter: Handler, exit_: Callable[[], None]) -> None:
+        for node_type in types:
+            visit.setdefault(node_type, []).append(enter)
+            leave.setdefault(node_type, []).append(lambda _node: exit_())
+
+    on(_COMPOUND + _SMALL, analysis.enter_statement, analysis.leave_statement)
+    on((cst.FunctionDef, cst.ClassDef, cst.Lambda), analysis.enter_scope, analysis.leave_scope)
+
+    def enter_comprehension(node: cst.CSTNode) -> None:
+        names = set()
+        comp_for = node.for_in
+        while comp_for is not None:
+            names.update(_target_names(comp_for.target))
+            comp_for = comp_for.inner_for_in
+        analysis.enter_comprehension(frozenset(names))
+
+    on(_COMPREHENSIONS, enter_comprehension, analysis.leave_comprehension)
+    return visit, leave
+
+
+def _target_names(target: cst.BaseExpression) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+# -- linting ---------------------------------------------------------------------------------
+def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
+    """Every finding of the enabled rules in ``source`` (already decoded text)."""
+    lines = source.splitlines()
+    try:
+        module = parse(source)
+    except SourceError as error:
+        if "NAN000" not in options.engine_codes:
+            return []
+        return [_engine_finding(PARSE_ERROR, "error", path, error.line, error.column,
+                                str(error), lines)]
+    analysis = Analysis(module, options.settings)
+    reports: List[Report] = []
+    visit, leave = _tracker(analysis)
+    for rule_class in options.rules:
+        rule = rule_class(analysis, reports, options.rule_settings.get(rule_class.code))
+        for node_type, method in rule_class.handlers():
+            visit.setdefault(node_type, []).append(getattr(rule, method))
+    try:
+        walk(module, visit, leave)
+    except RecursionError:
+        return [_engine_finding(PARSE_ERROR, "error", path, 1, 1,
+                                "cannot analyse: expressions nested too deeply", lines)]
+    threshold = CONFIDENCE_ORDER[options.min_confidence]
+    reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
+    comments = suppression.parse(source, options.known_codes)
+    findings = _findings(module, reports, path, lines, comments) if reports else []
+    if "NAN001" in options.engine_codes:
+        for problem in comments.problems:
+            findings.append(_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line,
+                                            problem.column + 1, problem.message, lines,
+                                            end_column=problem.end_column + 1))
+    findings.sort(key=lambda f: f.sort_key)
+    return findings
+
+
+def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[str],
+              comments: suppression.Suppressions) -> List[Finding]:
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def line_of(node: cst.CSTNode) -> Optional[int]:
+        position = positions.get(node)
+        return position.start.line if position is not None else None
+
+    findings = []
+    seen = set()
+    for report in reports:
+        position = positions[report.node]
+        start, end = position.start, position.end
+        span_start, span_end = start.line, end.line
+        statement = positions.get(report.statement) if report.statement is not None else None
+        if statement is not None:
+            span_start = min(span_start, statement.start.line)
+            if not isinstance(report.statement, _COMPOUND):
+                span_end = max(span_end, statement.end.line)
+        rule = report.rule
+        if comments.suppresses(rule.code, range(span_start, span_end + 1)):
+            continue
+        key = (rule.code, start.line, start.column, end.line, end.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        message = report.message
+        if "{evidence}" in message:
+            detail = render(report.evidence, module, line_of) if report.evidence else ""
+            message = message.replace("{evidence}", detail)
+        findings.append(Finding(
+            code=rule.code, name=rule.name, severity=rule.severity,
+            confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
+            end_line=end.line, end_column=end.column + 1, message=message,
+            suggestion=report.suggestion, source_lines=tuple(lines[start.line - 1:end.line])))
+    return findings
+
+
+def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, column: int,
+                    message: str, lines: List[str], end_column: Optional[int] = None
+                    ) -> Finding:
+    code, name = kind
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return Finding(code=code, name=name, severity=severity, confidence="high", path=path,
+                   line=line, column=column, end_line=line,
+                   end_column=end_column or max(column + 1, len(text) + 1), message=message,
+                   source_lines=(text,) if text else ())
+
+
+def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
+    try:
+        source = decode(data)
+    except SourceError as error:
+        if "NAN000" not in options.engine_codes:
+            return []
+        return [_engine_finding(PARSE_ERROR, "error", path, error.line, error.column,
+                                str(error), [])]
+    return lint_source(source, path, options)
+
+
+def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:
+    try:
+        with open(file_path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        if "NAN000" not in options.engine_codes:
+            return []
+        reason = error.strerror or str(error)
+        return [_engine_finding(PARSE_ERROR, "error", display_path, 1, 1,
+                                f"cannot read file: {reason}", [])]
+    return lint_bytes(data, display_path, options)
+
+
+def confidence_ok(value: str) -> bool:
+    return value in CONFIDENCES

@@ -1,0 +1,47 @@
+"""A finding: one risk at one place, with the evidence behind it and what to do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+SEVERITIES = ("error", "warning", "info")
+CONFIDENCES = ("high", "medium", "low")
+
+
+@dataclass
+class Finding:
+    code: str
+    name: str
+    severity: str
+    confidence: str
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int  # 1-based, one past the last character (as in SARIF)
+    message: str
+    suggestion: Optional[str] = None
+    fix: Optional[Dict[str, Any]] = None
+    # Not serialized: the source lines from `line` to `end_line`, for code frames.
+    source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "confidence": self.confidence,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "suggestion": self.suggestion,
+            "fix": self.fix,
+        }
+
+    @property
+    def sort_key(self) -> Tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.code)

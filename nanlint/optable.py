@@ -1,0 +1,279 @@
+"""What nanlint knows about TensorFlow and Keras ops, as data.
+
+Every spelling of an op (``tf.log``, ``tf.math.log``, ``tf.compat.v1.log``, ``K.log``,
+``keras.ops.log``) maps to one canonical name. Each canonical op says how its output relates
+to its inputs (its *transfer*: a fixed range, "like its first argument", "the maximum of its
+arguments", ...) and, for producers, why its output can be exactly 0 or negative. The value
+analysis (``nanlint.values``) implements each transfer once; rules ask for canonical names.
+
+Spellings are written in short namespaces: ``tf`` (tensorflow, also compat.v1/v2), ``K``
+(the Keras backend), ``ops`` (Keras 3 ``keras.ops``), ``activations``, ``layers``, ``losses``
+and ``keras`` (the rest of Keras).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import inf
+from typing import Dict, Optional, Tuple
+
+# Module prefixes rewritten before a qualified name is looked up, longest first.
+MODULE_ALIASES: Tuple[Tuple[str, str], ...] = (
+    ("tensorflow.compat.v1.keras.", "keras."),
+    ("tensorflow.compat.v2.keras.", "keras."),
+    ("tensorflow.python.keras.", "keras."),
+    ("tensorflow.keras.", "keras."),
+    ("tensorflow.compat.v1.", "tensorflow."),
+    ("tensorflow.compat.v2.", "tensorflow."),
+    ("tensorflow._api.v2.", "tensorflow."),
+    ("tf_keras.", "keras."),
+    ("keras.src.", "keras."),
+    ("keras.api.", "keras."),
+    ("keras._tf_keras.keras.", "keras."),
+)
+
+# Canonical module → namespace used in the spellings below, longest first.
+NAMESPACES: Tuple[Tuple[str, str], ...] = (
+    ("keras.ops.numpy", "ops"),
+    ("keras.ops.nn", "ops"),
+    ("keras.ops.math", "ops"),
+    ("keras.ops.core", "ops"),
+    ("keras.ops", "ops"),
+    ("keras.backend", "K"),
+    ("keras.activations", "activations"),
+    ("keras.layers", "layers"),
+    ("keras.losses", "losses"),
+    ("keras", "keras"),
+    ("tensorflow", "tf"),
+)
+
+# Prefixes that make a module "TensorFlow or Keras" (for the text pre-check and imports).
+TF_MODULE_ROOTS = ("tensorflow", "keras", "tf_keras")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why an op's output can be exactly 0 (or negative): the evidence a rule reports."""
+
+    why: str
+    confidence: str = "high"
+    aggregate: bool = True  # still true of a sum/mean: all elements can be 0 at once
+    discrete: bool = False  # exactly 0 or >= 1 (a count): divide_no_nan guards it
+
+
+@dataclass(frozen=True)
+class Op:
+    """One canonical op.
+
+    ``transfer`` names the rule by which the analysis computes the output from the inputs:
+    ``range`` (a fixed range ``lo..hi``), ``like`` (the first argument, unchanged),
+    ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
+    ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
+    ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
+    ``count``, ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
+    constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``).
+    """
+
+    name: str
+    spellings: Tuple[str, ...]
+    transfer: str = "range"
+    args: Tuple[str, ...] = ("x",)  # parameter names, "a|b" for alternatives
+    lo: float = -inf
+    hi: float = inf
+    lo_open: bool = False
+    hi_open: bool = False
+    zero: Optional[Reason] = None
+    negative: Optional[Reason] = None
+    tags: Tuple[str, ...] = ()
+    guarded: bool = False  # a fused or epsilon-carrying op that is safe by construction
+    activation: Optional[str] = None  # layers: the activation the layer applies by itself
+
+
+_UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False)
+_RELU = Reason("which is exactly 0 for every negative input", "high")
+_LINEAR = Reason("a linear output, which takes negative values", "medium")
+_LOSS = Reason("a loss, which reaches 0 when predictions match the targets", "medium")
+_MASK_COUNT = Reason("a count, which is 0 when nothing is selected", "high", discrete=True)
+_VARIABLE = Reason("a trainable variable, which training can move through 0", "medium",
+                   aggregate=False)
+
+ARG_X = ("x|input|input_tensor|features|t|a|logits|tensor|value|values",)
+ARG_XY = ("x|a", "y|b")
+
+OPS: Tuple[Op, ...] = (
+    # -- the ops rules look for -------------------------------------------------------------
+    Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="any", args=ARG_X),
+    Op("sqrt", ("tf.math.sqrt", "tf.sqrt", "K.sqrt", "ops.sqrt"), transfer="sqrt", args=ARG_X),
+    Op("pow", ("tf.math.pow", "tf.pow", "K.pow", "ops.power", "ops.pow"), transfer="pow",
+       args=("x|base", "y|a|exponent")),
+    Op("divide", ("tf.math.divide", "tf.divide", "tf.div", "tf.truediv", "tf.realdiv",
+                  "tf.math.truediv", "tf.math.realdiv", "ops.divide", "ops.true_divide"),
+       transfer="divide", args=ARG_XY),
+    Op("divide_no_nan", ("tf.math.divide_no_nan", "tf.div_no_nan", "ops.divide_no_nan"),
+       transfer="divide_no_nan", args=ARG_XY, guarded=True),
+    Op("rsqrt", ("tf.math.rsqrt", "tf.rsqrt", "ops.rsqrt"), transfer="range", lo=0.0,
+       lo_open=True),
+    # -- producers: where zeros, negatives and probabilities come from -----------------------
+    Op("relu", ("tf.nn.relu", "K.relu", "ops.relu", "activations.relu"), lo=0.0,
+       zero=_RELU, tags=("relu",)),
+    Op("relu6", ("tf.nn.relu6", "ops.relu6", "activations.relu6"), lo=0.0, hi=6.0,
+       zero=_RELU, tags=("relu",)),
+    Op("softmax", ("tf.nn.softmax", "tf.math.softmax", "tf.softmax", "K.softmax", "ops.softmax",
+                   "activations.softmax"),
+       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("softmax", "probability")),
+    Op("sigmoid", ("tf.math.sigmoid", "tf.sigmoid", "tf.nn.sigmoid", "K.sigmoid",
+                   "K.hard_sigmoid", "ops.sigmoid", "ops.hard_sigmoid", "activations.sigmoid",
+                   "activations.hard_sigmoid"),
+       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("sigmoid", "probability")),
+    Op("tanh", ("tf.math.tanh", "tf.tanh", "tf.nn.tanh", "K.tanh", "ops.tanh",
+                "activations.tanh"),
+       lo=-1.0, hi=1.0, negative=Reason("which ranges over (-1, 1)", "high"), tags=("tanh",)),
+    Op("matmul", ("tf.linalg.matmul", "tf.matmul", "K.dot", "K.batch_dot", "ops.matmul",
+                  "ops.dot", "tf.tensordot", "ops.tensordot", "tf.einsum", "ops.einsum",
+                  "tf.nn.conv1d", "tf.nn.conv2d", "tf.nn.conv3d", "tf.nn.bias_add",
+                  "tf.nn.xw_plus_b", "K.conv2d", "K.bias_add"),
+       negative=_LINEAR, tags=("linear",)),
+    Op("exp", ("tf.math.exp", "tf.exp", "K.exp", "ops.exp"), transfer="exp", args=ARG_X),
+    Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
+                    "activations.softplus"), lo=0.0, guarded=True),
+    Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
+                "ops.ones_like"), lo=1.0, hi=1.0),
+    Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
+                 "ops.zeros_like"), lo=0.0, hi=0.0,
+       zero=Reason("which is all zeros", "high")),
+    Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
+       transfer="variable", args=("initial_value|initializer|value",)),
+    Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
+       lo=0.0, zero=_MASK_COUNT, tags=("count",)),
+    Op("bool", ("tf.math.equal", "tf.equal", "tf.math.not_equal", "tf.not_equal",
+                "tf.math.greater", "tf.greater", "tf.math.greater_equal", "tf.greater_equal",
+                "tf.math.less", "tf.less", "tf.math.less_equal", "tf.less_equal",
+                "tf.math.logical_and", "tf.logical_and", "tf.math.logical_or", "tf.logical_or",
+                "tf.math.logical_not", "tf.logical_not", "tf.math.is_finite", "tf.is_finite",
+                "tf.sequence_mask", "K.equal", "K.not_equal", "K.greater", "K.less",
+                "ops.equal", "ops.not_equal", "ops.greater", "ops.greater_equal", "ops.less",
+                "ops.less_equal", "ops.logical_and", "ops.logical_or", "ops.logical_not"),
+       transfer="bool"),
+    Op("mse", ("tf.losses.mean_squared_error", "losses.mean_squared_error", "losses.mse",
+               "losses.MSE", "losses.mean_absolute_error", "losses.mae", "losses.MAE",
+               "keras.metrics.mean_squared_error", "tf.losses.absolute_difference"),
+       lo=0.0, zero=_LOSS, tags=("loss", "mse")),
+    # -- guarded, fused, epsilon-carrying ops: safe by construction --------------------------
+    Op("log_softmax", ("tf.nn.log_softmax", "tf.math.log_softmax", "ops.log_softmax",
+                       "activations.log_softmax"), hi=0.0, guarded=True),
+    Op("log_sigmoid", ("tf.math.log_sigmoid", "ops.log_sigmoid", "activations.log_sigmoid"),
+       hi=0.0, guarded=True),
+    Op("logsumexp", ("tf.math.reduce_logsumexp", "tf.reduce_logsumexp", "K.logsumexp",
+                     "ops.logsumexp"), guarded=True),
+    Op("xlogy", ("tf.math.xlogy", "tf.math.xdivy", "ops.xlogy"), guarded=True),
+    Op("l2_normalize", ("tf.math.l2_normalize", "tf.nn.l2_normalize", "K.l2_normalize",
+                        "ops.normalize"), lo=-1.0, hi=1.0, guarded=True),
+    Op("fused_cross_entropy", (
+        "tf.nn.softmax_cross_entropy_with_logits", "tf.nn.softmax_cross_entropy_with_logits_v2",
+        "tf.nn.sparse_softmax_cross_entropy_with_logits",
+        "tf.nn.sigmoid_cross_entropy_with_logits", "tf.nn.weighted_cross_entropy_with_logits",
+        "tf.losses.softmax_cross_entropy", "tf.losses.sparse_softmax_cross_entropy",
+        "tf.losses.sigmoid_cross_entropy", "losses.categorical_crossentropy",
+        "losses.sparse_categorical_crossentropy", "losses.binary_crossentropy",
+        "K.categorical_crossentropy", "K.sparse_categorical_crossentropy",
+        "K.binary_crossentropy", "ops.categorical_crossentropy",
+        "ops.sparse_categorical_crossentropy", "ops.binary_crossentropy"),
+       lo=0.0, guarded=True, tags=("loss",)),
+    Op("cosine_similarity", ("losses.cosine_similarity", "losses.CosineSimilarity",
+                             "keras.metrics.cosine_similarity"),
+       lo=-1.0, hi=1.0, guarded=True),
+    Op("epsilon", ("K.epsilon", "keras.config.epsilon"), transfer="epsilon", args=()),
+    # -- ops whose output follows their inputs ----------------------------------------------
+    Op("reduce_sum", ("tf.math.reduce_sum", "tf.reduce_sum", "K.sum", "ops.sum",
+                      "tf.math.cumsum", "tf.cumsum", "ops.cumsum", "tf.add_n", "K.cumsum"),
+       transfer="reduce", args=ARG_X),
+    Op("reduce_mean", ("tf.math.reduce_mean", "tf.reduce_mean", "K.mean", "ops.mean",
+                       "tf.math.reduce_max", "tf.reduce_max", "K.max", "ops.max", "ops.amax",
+                       "tf.math.reduce_min", "tf.reduce_min", "K.min", "ops.min", "ops.amin"),
+       transfer="reduce", args=ARG_X),
+    Op("square", ("tf.math.square", "tf.square", "K.square", "ops.square"),
+       transfer="square", args=ARG_X),
+    Op("abs", ("tf.math.abs", "tf.abs", "K.abs", "ops.abs", "ops.absolute"),
+       transfer="abs", args=ARG_X),
+    Op("norm", ("tf.norm", "tf.linalg.norm", "tf.math.l2_norm", "ops.norm"),
+       transfer="norm", args=("tensor|x",)),
+    Op("maximum", ("tf.math.maximum", "tf.maximum", "K.maximum", "ops.maximum"),
+       transfer="maximum", args=ARG_XY),
+    Op("minimum", ("tf.math.minimum", "tf.minimum", "K.minimum", "ops.minimum"),
+       transfer="minimum", args=ARG_XY),
+    Op("clip", ("tf.clip_by_value", "K.clip", "ops.clip"), transfer="clip",
+       args=("t|x|tensor", "clip_value_min|x_min|min_value", "clip_value_max|x_max|max_value")),
+    Op("add", ("tf.math.add", "tf.add", "ops.add"), transfer="add", args=ARG_XY),
+    Op("subtract", ("tf.math.subtract", "tf.subtract", "tf.sub", "ops.subtract"),
+       transfer="subtract", args=ARG_XY),
+    Op("multiply", ("tf.math.multiply", "tf.multiply", "tf.mul", "ops.multiply"),
+       transfer="multiply", args=ARG_XY),
+    Op("cast", ("tf.cast", "tf.dtypes.cast", "tf.to_float", "tf.to_double", "K.cast",
+                "K.cast_to_floatx", "ops.cast", "tf.image.convert_image_dtype"),
+       transfer="cast", args=ARG_X),
+    Op("identity", ("tf.identity", "tf.stop_gradient", "K.stop_gradient", "ops.stop_gradient",
+                    "tf.reshape", "K.reshape", "ops.reshape", "tf.transpose", "K.transpose",
+                    "ops.transpose", "tf.squeeze", "K.squeeze", "ops.squeeze",
+                    "tf.expand_dims", "K.expand_dims", "ops.expand_dims", "tf.tile", "K.tile",
+                    "ops.tile", "tf.gather", "K.gather", "ops.take", "tf.broadcast_to",
+                    "ops.broadcast_to", "tf.ensure_shape", "tf.convert_to_tensor",
+                    "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten",
+                    "tf.nn.dropout", "K.dropout"),
+       transfer="like", args=ARG_X),
+    # -- Keras layers: the output is the layer's activation ---------------------------------
+    Op("dense_layer", ("layers.Dense", "layers.Conv1D", "layers.Conv2D", "layers.Conv3D",
+                       "layers.Conv2DTranspose", "layers.SeparableConv2D",
+                       "layers.DepthwiseConv2D", "layers.EinsumDense"),
+       transfer="layer", args=("units|filters|output_shape",)),
+    Op("activation_layer", ("layers.Activation",), transfer="layer", args=("activation",)),
+    Op("relu_layer", ("layers.ReLU",), transfer="layer", args=(), activation="relu"),
+    Op("softmax_layer", ("layers.Softmax",), transfer="layer", args=(), activation="softmax"),
+    Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d",
+                    "tf.contrib.layers.fully_connected"),
+       transfer="layer_fn", args=("inputs|x", "units|filters|num_outputs")),
+)
+
+
+@dataclass
+class OpTable:
+    by_spelling: Dict[str, Op] = field(default_factory=dict)
+    by_name: Dict[str, Op] = field(default_factory=dict)
+
+
+def _build() -> OpTable:
+    table = OpTable()
+    for op in OPS:
+        assert op.name not in table.by_name, f"op {op.name} listed twice"
+        table.by_name[op.name] = op
+        for spelling in op.spellings:
+            assert spelling not in table.by_spelling, f"spelling {spelling} listed twice"
+            table.by_spelling[spelling] = op
+    return table
+
+
+TABLE = _build()
+
+# Activation names accepted by Keras layers' ``activation=`` (strings) → canonical op names.
+ACTIVATION_STRINGS = {
+    "relu": "relu", "relu6": "relu6", "softmax": "softmax", "sigmoid": "sigmoid",
+    "hard_sigmoid": "sigmoid", "tanh": "tanh", "linear": "matmul", "softplus": "softplus",
+    "exponential": "exp",
+}
+
+
+def spelling_of(qualified: str) -> Optional[str]:
+    """``tensorflow.compat.v1.math.log`` → ``tf.math.log``; None for non-TF names."""
+    for prefix, replacement in MODULE_ALIASES:
+        if qualified.startswith(prefix):
+            qualified = replacement + qualified[len(prefix):]
+            break
+    for module, namespace in NAMESPACES:
+        if qualified.startswith(module + "."):
+            return namespace + qualified[len(module):]
+    return None
+
+
+def lookup(qualified: str) -> Optional[Op]:
+    """The canonical op for a fully qualified dotted name, or None."""
+    spelling = spelling_of(qualified)
+    return TABLE.by_spelling.get(spelling) if spelling else None

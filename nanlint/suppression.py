@@ -1,0 +1,126 @@
+"""Suppression comments: ``# nanlint: ignore[NAN101]``, ``# noqa: NAN101``, ignore-file.
+
+Comments are read with :mod:`tokenize`, so the same words inside a string never count. A
+``# nanlint:`` comment that names no code, names an unknown code or is misspelled suppresses
+nothing and is reported as NAN001 (fail closed). A bare ``# noqa`` belongs to flake8 and the
+like: nanlint neither honours nor reports it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Set, Tuple
+
+_DIRECTIVE = re.compile(r"#\s*nanlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
+_IGNORE = re.compile(r"(?P<kind>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?\s*$",
+                     re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Za-z0-9_, ]+)", re.IGNORECASE)
+_NAN_CODE = re.compile(r"^NAN\d{3}$")
+
+
+@dataclass
+class Problem:
+    line: int
+    column: int  # 0-based
+    end_column: int
+    message: str
+
+
+@dataclass
+class Suppressions:
+    by_line: Dict[int, Set[str]] = field(default_factory=dict)
+    whole_file: Set[str] = field(default_factory=set)
+    problems: List[Problem] = field(default_factory=list)
+
+    def suppresses(self, code: str, lines: range) -> bool:
+        if code in self.whole_file:
+            return True
+        return any(code in self.by_line.get(line, ()) for line in lines)
+
+
+def parse(source: str, known_codes: FrozenSet[str]) -> Suppressions:
+    result = Suppressions()
+    lowered = source.lower()
+    if "nanlint" not in lowered and "noqa" not in lowered:
+        return result
+    in_header = True  # before the first statement other than the module docstring
+    seen_docstring = False
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return result  # the parser reports the file as NAN000
+    for token in tokens:
+        kind = token.type
+        if kind == tokenize.COMMENT:
+            _comment(token, in_header, known_codes, result)
+        elif kind in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.INDENT,
+                      tokenize.DEDENT, tokenize.ENDMARKER):
+            continue
+        elif kind == tokenize.STRING and in_header and not seen_docstring:
+            seen_docstring = True
+        else:
+            in_header = False
+    return result
+
+
+def _comment(token: tokenize.TokenInfo, in_header: bool, known_codes: FrozenSet[str],
+             result: Suppressions) -> None:
+    text = token.string
+    line, column = token.start
+    end_column = token.end[1]
+
+    def problem(message: str) -> None:
+        result.problems.append(Problem(line, column, end_column, message))
+
+    directive = _DIRECTIVE.search(text)
+    if directive:
+        match = _IGNORE.match(directive.group("body").strip())
+        if not match:
+            problem(f"unknown nanlint directive `{text.strip()}`; expected "
+                    "`# nanlint: ignore[CODE, ...]` or `# nanlint: ignore-file[CODE, ...]`")
+            return
+        codes, unknown = _codes(match.group("codes") or "", known_codes)
+        kind = match.group("kind").lower()
+        if unknown:
+            problem(f"unknown code{'s' if len(unknown) > 1 else ''} "
+                    f"{', '.join(unknown)} in `{text.strip()}`")
+        if not codes and not unknown:
+            problem(f"`{text.strip()}` names no code and suppresses nothing; write "
+                    f"`# nanlint: {kind}[NAN101]` with the codes to suppress")
+            return
+        if kind == "ignore-file":
+            if not in_header:
+                problem("`# nanlint: ignore-file[...]` only works at the top of the file, "
+                        "before the first statement; it suppresses nothing here")
+                return
+            result.whole_file.update(codes)
+        else:
+            result.by_line.setdefault(line, set()).update(codes)
+        return
+    noqa = _NOQA.search(text)
+    if noqa:
+        codes = {c for c in re.split(r"[\s,]+", noqa.group("codes").strip()) if c}
+        ours = {c.upper() for c in codes if c.upper().startswith("NAN")}
+        if ours:
+            valid, unknown = _codes(",".join(sorted(ours)), known_codes)
+            if unknown:
+                problem(f"unknown code{'s' if len(unknown) > 1 else ''} "
+                        f"{', '.join(unknown)} in `{text.strip()}`")
+            result.by_line.setdefault(line, set()).update(valid)
+
+
+def _codes(text: str, known_codes: FrozenSet[str]) -> Tuple[Set[str], List[str]]:
+    valid: Set[str] = set()
+    unknown: List[str] = []
+    for raw in text.split(","):
+        code = raw.strip().upper()
+        if not code:
+            continue
+        if _NAN_CODE.match(code) and code in known_codes:
+            valid.add(code)
+        else:
+            unknown.append(raw.strip())
+    return valid, unknown

@@ -1,0 +1,838 @@
+"""The value analysis every rule shares: what can this expression be?
+
+For an expression, :class:`Analysis` computes a :class:`Value`: an interval that the value
+is known to lie in (used to prove guards: ``x + eps``, ``maximum(x, c)``, clipping), and
+*evidence* that it can really reach a bad point — exactly 0 (``zero``) or below 0
+(``negative``). Evidence comes only from producers that are known to output such values
+(relu, a softmax that underflows, a count of a mask, ...); a value of unknown origin — a
+parameter, an attribute, a call into another module — has none, so rules stay quiet on it.
+
+Names are followed through assignments, module constants, helper functions and methods of
+the same file (see ``nanlint.scopes``); calls are resolved through the file's imports to the
+canonical ops of ``nanlint.optable``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from math import inf
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.optable import Op, Reason
+from nanlint.scopes import END, Binding, Scope, build_scope, dotted_parts
+
+CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+_MAX_DEPTH = 120
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a value can be 0 (or negative): a producer, and what it does."""
+
+    node: cst.CSTNode  # the producer: its line is reported, its source quoted
+    what: str  # "the output of `{op}`" — {op} is the callee's source, {src} the node's
+    why: str  # "which underflows to exactly 0 in float32"
+    confidence: str = "high"
+    aggregate: bool = True  # survives a sum or a mean
+    discrete: bool = False  # a count: exactly 0 or >= 1
+    convention: bool = False  # only a naming convention (a parameter called `y_pred`)
+    name: Optional[str] = None  # the variable through which the value reached the use
+
+    def weaker(self, confidence: str) -> "Evidence":
+        if CONFIDENCE_ORDER[confidence] < CONFIDENCE_ORDER[self.confidence]:
+            return replace(self, confidence=confidence)
+        return self
+
+
+@dataclass(frozen=True)
+class Value:
+    lo: float = -inf
+    hi: float = inf
+    lo_open: bool = False  # lo itself is excluded (exp: (0, inf))
+    hi_open: bool = False
+    zero: Optional[Evidence] = None
+    negative: Optional[Evidence] = None
+    known: bool = False  # produced by something the analysis understands
+    tensor: bool = False  # a TensorFlow / Keras value
+    tags: FrozenSet[str] = frozenset()
+    const: Optional[float] = None
+    layer: Optional[str] = None  # a Keras layer object: the activation it applies
+    node: Optional[cst.CSTNode] = None  # the expression that produced it, when tagged
+
+    @property
+    def positive(self) -> bool:
+        return self.lo > 0 or (self.lo == 0 and self.lo_open)
+
+    @property
+    def nonnegative(self) -> bool:
+        return self.lo >= 0
+
+    @property
+    def can_be_zero(self) -> bool:
+        return self.zero is not None
+
+    @property
+    def can_be_negative(self) -> bool:
+        return self.negative is not None
+
+
+UNKNOWN = Value()
+
+
+def _normalized(value: Value) -> Value:
+    """Drop evidence that the interval rules out."""
+    zero, negative = value.zero, value.negative
+    if zero is not None and (value.positive or value.hi < 0 or (value.hi == 0 and value.hi_open)):
+        zero = None
+    if negative is not None and value.lo >= 0:
+        negative = None
+    if zero is value.zero and negative is value.negative:
+        return value
+    return replace(value, zero=zero, negative=negative)
+
+
+def constant(number: float) -> Value:
+    return Value(lo=number, hi=number, known=True, const=number)
+
+
+def _join(values: Sequence[Value]) -> Value:
+    """The union of several possible values (branches, several returns)."""
+    if not values:
+        return UNKNOWN
+    if len(values) == 1:
+        return values[0]
+    return Value(
+        lo=min(v.lo for v in values), hi=max(v.hi for v in values),
+        lo_open=all(v.lo_open for v in values), hi_open=all(v.hi_open for v in values),
+        zero=next((v.zero for v in values if v.zero), None),
+        negative=next((v.negative for v in values if v.negative), None),
+        known=all(v.known for v in values), tensor=any(v.tensor for v in values),
+        tags=frozenset.intersection(*(v.tags for v in values)),
+    )
+
+
+def _mul_bound(a: float, b: float) -> float:
+    if a == 0 or b == 0:
+        return 0.0
+    return a * b
+
+
+@dataclass
+class Settings:
+    """What the analysis may assume; filled from the configuration."""
+
+    epsilon: float = 1e-7  # the value of `K.epsilon()`
+    probability_parameters: FrozenSet[str] = frozenset(
+        {"y_pred", "probs", "prob", "probabilities", "predictions", "y_prob", "y_hat"})
+    loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
+
+
+@dataclass
+class Callee:
+    kind: str  # "op", "function", "lambda", "layer", "external"
+    op: Optional[Op] = None
+    node: Optional[cst.CSTNode] = None  # FunctionDef / Lambda
+    scope: Optional[Scope] = None  # the scope the function or lambda is defined in
+    value: Optional[Value] = None  # a layer object
+    qualified: Optional[str] = None
+
+
+@dataclass
+class Cursor:
+    """Where the traversal is: the scope node stack and the current statement."""
+
+    scopes: List[cst.CSTNode] = field(default_factory=list)
+    statements: List[cst.CSTNode] = field(default_factory=list)
+    shadowed: List[FrozenSet[str]] = field(default_factory=list)  # comprehension targets
+
+
+class Analysis:
+    """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
+
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None) -> None:
+        self.module = module
+        self.settings = settings or Settings()
+        self._loss_re = re.compile(self.settings.loss_function_pattern)
+        self.cursor = Cursor(scopes=[module])
+        self._scopes: Dict[int, Scope] = {}
+        self._values: Dict[int, Value] = {}
+        self._callees: Dict[int, Optional[Callee]] = {}
+        self._returns: Dict[int, Value] = {}
+        self._in_progress: set = set()
+        self._depth = 0
+        self._here_cache: Optional[Tuple[Scope, int]] = None
+        self.module_scope = self._scope_for(module, None)
+
+    # -- the traversal tells the analysis where it is ---------------------------------------
+    def enter_scope(self, node: cst.CSTNode) -> None:
+        self.cursor.scopes.append(node)
+        self._here_cache = None
+
+    def leave_scope(self) -> None:
+        self.cursor.scopes.pop()
+        self._here_cache = None
+
+    def enter_statement(self, node: cst.CSTNode) -> None:
+        self.cursor.statements.append(node)
+        self._here_cache = None
+
+    def leave_statement(self) -> None:
+        self.cursor.statements.pop()
+        self._here_cache = None
+
+    def enter_comprehension(self, names: FrozenSet[str]) -> None:
+        self.cursor.shadowed.append(names)
+
+    def leave_comprehension(self) -> None:
+        self.cursor.shadowed.pop()
+
+    # -- public questions -------------------------------------------------------------------
+    def value(self, expr: cst.BaseExpression) -> Value:
+        """What ``expr`` can be, at the traversal's current position."""
+        scope, index = self._here()
+        return self._value(expr, scope, index)
+
+    def callee(self, call: cst.Call) -> Optional[Callee]:
+        scope, index = self._here()
+        return self._callee(call.func, scope, index)
+
+    def op_of(self, call: cst.Call) -> Optional[Op]:
+        """The canonical TF/Keras op a call invokes, or None."""
+        callee = self.callee(call)
+        return callee.op if callee is not None and callee.kind == "op" else None
+
+    def qualified_name(self, expr: cst.BaseExpression) -> Optional[str]:
+        scope, index = self._here()
+        callee = self._callee(expr, scope, index)
+        return callee.qualified if callee is not None else None
+
+    def in_function(self) -> Optional[cst.FunctionDef]:
+        for node in reversed(self.cursor.scopes):
+            if isinstance(node, cst.FunctionDef):
+                return node
+        return None
+
+    @staticmethod
+    def argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
+        """The argument bound to ``op.args[position]``, by position or by keyword."""
+        positional = 0
+        for arg in call.args:
+            if arg.keyword is None and not arg.star:
+                if positional == position:
+                    return arg.value
+                positional += 1
+        if position < len(op.args):
+            names = op.args[position].split("|")
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value in names:
+                    return arg.value
+        return None
+
+    @staticmethod
+    def keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return arg.value
+        return None
+
+    # -- scopes -----------------------------------------------------------------------------
+    def _scope_for(self, node: cst.CSTNode, parent: Optional[Scope],
+                   cls: Optional[cst.ClassDef] = None) -> Scope:
+        scope = self._scopes.get(id(node))
+        if scope is None:
+            scope = build_scope(node, parent, cls)
+            self._scopes[id(node)] = scope
+        return scope
+
+    def _here(self) -> Tuple[Scope, int]:
+        if self._here_cache is None:
+            self._here_cache = self._locate()
+        return self._here_cache
+
+    def _locate(self) -> Tuple[Scope, int]:
+        scope = self.module_scope
+        cls = None
+        for node in self.cursor.scopes[1:]:
+            if isinstance(node, cst.ClassDef):
+                scope = self._scope_for(node, scope)
+                cls = node
+            else:
+                # Methods see the enclosing scope of their class, not the class body.
+                parent = scope.parent if isinstance(scope.node, cst.ClassDef) else scope
+                scope = self._scope_for(node, parent, cls if isinstance(node, cst.FunctionDef)
+                                        else None)
+                cls = None
+        statement = None
+        for candidate in reversed(self.cursor.statements):
+            if id(candidate) in scope.order:
+                statement = candidate
+                break
+        return scope, scope.index_of(statement)
+
+    # -- names ------------------------------------------------------------------------------
+    def _resolve(self, name: str, scope: Scope, index: int
+                 ) -> Tuple[Optional[Binding], Optional[Scope]]:
+        if self.cursor.shadowed and (scope, index) == self._here():
+            for names in self.cursor.shadowed:
+                if name in names:
+                    return Binding("unknown", -1), scope
+        current: Optional[Scope] = scope
+        while current is not None:
+            binding = current.lookup(name, index)
+            if binding is not None:
+                return binding, current
+            if name in current.bindings and current is scope:
+                # Bound later in this scope only: a use before assignment (loops) — unknown.
+                return Binding("unknown", -1), current
+            current = current.parent
+            while current is not None and isinstance(current.node, cst.ClassDef):
+                current = current.parent
+            index = END
+        return None, None
+
+    def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
+        if binding.kind == "assign" and binding.value is not None:
+            value = self._value(binding.value, scope, binding.index)
+        elif binding.kind == "augassign" and isinstance(binding.node, cst.AugAssign):
+            previous, where = self._resolve(name, scope, binding.index)
+            left = self._binding_value(name, previous, where) if previous else UNKNOWN
+            right = self._value(binding.value, scope, binding.index)
+            value = self._arithmetic(type(binding.node.operator).__name__.replace("Assign", ""),
+                                     left, right, binding.node)
+        elif binding.kind == "param":
+            value = self._parameter(name, scope)
+        else:
+            return UNKNOWN
+        return self._named(value, name)
+
+    @staticmethod
+    def _named(value: Value, name: str) -> Value:
+        zero, negative = value.zero, value.negative
+        if zero is not None and zero.name is None:
+            zero = replace(zero, name=name)
+        if negative is not None and negative.name is None:
+            negative = replace(negative, name=name)
+        if zero is value.zero and negative is value.negative:
+            return value
+        return replace(value, zero=zero, negative=negative)
+
+    def _parameter(self, name: str, scope: Scope) -> Value:
+        """A parameter is unknown — except a probability-named one in a loss function."""
+        node = scope.node
+        if not isinstance(node, cst.FunctionDef) or name not in self.settings.probability_parameters:
+            return UNKNOWN
+        params = {p.name.value for p in node.params.params}
+        if not (self._loss_re.search(node.name.value.lower()) or "y_true" in params):
+            return UNKNOWN
+        evidence = Evidence(node, f"the parameter `{name}` of the loss function "
+                            f"`{node.name.value}`", "which by convention holds probabilities "
+                            "that can be exactly 0", confidence="low", aggregate=False,
+                            convention=True)
+        return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                     tags=frozenset({"probability", "parameter"}))
+
+    # -- callees ----------------------------------------------------------------------------
+    def _callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+                depth: int = 0) -> Optional[Callee]:
+        key = id(func)
+        if key in self._callees:
+            return self._callees[key]
+        result = self._compute_callee(func, scope, index, depth)
+        self._callees[key] = result
+        return result
+
+    def _compute_callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+                        depth: int) -> Optional[Callee]:
+        if depth > 8:
+            return None
+        if isinstance(func, cst.Call):
+            value = self._value(func, scope, index)
+            return Callee("layer", value=value) if value.layer else None
+        parts = dotted_parts(func)
+        if parts is None:
+            return None
+        head, rest = parts[0], parts[1:]
+        if head == "self" and len(rest) == 1 and scope.cls is not None:
+            return self._self_callee(rest[0], scope)
+        binding, where = self._resolve(head, scope, index)
+        if binding is None or where is None:
+            return None
+        if binding.kind == "import" and binding.qualified:
+            qualified = ".".join([binding.qualified, *rest])
+            op = optable.lookup(qualified)
+            return Callee("op", op=op, qualified=qualified) if op else Callee(
+                "external", qualified=qualified)
+        if binding.kind == "def" and not rest:
+            return Callee("function", node=binding.node, scope=where)
+        if binding.kind == "assign" and binding.value is not None:
+            target = binding.value
+            if isinstance(target, (cst.Name, cst.Attribute)):
+                # An alias: `tfm = tf.math`, `act = tf.nn.relu`.
+                alias = target
+                for part in rest:
+                    alias = cst.Attribute(value=alias, attr=cst.Name(part))
+                return self._compute_callee(alias, where, binding.index, depth + 1)
+            if isinstance(target, cst.Lambda) and not rest:
+                return Callee("lambda", node=target, scope=where)
+            if isinstance(target, cst.Call) and not rest:
+                value = self._value(target, where, binding.index)
+                return Callee("layer", value=value) if value.layer else None
+        return None
+
+    def _self_callee(self, attr: str, scope: Scope) -> Optional[Callee]:
+        cls = scope.cls
+        class_scope = self._scopes.get(id(cls))
+        if class_scope is None:
+            return None
+        method = class_scope.lookup(attr, END)
+        if method is not None and method.kind == "def":
+            return Callee("function", node=method.node, scope=class_scope)
+        value = self._self_attribute(attr, class_scope)
+        return Callee("layer", value=value) if value.layer else None
+
+    def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
+        """``self.attr``: the join of what the methods of the class assign to it."""
+        values = []
+        for bindings in class_scope.bindings.values():
+            for binding in bindings:
+                if binding.kind != "def":
+                    continue
+                method_scope = self._scope_for(binding.node, class_scope.parent,
+                                               class_scope.node)
+                for assigned in method_scope.self_attributes.get(attr, ()):
+                    values.append(self._value(assigned.value, method_scope, assigned.index))
+        return _join(values) if values else UNKNOWN
+
+    # -- expressions ------------------------------------------------------------------------
+    def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        key = id(expr)
+        cached = self._values.get(key)
+        if cached is not None:
+            return cached
+        if self._depth > _MAX_DEPTH:
+            return UNKNOWN
+        self._depth += 1
+        try:
+            value = _normalized(self._compute(expr, scope, index))
+        finally:
+            self._depth -= 1
+        self._values[key] = value
+        return value
+
+    def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            try:
+                return constant(float(expr.evaluated_value))
+            except (OverflowError, ValueError):
+                return UNKNOWN
+        if isinstance(expr, cst.Name):
+            if expr.value in ("True", "False"):
+                return constant(1.0 if expr.value == "True" else 0.0)
+            binding, where = self._resolve(expr.value, scope, index)
+            if binding is None or where is None:
+                return UNKNOWN
+            return self._binding_value(expr.value, binding, where)
+        if isinstance(expr, cst.Attribute):
+            if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
+                    and scope.cls is not None):
+                class_scope = self._scopes.get(id(scope.cls))
+                if class_scope is not None:
+                    return self._named(self._self_attribute(expr.attr.value, class_scope),
+                                       f"self.{expr.attr.value}")
+            return UNKNOWN
+        if isinstance(expr, cst.UnaryOperation):
+            operand = self._value(expr.expression, scope, index)
+            if isinstance(expr.operator, cst.Minus):
+                return Value(lo=-operand.hi, hi=-operand.lo, lo_open=operand.hi_open,
+                             hi_open=operand.lo_open, known=operand.known,
+                             tensor=operand.tensor,
+                             const=-operand.const if operand.const is not None else None,
+                             zero=operand.zero)
+            if isinstance(expr.operator, cst.Plus):
+                return operand
+            return UNKNOWN
+        if isinstance(expr, cst.BinaryOperation):
+            left = self._value(expr.left, scope, index)
+            right = self._value(expr.right, scope, index)
+            return self._arithmetic(type(expr.operator).__name__, left, right, expr)
+        if isinstance(expr, cst.Comparison):
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+        if isinstance(expr, cst.Call):
+            return self._call(expr, scope, index)
+        if isinstance(expr, cst.IfExp):
+            return _join([self._value(expr.body, scope, index),
+                          self._value(expr.orelse, scope, index)])
+        if isinstance(expr, cst.Subscript):
+            # An element of a tensor has the tensor's range and evidence.
+            base = self._value(expr.value, scope, index)
+            return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
+        return UNKNOWN
+
+    # -- arithmetic -------------------------------------------------------------------------
+    def _arithmetic(self, operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
+        tensor = a.tensor or b.tensor
+        known = a.known and b.known
+        if operator == "Add":
+            return self._add(a, b, known, tensor)
+        if operator == "Subtract":
+            return self._subtract(a, b, known, tensor, node)
+        if operator == "Multiply":
+            return self._multiply(a, b, known, tensor)
+        if operator == "Divide":
+            return self._divide(a, b, known, tensor, node)
+        if operator == "Power":
+            return self._power(a, b, node)
+        return Value(known=False, tensor=tensor)
+
+    @staticmethod
+    def _add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
+        zero = None
+        if a.zero and (b.zero or b.const == 0):
+            zero = a.zero
+        elif b.zero and a.const == 0:
+            zero = b.zero
+        negative = None
+        for this, other in ((a, b), (b, a)):
+            if this.negative and (other.known or other.tensor):
+                negative = this.negative
+        const = a.const + b.const if a.const is not None and b.const is not None else None
+        return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
+                     hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
+                     lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
+                     zero=zero, negative=negative, known=known, tensor=tensor, const=const,
+                     tags=(a.tags | b.tags) & {"probability"} if zero else frozenset())
+
+    @staticmethod
+    def _subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
+        lo = a.lo - b.hi if a.lo > -inf and b.hi < inf else -inf
+        hi = a.hi - b.lo if a.hi < inf and b.lo > -inf else inf
+        zero = None
+        tags: FrozenSet[str] = frozenset()
+        if a.const is not None and "probability" in b.tags and b.hi == a.const and not b.hi_open:
+            # `1 - p`: a probability saturates to exactly 1 in float32.
+            base = b.zero
+            zero = Evidence(node, "`{src}`", "which is exactly 0 once the probability "
+                            "saturates to 1 in float32",
+                            confidence=base.confidence if base else "medium",
+                            aggregate=False, convention=bool(base and base.convention))
+        elif a.zero and b.const == 0:
+            zero = a.zero
+        elif a.const is None and b.const is None:
+            tags = frozenset({"difference"})
+        negative = a.negative if a.negative and (b.known or b.tensor) else None
+        const = a.const - b.const if a.const is not None and b.const is not None else None
+        return Value(lo=lo, hi=hi, lo_open=a.lo_open or b.hi_open,
+                     hi_open=a.hi_open or b.lo_open, zero=zero, negative=negative,
+                     known=known, tensor=tensor, tags=tags, const=const, node=node)
+
+    @staticmethod
+    def _multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
+        products = [_mul_bound(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+        lo, hi = min(products), max(products)
+        if not known:
+            lo, hi = (0.0 if a.nonnegative and b.nonnegative and a.known and b.known else -inf,
+                      inf)
+        both_positive = a.positive and b.positive
+        zero = a.zero or b.zero
+        if zero is not None and (a.zero is None or b.zero is None):
+            zero = zero.weaker("medium") if zero.convention else zero
+        negative = None
+        if a.negative and (b.positive or b.const is not None):
+            negative = a.negative
+        elif b.negative and (a.positive or a.const is not None):
+            negative = b.negative
+        const = a.const * b.const if a.const is not None and b.const is not None else None
+        tags = (a.tags | b.tags) & {"probability"} if (
+            a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+        return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
+                     negative=negative, known=known, tensor=tensor, const=const, tags=tags)
+
+    @staticmethod
+    def _divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
+        const = None
+        if a.const is not None and b.const is not None and b.const != 0:
+            const = a.const / b.const
+            return Value(lo=const, hi=const, known=True, const=const, tensor=tensor)
+        if "exp" in a.tags and "sum_exp" in b.tags:
+            evidence = Evidence(node, "a hand-written softmax `{src}`",
+                                "which underflows to exactly 0 in float32", "high",
+                                aggregate=False)
+            return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                         tags=frozenset({"softmax", "probability", "handwritten_softmax"}),
+                         node=node)
+        lo, hi, lo_open = -inf, inf, False
+        if b.positive and a.nonnegative and a.known and b.known:
+            lo, lo_open = 0.0, a.positive
+            if a.hi < inf and b.lo > 0:
+                hi = a.hi / b.lo
+        zero = a.zero
+        negative = a.negative if b.positive else None
+        return Value(lo=lo, hi=hi, lo_open=lo_open, zero=zero, negative=negative,
+                     known=known, tensor=tensor)
+
+    def _power(self, a: Value, b: Value, node: cst.CSTNode) -> Value:
+        exponent = b.const
+        if exponent == 2:
+            return self._square(a, node, "square")
+        if exponent is not None and 0 < exponent < 1:
+            return self._sqrt_like(a)
+        if a.const is not None and exponent is not None:
+            try:
+                return constant(a.const ** exponent)
+            except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+                return UNKNOWN
+        if a.positive:
+            return Value(lo=0.0, lo_open=True, known=a.known and b.known, tensor=a.tensor)
+        return Value(tensor=a.tensor or b.tensor)
+
+    # -- transfers of ops -------------------------------------------------------------------
+    @staticmethod
+    def _square(x: Value, node: cst.CSTNode, kind: str) -> Value:
+        zero = x.zero
+        if zero is None and "difference" in x.tags and x.node is not None:
+            zero = Evidence(x.node, "built from the difference `{src}`",
+                            "which is 0 wherever both sides are equal", "medium")
+        if x.const is not None:
+            number = x.const ** 2 if kind == "square" else abs(x.const)
+            return constant(number)
+        tags = {kind}
+        if "difference" in x.tags:
+            tags.add("square_of_difference")
+        return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags))
+
+    @staticmethod
+    def _sqrt_like(x: Value) -> Value:
+        if x.const is not None and x.const >= 0:
+            return constant(math.sqrt(x.const))
+        lo = math.sqrt(x.lo) if x.lo > 0 else 0.0
+        return Value(lo=lo, lo_open=x.positive and lo == 0, zero=x.zero, known=x.known,
+                     tensor=x.tensor, tags=frozenset({"sqrt"}))
+
+    def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        callee = self._callee(call.func, scope, index)
+        if callee is None:
+            return UNKNOWN
+        if callee.kind == "op" and callee.op is not None:
+            return self._op(callee.op, call, scope, index)
+        if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
+            return self._function_result(callee.node, callee.scope)
+        if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
+            lambda_scope = self._scope_for(callee.node, callee.scope)
+            return self._value(callee.node.body, lambda_scope, END)
+        if callee.kind == "layer" and callee.value is not None and callee.value.layer:
+            return self._activation(callee.value.layer, callee.value.node or call)
+        return UNKNOWN
+
+    def _function_result(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Value:
+        key = id(node)
+        if key in self._returns:
+            return self._returns[key]
+        if key in self._in_progress:
+            return UNKNOWN
+        self._in_progress.add(key)
+        try:
+            parent = defined_in
+            cls = None
+            if parent is not None and isinstance(parent.node, cst.ClassDef):
+                cls = parent.node
+                parent = parent.parent
+            scope = self._scope_for(node, parent, cls)
+            if scope.is_generator:
+                result = UNKNOWN
+            else:
+                result = _join([self._value(r.value, scope, r.index) for r in scope.returns])
+        finally:
+            self._in_progress.discard(key)
+        self._returns[key] = result
+        return result
+
+    def _activation(self, activation: str, node: cst.CSTNode) -> Value:
+        op = optable.TABLE.by_name.get(activation)
+        if op is None:
+            return UNKNOWN
+        if op.transfer == "exp":
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}))
+        return self._fixed(op, node, "the output of `{src}`")
+
+    @staticmethod
+    def _fixed(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -> Value:
+        def evidence(reason: Optional[Reason]) -> Optional[Evidence]:
+            if reason is None:
+                return None
+            return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
+                            reason.discrete)
+        return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
+                     zero=evidence(op.zero), negative=evidence(op.negative), known=True,
+                     tensor=True, tags=frozenset(op.tags), node=node)
+
+    def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        transfer = op.transfer
+
+        def arg(position: int) -> Value:
+            expr = self.argument(call, op, position)
+            return self._value(expr, scope, index) if expr is not None else UNKNOWN
+
+        if transfer == "range":
+            return self._fixed(op, call)
+        if transfer == "any":
+            return Value(known=True, tensor=True)
+        if transfer == "like":
+            x = arg(0)
+            return replace(x, tensor=True, layer=None)
+        if transfer == "epsilon":
+            return replace(constant(self.settings.epsilon), tensor=True)
+        if transfer == "exp":
+            x = arg(0)
+            if x.const is not None:
+                try:
+                    return replace(constant(math.exp(x.const)), tensor=True)
+                except OverflowError:
+                    return UNKNOWN
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}),
+                         node=call)
+        if transfer in ("square", "abs", "norm"):
+            x = arg(0)
+            value = self._square(x, call, transfer)
+            return value
+        if transfer == "sqrt":
+            return self._sqrt_like(arg(0))
+        if transfer == "pow":
+            return self._power(arg(0), arg(1), call)
+        if transfer == "reduce":
+            return self._reduce(op, arg(0), call)
+        if transfer in ("add", "subtract", "multiply", "divide"):
+            return self._arithmetic(transfer.capitalize(), arg(0), arg(1), call)
+        if transfer == "divide_no_nan":
+            a, b = arg(0), arg(1)
+            value = self._divide(a, b, a.known and b.known, True, call)
+            return replace(value, zero=a.zero or b.zero)
+        if transfer == "maximum":
+            return self._maximum(arg(0), arg(1), call)
+        if transfer == "minimum":
+            a, b = arg(0), arg(1)
+            return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
+                         negative=a.negative or b.negative, known=a.known and b.known,
+                         tensor=True)
+        if transfer == "clip":
+            return self._clip(arg(0), arg(1), arg(2))
+        if transfer == "cast":
+            x = arg(0)
+            if "bool" in x.tags:
+                evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
+                                    "condition is false", "high", discrete=True)
+                return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                             tags=frozenset({"mask"}))
+            return replace(x, tensor=True, layer=None)
+        if transfer == "bool":
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+        if transfer == "variable":
+            trainable = self.keyword(call, "trainable")
+            if isinstance(trainable, cst.Name) and trainable.value == "False":
+                return replace(arg(0), tensor=True)
+            return Value(zero=Evidence(call, "the variable `{src}`", "a trainable variable "
+                                       "that training can move through 0", "medium",
+                                       aggregate=False),
+                         known=True, tensor=True, tags=frozenset({"variable"}))
+        if transfer == "layer":
+            return self._layer(op, call, scope, index)
+        if transfer == "layer_fn":
+            activation = self._activation_name(self.keyword(call, "activation"), scope, index)
+            return self._activation(activation, call) if activation else UNKNOWN
+        return UNKNOWN
+
+    def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
+        zero = x.zero if x.zero is not None and x.zero.aggregate else None
+        tags = set()
+        if "mask" in x.tags and op.name == "reduce_sum":
+            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
+                            "high", discrete=True)
+            tags.add("count")
+        if "exp" in x.tags and op.name == "reduce_sum":
+            tags.add("sum_exp")
+        if "square_of_difference" in x.tags:
+            tags.add("mean_squared_error" if op.name == "reduce_mean" else "sum_of_squares")
+        elif "square" in x.tags:
+            tags.add("sum_of_squares")
+        if op.name == "reduce_sum":
+            lo = x.lo if x.lo >= 0 else -inf
+            hi = inf if x.hi > 0 else x.hi
+        else:
+            lo, hi = x.lo, x.hi
+        return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
+                     negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
+                     node=call)
+
+    @staticmethod
+    def _maximum(a: Value, b: Value, call: cst.Call) -> Value:
+        lo, lo_open = (a.lo, a.lo_open) if a.lo >= b.lo else (b.lo, b.lo_open)
+        zero = None
+        if a.zero and b.zero:
+            zero = a.zero
+        elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
+            zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
+                            "high")
+        negative = a.negative if a.negative and b.negative else None
+        return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
+                     known=a.known or b.known, tensor=True)
+
+    @staticmethod
+    def _clip(x: Value, low: Value, high: Value) -> Value:
+        lo, lo_open = x.lo, x.lo_open
+        if low.lo > lo:
+            lo, lo_open = low.lo, low.lo_open
+        hi, hi_open = x.hi, x.hi_open
+        if high.hi < hi:
+            hi, hi_open = high.hi, high.hi_open
+        elif not high.known:
+            hi_open = True  # an unknown upper clip (`1 - eps`) is a guard, not evidence
+        zero = x.zero if low.known and low.lo <= 0 else None
+        negative = x.negative if low.known and low.lo < 0 else None
+        return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
+                     negative=negative, known=x.known or (low.known and high.known),
+                     tensor=True, tags=x.tags & {"probability"})
+
+    def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        if op.activation is not None:
+            activation = op.activation
+        else:
+            expr = self.keyword(call, "activation")
+            if expr is None and op.args and op.args[0] == "activation":
+                expr = self.argument(call, op, 0)
+            activation = self._activation_name(expr, scope, index)
+        if activation is None:
+            return UNKNOWN
+        return Value(layer=activation, node=call)
+
+    def _activation_name(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                         index: int) -> Optional[str]:
+        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+            return "matmul"  # no activation: a linear output
+        if isinstance(expr, cst.SimpleString):
+            return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
+        callee = self._callee(expr, scope, index)
+        if callee is not None and callee.kind == "op" and callee.op is not None:
+            return callee.op.name
+        return None
+
+
+def render(evidence: Evidence, module: cst.Module, line_of) -> str:
+    """``\\`y_conv\\` is the output of \\`tf.nn.softmax\\` (line 60), which underflows ...``."""
+    node = evidence.node
+    op = module.code_for_node(node.func) if isinstance(node, cst.Call) else ""
+    src = _short(module.code_for_node(node))
+    what = evidence.what.format(op=op, src=src)
+    line = line_of(node)
+    where = f" (line {line})" if line else ""
+    if evidence.name:
+        return f"`{evidence.name}` is {what}{where}, {evidence.why}"
+    return f"it is {what}{where}, {evidence.why}"
+
+
+def _short(source: str, limit: int = 60) -> str:
+    source = " ".join(source.split())
+    return source if len(source) <= limit else source[: limit - 3] + "..."

@@ -1,0 +1,93 @@
+"""NAN102 log-of-zero."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from nanlint.rule import Rule
+
+
+class LogOfZero(Rule):
+    """
+    ## What it does
+    Flags `tf.math.log(p)` (also `tf.log`, `tf.compat.v1.log`, `K.log`, `keras.ops.log`)
+    where `p` can be exactly 0 or negative: the output of a softmax or sigmoid, `1 - p` of
+    a probability, a relu output, a tanh or a raw `matmul`/linear-layer output, a sum of
+    squares of a difference. A parameter of a loss function named like a probability
+    (`y_pred`, `probs`) is weak evidence and is reported with low confidence.
+
+    ## Why is this bad?
+    `log(0)` is `-inf` and `log(x)` for `x < 0` is `NaN`. Softmax and sigmoid outputs
+    underflow to exactly 0 (and saturate to exactly 1) in float32 once the logits are a few
+    dozen apart, so a hand-written cross-entropy turns into `inf`/`NaN` as soon as the model
+    becomes confident. The gradient of `log(p)` is `1 / p`, which overflows first.
+
+    ## Example
+    ```python
+    probs = tf.nn.softmax(logits)
+    loss = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    ```
+
+    ## Use instead
+    ```python
+    loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    # or, where a log of a probability is really needed:
+    log_probs = tf.nn.log_softmax(logits)
+    safe = tf.math.log(p + 1e-7)
+    ```
+
+    ## Fix safety
+    No automatic fix yet. Adding an epsilon or clipping changes values near 0, so the fix
+    will be marked unsafe; see NAN103 for the exact rewrites of `log(softmax(z))`.
+
+    ## Options
+    None for the rule. The analysis option `probability-parameters` lists the parameter
+    names that count as probabilities in a loss function.
+    """
+
+    code = "NAN102"
+    name = "log-of-zero"
+    severity = "error"
+    summary = "log of a value that can be 0 or negative"
+    VALID = [
+        "import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p + 1e-7)\n",
+        "import tensorflow as tf\nl = tf.nn.log_softmax(z)\n",
+        "import tensorflow as tf\ndef f(scale):\n    return tf.math.log(scale)\n",
+        "import math\nx = math.log(2.0)\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p)\n",
+        "import tensorflow.compat.v1 as tf\np = tf.sigmoid(z)\nl = tf.log(1.0 - p)\n",
+        "from keras import ops\nh = ops.relu(x)\nl = ops.log(h)\n",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None or op.name != "log":
+            return
+        argument = self.analysis.argument(node, op, 0)
+        if argument is None:
+            return
+        value = self.analysis.value(argument)
+        shown = self.source(argument)
+        func = self.source(node.func)
+        if value.zero is not None:
+            evidence = value.zero
+            message = f"`{func}` of `{shown}`, which can be 0 (log 0 = -inf): {{evidence}}"
+        elif value.negative is not None:
+            evidence = value.negative
+            message = f"`{func}` of `{shown}`, which can be negative (NaN): {{evidence}}"
+        else:
+            return
+        if "softmax" in value.tags:
+            suggestion = ("take the log from the logits: `tf.nn.log_softmax(logits)`, or use "
+                          "`tf.nn.softmax_cross_entropy_with_logits` for a cross-entropy")
+        elif "sigmoid" in value.tags:
+            suggestion = ("take the log from the logits: `tf.math.log_sigmoid(logits)`, or use "
+                          "`tf.nn.sigmoid_cross_entropy_with_logits` for a cross-entropy")
+        elif value.zero is None:
+            suggestion = (f"make the argument positive before the log, e.g. "
+                          f"`tf.nn.softplus({shown}) + 1e-7`")
+        else:
+            suggestion = f"add an epsilon: `{func}({shown} + 1e-7)`, or clip the value"
+        self.report(node, message, evidence=evidence, suggestion=suggestion)

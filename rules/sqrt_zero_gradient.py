@@ -1,0 +1,123 @@
+"""NAN201 sqrt-zero-gradient."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from nanlint.rule import Rule
+
+
+class SqrtZeroGradient(Rule):
+    """
+    ## What it does
+    Flags a square root — `tf.sqrt`, `tf.math.sqrt`, `K.sqrt`, `keras.ops.sqrt`,
+    `tf.pow(x, 0.5)`, `x ** 0.5` — of a value that can be exactly 0 while a gradient flows
+    through it: a mean squared error (RMSE used as a loss), a sum of squared differences
+    (a hand-written euclidean distance), a variance, a relu output. It also flags
+    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+
+    ## Why is this bad?
+    The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
+    rule turns `inf * 0` into `NaN`. Training drives an RMSE loss or the distance between
+    matching pairs towards exactly 0, so the better the model gets, the closer it is to a
+    NaN gradient. `tf.sqrt(tf.exp(v))` underflows to 0 for `v < -87` in float32, with the
+    same NaN gradient, although `tf.exp(v / 2)` computes the same value without a
+    singularity.
+
+    ## Example
+    ```python
+    def rmse(y_true, y_pred):
+        return tf.sqrt(tf.reduce_mean(tf.square(y_true - y_pred)))
+    ```
+
+    ## Use instead
+    ```python
+    def mse(y_true, y_pred):  # train on the MSE; report the RMSE as a metric
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    distance = tf.sqrt(tf.reduce_sum(tf.square(a - b), axis=-1) + 1e-7)
+    std = tf.exp(0.5 * log_var)  # instead of tf.sqrt(tf.exp(log_var))
+    ```
+
+    ## Fix safety
+    No automatic fix yet. An epsilon inside the root changes values near 0 (unsafe);
+    `sqrt(exp(v))` → `exp(v / 2)` is exact (safe).
+
+    ## Options
+    None.
+    """
+
+    code = "NAN201"
+    name = "sqrt-zero-gradient"
+    severity = "warning"
+    summary = "square root of a value that can be 0 (infinite gradient)"
+    VALID = [
+        "import tensorflow as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b)) + 1e-7)\n",
+        "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",
+        "import tensorflow as tf\nstd = tf.exp(0.5 * log_var)\n",
+        "import math\ns = math.sqrt(2.0)\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\n"
+        "def rmse(y, p):\n    return tf.sqrt(tf.reduce_mean(tf.square(y - p)))\n",
+        "from tensorflow.keras import backend as K\nd = K.sum(K.square(a - b)) ** 0.5\n",
+        "import tensorflow as tf\nstd = tf.sqrt(tf.exp(log_var))\n",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None:
+            return
+        if op.name == "sqrt":
+            self._check(node, self.analysis.argument(node, op, 0))
+        elif op.name == "pow":
+            exponent = self.analysis.argument(node, op, 1)
+            if exponent is not None and self._fractional(exponent):
+                self._check(node, self.analysis.argument(node, op, 0))
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Power) and self._fractional(node.right):
+            self._check(node, node.left)
+
+    def _fractional(self, exponent: cst.BaseExpression) -> bool:
+        number = self.analysis.value(exponent).const
+        return number is not None and 0 < number < 1
+
+    def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
+        if argument is None:
+            return
+        value = self.analysis.value(argument)
+        shown = self.source(argument)
+        if "exp" in value.tags and value.zero is None:
+            inner = self._exp_argument(argument)
+            self.report(node, f"square root of `{shown}`: exp underflows to 0 below -87 in "
+                        "float32 and the gradient of the root is then NaN",
+                        confidence="high",
+                        suggestion=f"use `tf.exp(0.5 * {inner})`, which is equal and has no "
+                        "singularity" if inner else "use `tf.exp(0.5 * v)` instead")
+            return
+        evidence = value.zero or value.negative
+        if evidence is None or evidence.convention:
+            return
+        if value.tags & {"mean_squared_error", "mse"}:
+            message = (f"square root of the mean squared error `{shown}` (RMSE as a loss): "
+                       "its gradient is infinite when the error reaches 0: {evidence}")
+            suggestion = ("train on the mean squared error itself, or add an epsilon inside: "
+                          f"`tf.sqrt({shown} + 1e-7)`")
+        elif value.zero is not None:
+            message = (f"square root of `{shown}`, which can be 0, where its gradient is "
+                       "infinite: {evidence}")
+            suggestion = f"add an epsilon inside the root: `tf.sqrt({shown} + 1e-7)`"
+        else:
+            message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
+            suggestion = "make the argument non-negative before the root"
+        self.report(node, message, evidence=evidence, suggestion=suggestion)
+
+    def _exp_argument(self, argument: cst.BaseExpression) -> Optional[str]:
+        if isinstance(argument, cst.Call):
+            op = self.analysis.op_of(argument)
+            if op is not None and op.name == "exp" and argument.args:
+                return self.source(argument.args[0].value)
+        return None

@@ -1,0 +1,32 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+from nanlint import registry
+from nanlint.engine import LintOptions, lint_source
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def options_for(codes=None) -> LintOptions:
+    codes = codes or [c for c in registry.all_codes()]
+    return LintOptions(rules=registry.rule_classes(codes),
+                       known_codes=frozenset(registry.all_codes()),
+                       engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
+
+
+@pytest.fixture
+def lint():
+    def run(source, codes=None, path="example.py"):
+        return lint_source(source, path, options_for(codes))
+    return run
+
+
+def run_cli(*args, cwd=None, stdin=None):
+    """Run `python -m nanlint` in a subprocess: the real entry point, exit code and all."""
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "nanlint", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=300)
