@@ -59,6 +59,7 @@ class Reason:
     confidence: str = "high"
     aggregate: bool = True  # still true of a sum/mean: all elements can be 0 at once
     discrete: bool = False  # exactly 0 or >= 1 (a count): divide_no_nan guards it
+    tiny: bool = False  # approaches 0 continuously, so it can be tiny without being 0
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ class Op:
     activation: Optional[str] = None  # layers: the activation the layer applies by itself
 
 
-_UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False)
+_UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
+                    tiny=True)
 _RELU = Reason("which is exactly 0 for every negative input", "high")
 _LINEAR = Reason("a linear output, which takes negative values", "medium")
 _LOSS = Reason("a loss, which reaches 0 when predictions match the targets", "medium")
@@ -129,10 +131,12 @@ OPS: Tuple[Op, ...] = (
                 "activations.tanh"),
        lo=-1.0, hi=1.0, negative=Reason("which ranges over (-1, 1)", "high"), tags=("tanh",)),
     Op("matmul", ("tf.linalg.matmul", "tf.matmul", "K.dot", "K.batch_dot", "ops.matmul",
-                  "ops.dot", "tf.tensordot", "ops.tensordot", "tf.einsum", "ops.einsum",
-                  "tf.nn.conv1d", "tf.nn.conv2d", "tf.nn.conv3d", "tf.nn.bias_add",
-                  "tf.nn.xw_plus_b", "K.conv2d", "K.bias_add"),
-       negative=_LINEAR, tags=("linear",)),
+                  "ops.dot", "tf.tensordot", "ops.tensordot", "tf.nn.conv1d", "tf.nn.conv2d",
+                  "tf.nn.conv3d", "K.conv2d"),
+       transfer="matmul", args=("a|x|x1|input", "b|y|x2|filters"), negative=_LINEAR,
+       tags=("linear",)),
+    Op("linear", ("tf.einsum", "ops.einsum", "tf.nn.bias_add", "tf.nn.xw_plus_b",
+                  "K.bias_add"), negative=_LINEAR, tags=("linear",)),
     Op("exp", ("tf.math.exp", "tf.exp", "K.exp", "ops.exp"), transfer="exp", args=ARG_X),
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True),
@@ -256,7 +260,7 @@ TABLE = _build()
 # Activation names accepted by Keras layers' ``activation=`` (strings) → canonical op names.
 ACTIVATION_STRINGS = {
     "relu": "relu", "relu6": "relu6", "softmax": "softmax", "sigmoid": "sigmoid",
-    "hard_sigmoid": "sigmoid", "tanh": "tanh", "linear": "matmul", "softplus": "softplus",
+    "hard_sigmoid": "sigmoid", "tanh": "tanh", "linear": "linear", "softplus": "softplus",
     "exponential": "exp",
 }
 

@@ -41,6 +41,7 @@ class Evidence:
     aggregate: bool = True  # survives a sum or a mean
     discrete: bool = False  # a count: exactly 0 or >= 1
     convention: bool = False  # only a naming convention (a parameter called `y_pred`)
+    tiny: bool = False  # approaches 0 continuously (underflow, a variance): not exactly 0 only
     name: Optional[str] = None  # the variable through which the value reached the use
 
     def weaker(self, confidence: str) -> "Evidence":
@@ -116,6 +117,11 @@ def _join(values: Sequence[Value]) -> Value:
     )
 
 
+def _difference_evidence(node: cst.CSTNode) -> Evidence:
+    return Evidence(node, "built from the difference `{src}`",
+                    "which is 0 wherever both sides are equal", "medium", tiny=True)
+
+
 def _mul_bound(a: float, b: float) -> float:
     if a == 0 or b == 0:
         return 0.0
@@ -130,6 +136,8 @@ class Settings:
     probability_parameters: FrozenSet[str] = frozenset(
         {"y_pred", "probs", "prob", "probabilities", "predictions", "y_prob", "y_hat"})
     loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
+    # Functions through which no gradient flows: tests, and Keras metric bookkeeping.
+    no_gradient_pattern: str = r"^test|^(update_state|result|reset_state|reset_states)$"
 
 
 @dataclass
@@ -158,6 +166,7 @@ class Analysis:
         self.module = module
         self.settings = settings or Settings()
         self._loss_re = re.compile(self.settings.loss_function_pattern)
+        self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}
         self._values: Dict[int, Value] = {}
@@ -216,6 +225,22 @@ class Analysis:
             if isinstance(node, cst.FunctionDef):
                 return node
         return None
+
+    def in_loss_function(self) -> bool:
+        """Inside a function that computes a loss (by its name, or `(y_true, y_pred)`)."""
+        function = self.in_function()
+        if function is None:
+            return False
+        params = {p.name.value for p in function.params.params}
+        return bool(self._loss_re.search(function.name.value.lower())) or "y_true" in params
+
+    def gradient_may_flow(self) -> bool:
+        """False where evidently no gradient is taken: tests, metric state updates."""
+        for node in self.cursor.scopes:
+            if isinstance(node, cst.FunctionDef) and self._no_gradient_re.search(
+                    node.name.value):
+                return False
+        return True
 
     @staticmethod
     def argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
@@ -519,7 +544,8 @@ class Analysis:
             zero = Evidence(node, "`{src}`", "which is exactly 0 once the probability "
                             "saturates to 1 in float32",
                             confidence=base.confidence if base else "medium",
-                            aggregate=False, convention=bool(base and base.convention))
+                            aggregate=False, convention=bool(base and base.convention),
+                            tiny=True)
         elif a.zero and b.const == 0:
             zero = a.zero
         elif a.const is None and b.const is None:
@@ -561,7 +587,7 @@ class Analysis:
         if "exp" in a.tags and "sum_exp" in b.tags:
             evidence = Evidence(node, "a hand-written softmax `{src}`",
                                 "which underflows to exactly 0 in float32", "high",
-                                aggregate=False)
+                                aggregate=False, tiny=True)
             return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                          tags=frozenset({"softmax", "probability", "handwritten_softmax"}),
                          node=node)
@@ -593,17 +619,23 @@ class Analysis:
     # -- transfers of ops -------------------------------------------------------------------
     @staticmethod
     def _square(x: Value, node: cst.CSTNode, kind: str) -> Value:
+        """square, abs and norm: >= 0, and 0 where the input is.
+
+        A difference `a - b` squared is not evidence by itself (elementwise, `a == b` is a
+        coincidence); reduced over a tensor — a norm, a sum or mean of squares — it is: that
+        is the distance or the error that training drives to 0.
+        """
+        if x.const is not None and kind != "norm":
+            return constant(x.const ** 2 if kind == "square" else abs(x.const))
         zero = x.zero
-        if zero is None and "difference" in x.tags and x.node is not None:
-            zero = Evidence(x.node, "built from the difference `{src}`",
-                            "which is 0 wherever both sides are equal", "medium")
-        if x.const is not None:
-            number = x.const ** 2 if kind == "square" else abs(x.const)
-            return constant(number)
         tags = {kind}
-        if "difference" in x.tags:
+        of_difference = "difference" in x.tags and x.node is not None
+        if of_difference:
             tags.add("square_of_difference")
-        return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags))
+            if kind == "norm" and zero is None:
+                zero = _difference_evidence(x.node)
+        return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags),
+                     node=x.node if of_difference else node)
 
     @staticmethod
     def _sqrt_like(x: Value) -> Value:
@@ -665,7 +697,7 @@ class Analysis:
             if reason is None:
                 return None
             return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
-                            reason.discrete)
+                            reason.discrete, tiny=reason.tiny)
         return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
                      zero=evidence(op.zero), negative=evidence(op.negative), known=True,
                      tensor=True, tags=frozenset(op.tags), node=node)
@@ -678,6 +710,11 @@ class Analysis:
             return self._value(expr, scope, index) if expr is not None else UNKNOWN
 
         if transfer == "range":
+            return self._fixed(op, call)
+        if transfer == "matmul":
+            a, b = arg(0), arg(1)
+            if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
+                return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
             return self._fixed(op, call)
         if transfer == "any":
             return Value(known=True, tensor=True)
@@ -747,6 +784,8 @@ class Analysis:
 
     def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
         zero = x.zero if x.zero is not None and x.zero.aggregate else None
+        if zero is None and "square_of_difference" in x.tags and x.node is not None:
+            zero = _difference_evidence(x.node)
         tags = set()
         if "mask" in x.tags and op.name == "reduce_sum":
             zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
@@ -775,7 +814,7 @@ class Analysis:
             zero = a.zero
         elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
             zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
-                            "high")
+                            "medium")
         negative = a.negative if a.negative and b.negative else None
         return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
                      known=a.known or b.known, tensor=True)
@@ -811,7 +850,7 @@ class Analysis:
     def _activation_name(self, expr: Optional[cst.BaseExpression], scope: Scope,
                          index: int) -> Optional[str]:
         if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
-            return "matmul"  # no activation: a linear output
+            return "linear"  # no activation: a linear output
         if isinstance(expr, cst.SimpleString):
             return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
         callee = self._callee(expr, scope, index)

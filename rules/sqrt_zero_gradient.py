@@ -86,7 +86,7 @@ class SqrtZeroGradient(Rule):
         return number is not None and 0 < number < 1
 
     def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
-        if argument is None:
+        if argument is None or not self.analysis.gradient_may_flow():
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
@@ -99,9 +99,10 @@ class SqrtZeroGradient(Rule):
                         "singularity" if inner else "use `tf.exp(0.5 * v)` instead")
             return
         evidence = value.zero or value.negative
-        if evidence is None or evidence.convention:
-            return
-        if value.tags & {"mean_squared_error", "mse"}:
+        if evidence is None or evidence.convention or evidence.discrete:
+            return  # a count has no gradient
+        if "mse" in value.tags or ("mean_squared_error" in value.tags
+                                   and self.analysis.in_loss_function()):
             message = (f"square root of the mean squared error `{shown}` (RMSE as a loss): "
                        "its gradient is infinite when the error reaches 0: {evidence}")
             suggestion = ("train on the mean squared error itself, or add an epsilon inside: "

@@ -113,8 +113,8 @@ class UnguardedDivision(Rule):
 
     def _check_no_nan(self, node: cst.Call, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
-        if evidence is None or evidence.discrete:
-            return
+        if evidence is None or not evidence.tiny:
+            return  # an exact 0 (a count, a mask, a relu) is what divide_no_nan guards
         shown = self.source(denominator)
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",

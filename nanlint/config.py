@@ -1,0 +1,284 @@
+"""Configuration: the nearest ``.nanlint.yaml``, else ``[tool.nanlint]`` in ``pyproject.toml``.
+
+Configuration is data: YAML is read with the safe loader, every key and type is checked, and
+an error names the file, the key and what was expected, in one line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
+
+from nanlint import registry
+from nanlint.engine import LintOptions
+from nanlint.finding import CONFIDENCES
+from nanlint.values import Settings
+
+CONFIG_FILE = ".nanlint.yaml"
+_CODE_OR_PREFIX = re.compile(r"^NAN\d{0,3}$")
+
+
+class ConfigError(Exception):
+    """A configuration problem, already phrased for the user (one line)."""
+
+
+@dataclass
+class Config:
+    path: Optional[Path] = None  # the file it came from; None for defaults
+    root: Path = field(default_factory=Path.cwd)  # relative patterns are relative to this
+    select: List[str] = field(default_factory=lambda: ["NAN"])
+    ignore: List[str] = field(default_factory=list)
+    exclude: List[str] = field(default_factory=list)
+    per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
+    min_confidence: str = "low"
+    respect_gitignore: bool = True
+    epsilon: float = 1e-7
+    probability_parameters: Optional[List[str]] = None
+    rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
+
+    # -- which codes run where ---------------------------------------------------------------
+    def enabled_codes(self, relative_path: Optional[str] = None) -> List[str]:
+        codes = [c for c in registry.all_codes() if _matches(c, self.select)
+                 and not _matches(c, self.ignore)]
+        if relative_path is not None:
+            for pattern, ignored in self.per_file_ignores.items():
+                if _glob_match(relative_path, pattern):
+                    codes = [c for c in codes if not _matches(c, ignored)]
+        return codes
+
+    def options_for(self, file_path: Optional[Path]) -> LintOptions:
+        relative = None
+        if file_path is not None and self.per_file_ignores:
+            try:
+                relative = file_path.resolve().relative_to(self.root.resolve()).as_posix()
+            except ValueError:
+                relative = file_path.as_posix()
+        codes = frozenset(self.enabled_codes(relative))
+        options = self._cache.get(codes)
+        if options is None:
+            settings = Settings(epsilon=self.epsilon)
+            if self.probability_parameters is not None:
+                settings.probability_parameters = frozenset(self.probability_parameters)
+            options = LintOptions(
+                rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
+                settings=settings, min_confidence=self.min_confidence,
+                known_codes=frozenset(registry.all_codes()),
+                engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
+            self._cache[codes] = options
+        return options
+
+
+def _matches(code: str, selectors: Sequence[str]) -> bool:
+    return any(code.startswith(selector) for selector in selectors)
+
+
+def _glob_match(relative_path: str, pattern: str) -> bool:
+    if fnmatch.fnmatch(relative_path, pattern):
+        return True
+    if "/" not in pattern:  # a bare name matches in any folder, as in .gitignore
+        return fnmatch.fnmatch(relative_path.rsplit("/", 1)[-1], pattern)
+    if pattern.endswith("/**"):
+        return relative_path.startswith(pattern[:-3] + "/")
+    return False
+
+
+# -- loading ---------------------------------------------------------------------------------
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest .nanlint.yaml, or pyproject.toml with [tool.nanlint], from start upward."""
+    directory = start.resolve()
+    for folder in (directory, *directory.parents):
+        candidate = folder / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_tool_section(pyproject):
+            return pyproject
+        if (folder / ".git").exists():
+            break
+    return None
+
+
+def _has_tool_section(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r"^\[tool\.nanlint[\].]", text, re.MULTILINE) is not None
+
+
+def load(path: Optional[Path] = None, start: Optional[Path] = None) -> Config:
+    """Load ``path`` (``--config``), or the nearest configuration file, or the defaults."""
+    if path is None:
+        path = find_config(start or Path.cwd())
+        if path is None:
+            return Config()
+    if not path.is_file():
+        raise ConfigError(f"{path}: configuration file not found")
+    data = _read(path)
+    return _validate(data, path)
+
+
+def _read(path: Path) -> Dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    if path.name == "pyproject.toml":
+        try:
+            import tomllib  # type: ignore[import-not-found]
+        except ModuleNotFoundError:  # Python < 3.11
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: invalid TOML: {error}") from None
+        section = document.get("tool", {}).get("nanlint", {})
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: [tool.nanlint] must be a table")
+        return section
+    import yaml
+
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ConfigError(f"{path}: invalid YAML{where}: {problem}") from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys at the top level, "
+                          f"got {_type_name(document)}")
+    return document
+
+
+KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
+        "respect-gitignore", "epsilon", "probability-parameters", "rules")
+
+
+def _validate(data: Dict[str, Any], path: Path) -> Config:
+    config = Config(path=path, root=path.parent)
+    for key, value in data.items():
+        if key not in KEYS:
+            raise ConfigError(f"{path}: unknown key `{key}`; expected one of "
+                              f"{', '.join(KEYS)}")
+        where = f"{path}: `{key}`"
+        if key in ("select", "ignore"):
+            setattr(config, key, _codes(value, where))
+        elif key == "exclude":
+            config.exclude = _strings(value, where)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where} must map file patterns to lists of codes, "
+                                  f"got {_type_name(value)}")
+            config.per_file_ignores = {str(pattern): _codes(codes, f"{where}[{pattern!r}]")
+                                       for pattern, codes in value.items()}
+        elif key == "min-confidence":
+            if value not in CONFIDENCES:
+                raise ConfigError(f"{where} must be one of {', '.join(CONFIDENCES)}, "
+                                  f"got {value!r}")
+            config.min_confidence = value
+        elif key == "respect-gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
+            config.respect_gitignore = value
+        elif key == "epsilon":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ConfigError(f"{where} must be a positive number, got {value!r}")
+            config.epsilon = float(value)
+        elif key == "probability-parameters":
+            config.probability_parameters = _strings(value, where)
+        elif key == "rules":
+            config.rules = _rule_options(value, where)
+    return config
+
+
+def _codes(value: Any, where: str) -> List[str]:
+    if isinstance(value, str):
+        value = [part for part in re.split(r"[\s,]+", value) if part]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of codes such as NAN101 or prefixes such "
+                          f"as NAN1, got {_type_name(value)}")
+    codes = [v.strip().upper() for v in value]
+    known = set(registry.all_codes())
+    for code in codes:
+        if not _CODE_OR_PREFIX.match(code) or (len(code) == 6 and code not in known):
+            raise ConfigError(f"{where}: unknown code `{code}`; expected a code such as "
+                              "NAN101 or a prefix such as NAN1 (see `nanlint rules`)")
+    return codes
+
+
+def _strings(value: Any, where: str) -> List[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings, got {_type_name(value)}")
+    return list(value)
+
+
+def _rule_options(value: Any, where: str) -> Dict[str, Dict[str, Any]]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must map rule codes to their options, "
+                          f"got {_type_name(value)}")
+    result: Dict[str, Dict[str, Any]] = {}
+    for code, options in value.items():
+        code = str(code).upper()
+        if code not in registry.BUILTIN:
+            raise ConfigError(f"{where}: unknown rule `{code}` (see `nanlint rules`)")
+        rule = registry.load(registry.BUILTIN[code])
+        if not isinstance(options, dict):
+            raise ConfigError(f"{where}.{code} must be a mapping of options, "
+                              f"got {_type_name(options)}")
+        for name, setting in options.items():
+            option = rule.options.get(name)
+            if option is None:
+                expected = ", ".join(rule.options) or "none"
+                raise ConfigError(f"{where}.{code}: unknown option `{name}`; "
+                                  f"{code} has options: {expected}")
+            if not _type_ok(setting, option.type):
+                raise ConfigError(f"{where}.{code}.{name} must be "
+                                  f"{_type_word(option.type)}, got {_type_name(setting)}")
+        result[code] = dict(options)
+    return result
+
+
+def _type_ok(value: Any, expected: type) -> bool:
+    if expected is bool:
+        return isinstance(value, bool)
+    if expected is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if expected is list:
+        return isinstance(value, list)
+    return isinstance(value, expected) and not isinstance(value, bool)
+
+
+def _type_word(expected: type) -> str:
+    return {bool: "true or false", float: "a number", int: "an integer", str: "a string",
+            list: "a list"}.get(expected, expected.__name__)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "a number", float: "a number", str: f"the string {value!r}",
+            list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def relative_display(path: Path, cwd: Optional[Path] = None) -> str:
+    """The path as reported: relative to the current directory when below it."""
+    cwd = cwd or Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return str(absolute)
+
+
+def split_codes(text: str, where: str) -> List[str]:
+    return _codes(text, where)

@@ -1,0 +1,146 @@
+"""Which files to check: walk folders for ``*.py``, honouring .gitignore files and excludes.
+
+Folders are walked without following symbolic links to folders (no loops); ``.git``,
+virtualenvs, ``build``, ``dist`` and caches are skipped. A file named explicitly is always
+checked, whatever its name or the ignore files say.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+import pathspec
+
+SKIPPED_FOLDERS = frozenset({
+    ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", ".tox", ".nox",
+    ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".nanlint_cache", "node_modules",
+    "site-packages", ".ipynb_checkpoints",
+})
+SUFFIXES = (".py",)
+
+
+class _Ignore:
+    """The .gitignore rules in force in one folder: its own and its parents'."""
+
+    def __init__(self, parent: Optional["_Ignore"], folder: Path,
+                 spec: Optional[pathspec.PathSpec]) -> None:
+        self.parent = parent
+        self.folder = folder
+        self.spec = spec
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        node: Optional[_Ignore] = self
+        while node is not None:
+            if node.spec is not None:
+                relative = path.relative_to(node.folder).as_posix()
+                if is_dir:
+                    relative += "/"
+                if node.spec.match_file(relative):
+                    return True
+            node = node.parent
+        return False
+
+
+def _gitignore(folder: Path) -> Optional[pathspec.PathSpec]:
+    candidate = folder / ".gitignore"
+    try:
+        lines = candidate.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _is_virtualenv(folder: Path) -> bool:
+    return (folder / "pyvenv.cfg").is_file()
+
+
+def discover(paths: Sequence[Path], exclude: Sequence[str] = (), exclude_root: Path = Path("."),
+             respect_gitignore: bool = True) -> Tuple[List[Path], List[str]]:
+    """The files to check, sorted, and the problems met (missing paths)."""
+    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+    root = exclude_root.resolve()
+    files: List[Path] = []
+    problems: List[str] = []
+    seen = set()
+    for given in paths:
+        if given.is_file() or (given.is_symlink() and not given.exists()):
+            _add(files, seen, given)
+            continue
+        if not given.is_dir():
+            problems.append(f"{given}: no such file or folder")
+            continue
+        for found in _walk(given, excluded, root, respect_gitignore):
+            _add(files, seen, found)
+    return files, problems
+
+
+def _add(files: List[Path], seen: set, path: Path) -> None:
+    key = os.path.abspath(path)
+    if key not in seen:
+        seen.add(key)
+        files.append(path)
+
+
+def _excluded(path: Path, excluded: Optional[pathspec.PathSpec], root: Path,
+              is_dir: bool) -> bool:
+    if excluded is None:
+        return False
+    try:
+        relative = path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return False
+    return excluded.match_file(relative + "/" if is_dir else relative)
+
+
+def _walk(top: Path, excluded: Optional[pathspec.PathSpec], root: Path,
+          respect_gitignore: bool) -> Iterator[Path]:
+    parent_rules: Optional[_Ignore] = None
+    if respect_gitignore:
+        # .gitignore files above the starting folder, up to the repository root, apply too.
+        chain = []
+        for folder in (top.resolve(), *top.resolve().parents):
+            chain.append(folder)
+            if (folder / ".git").exists():
+                break
+        else:
+            chain = [top.resolve()]
+        for folder in reversed(chain[1:]):
+            spec = _gitignore(folder)
+            if spec is not None:
+                parent_rules = _Ignore(parent_rules, folder, spec)
+    stack: List[Tuple[Path, Path, Optional[_Ignore]]] = [(top, top.resolve(), parent_rules)]
+    while stack:
+        folder, resolved, rules = stack.pop()
+        if respect_gitignore:
+            spec = _gitignore(resolved)
+            if spec is not None:
+                rules = _Ignore(rules, resolved, spec)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        subfolders = []
+        for entry in entries:
+            path = Path(entry.path)
+            resolved_path = resolved / entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name in SKIPPED_FOLDERS or _is_virtualenv(path):
+                    continue
+                if rules is not None and rules.ignored(resolved_path, True):
+                    continue
+                if _excluded(path, excluded, root, True):
+                    continue
+                subfolders.append((path, resolved_path, rules))
+            elif entry.name.endswith(SUFFIXES):
+                if rules is not None and rules.ignored(resolved_path, False):
+                    continue
+                if _excluded(path, excluded, root, False):
+                    continue
+                yield path
+        stack.extend(reversed(subfolders))
