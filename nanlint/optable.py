@@ -256,6 +256,8 @@ def _build() -> OpTable:
 
 
 TABLE = _build()
+# The last component of every spelling: a call whose attribute is not one of these is no op.
+LAST_NAMES = frozenset(spelling.rsplit(".", 1)[-1] for spelling in TABLE.by_spelling)
 
 # Activation names accepted by Keras layers' ``activation=`` (strings) → canonical op names.
 ACTIVATION_STRINGS = {

@@ -212,6 +212,12 @@ class Analysis:
 
     def op_of(self, call: cst.Call) -> Optional[Op]:
         """The canonical TF/Keras op a call invokes, or None."""
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else None)
+        if last is not None and last not in optable.LAST_NAMES and not isinstance(
+                func, cst.Name):
+            return None  # `x.numpy()`, `self.dense(...)`: not an op spelling, not an alias
         callee = self.callee(call)
         return callee.op if callee is not None and callee.kind == "op" else None
 
