@@ -15,11 +15,12 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint import suppression
-from nanlint.finding import CONFIDENCES, Finding
+from nanlint.finding import Finding
 from nanlint.rule import Report, Rule
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
 
 PARSE_ERROR = ("NAN000", "parse-error")
+INTERNAL_ERROR = ("NAN000", "internal-error")
 BAD_SUPPRESSION = ("NAN001", "invalid-suppression")
 
 
@@ -41,6 +42,18 @@ class SourceError(Exception):
         super().__init__(message)
         self.line = line
         self.column = column
+
+    def finding(self, path: str, lines: Sequence[str] = ()) -> "Finding":
+        return _engine_finding(PARSE_ERROR, "error", path, self.line, self.column, str(self),
+                               list(lines))
+
+
+def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[SourceError]]:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), None
+    except OSError as error:
+        return None, SourceError(f"cannot read file: {error.strerror or error}")
 
 
 def decode(data: bytes) -> str:
@@ -108,6 +121,20 @@ def _child_fields(node_type: type) -> Tuple[str, ...]:
 Handler = Callable[[cst.CSTNode], None]
 
 
+class RuleCrash(Exception):
+    """A handler raised: which one, and what."""
+
+    def __init__(self, handler: Handler, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.handler = handler
+        self.error = error
+
+    @property
+    def code(self) -> str:
+        owner = getattr(self.handler, "__self__", None)
+        return getattr(owner, "code", "") or "the engine"
+
+
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
          leave: Dict[type, List[Handler]]) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem)."""
@@ -123,7 +150,12 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
         handlers = visit.get(node_type)
         if handlers:
             for handler in handlers:
-                handler(item)
+                try:
+                    handler(item)
+                except RecursionError:
+                    raise
+                except Exception as error:
+                    raise RuleCrash(handler, error) from error
         if node_type in leave:
             stack.append((item,))
         children: List[Any] = []
@@ -187,10 +219,7 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     try:
         module = parse(source)
     except SourceError as error:
-        if "NAN000" not in options.engine_codes:
-            return []
-        return [_engine_finding(PARSE_ERROR, "error", path, error.line, error.column,
-                                str(error), lines)]
+        return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     analysis = Analysis(module, options.settings)
     reports: List[Report] = []
     visit, leave = _tracker(analysis)
@@ -198,15 +227,24 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
         rule = rule_class(analysis, reports, options.rule_settings.get(rule_class.code))
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))
+    too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
+                               "cannot analyse: expressions nested too deeply", lines)
     try:
         walk(module, visit, leave)
     except RecursionError:
-        return [_engine_finding(PARSE_ERROR, "error", path, 1, 1,
-                                "cannot analyse: expressions nested too deeply", lines)]
+        return [too_deep]
+    except RuleCrash as crash:
+        error = crash.error
+        return [_engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
+                                f"internal error in {crash.code}: {type(error).__name__}: "
+                                f"{' '.join(str(error).split())}", lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
     reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
     comments = suppression.parse(source, options.known_codes)
-    findings = _findings(module, reports, path, lines, comments) if reports else []
+    try:
+        findings = _findings(module, reports, path, lines, comments) if reports else []
+    except RecursionError:
+        return [too_deep]
     if "NAN001" in options.engine_codes:
         for problem in comments.problems:
             findings.append(_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line,
@@ -269,25 +307,12 @@ def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
     try:
         source = decode(data)
     except SourceError as error:
-        if "NAN000" not in options.engine_codes:
-            return []
-        return [_engine_finding(PARSE_ERROR, "error", path, error.line, error.column,
-                                str(error), [])]
+        return [error.finding(path)] if "NAN000" in options.engine_codes else []
     return lint_source(source, path, options)
 
 
 def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:
-    try:
-        with open(file_path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        if "NAN000" not in options.engine_codes:
-            return []
-        reason = error.strerror or str(error)
-        return [_engine_finding(PARSE_ERROR, "error", display_path, 1, 1,
-                                f"cannot read file: {reason}", [])]
+    data, error = read_bytes(file_path)
+    if error is not None:
+        return [error.finding(display_path)] if "NAN000" in options.engine_codes else []
     return lint_bytes(data, display_path, options)
-
-
-def confidence_ok(value: str) -> bool:
-    return value in CONFIDENCES

@@ -172,6 +172,7 @@ class Analysis:
         self._values: Dict[int, Value] = {}
         self._callees: Dict[int, Optional[Callee]] = {}
         self._returns: Dict[int, Value] = {}
+        self._attributes: Dict[Tuple[int, str], Value] = {}
         self._in_progress: set = set()
         self._depth = 0
         self._here_cache: Optional[Tuple[Scope, int]] = None
@@ -428,16 +429,29 @@ class Analysis:
 
     def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
-        values = []
-        for bindings in class_scope.bindings.values():
-            for binding in bindings:
-                if binding.kind != "def":
-                    continue
-                method_scope = self._scope_for(binding.node, class_scope.parent,
-                                               class_scope.node)
-                for assigned in method_scope.self_attributes.get(attr, ()):
-                    values.append(self._value(assigned.value, method_scope, assigned.index))
-        return _join(values) if values else UNKNOWN
+        key = (id(class_scope.node), attr)
+        cached = self._attributes.get(key)
+        if cached is not None:
+            return cached
+        if key in self._in_progress:
+            return UNKNOWN  # `self.a = self.a * 2`
+        self._in_progress.add(key)
+        try:
+            values = []
+            for bindings in class_scope.bindings.values():
+                for binding in bindings:
+                    if binding.kind != "def":
+                        continue
+                    method_scope = self._scope_for(binding.node, class_scope.parent,
+                                                   class_scope.node)
+                    for assigned in method_scope.self_attributes.get(attr, ()):
+                        values.append(self._value(assigned.value, method_scope,
+                                                  assigned.index))
+        finally:
+            self._in_progress.discard(key)
+        result = _join(values) if values else UNKNOWN
+        self._attributes[key] = result
+        return result
 
     # -- expressions ------------------------------------------------------------------------
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:

@@ -1,0 +1,206 @@
+"""Running the engine over many files: a process pool, and a cache keyed by content.
+
+A handful of files is checked in this process (a pre-commit run pays no pool start-up);
+more are split into chunks for worker processes, each of which builds its configuration and
+rules once. Results are cached by the hash of the file's bytes, the nanlint version and the
+effective configuration for the file, so an unchanged file costs a read and a hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from nanlint import __version__
+from nanlint.config import Config, relative_display
+from nanlint.engine import LintOptions, lint_bytes, read_bytes
+from nanlint.finding import Finding
+
+CACHE_FOLDER = ".nanlint_cache"
+SERIAL_LIMIT = 16  # at most this many files to check: no pool
+_CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                 "# This file is a cache directory tag created by nanlint.\n"
+                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+@dataclass
+class Outcome:
+    findings: List[Finding] = field(default_factory=list)
+    files_checked: int = 0
+    from_cache: int = 0
+
+
+# -- fingerprints ----------------------------------------------------------------------------
+def options_fingerprint(options: LintOptions) -> str:
+    """What, besides the file's bytes, decides its findings."""
+    described = {
+        "version": __version__,
+        "rules": sorted(f"{rule.source}:{rule.code}" for rule in options.rules),
+        "engine": sorted(options.engine_codes),
+        "rule_settings": {code: options.rule_settings[code] for code in
+                          sorted(options.rule_settings)},
+        "settings": {key: sorted(value) if isinstance(value, frozenset) else value
+                     for key, value in sorted(vars(options.settings).items())},
+        "min_confidence": options.min_confidence,
+    }
+    text = json.dumps(described, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# -- the cache -------------------------------------------------------------------------------
+class Cache:
+    """One JSON file per nanlint version: {file hash + options fingerprint: findings}.
+
+    Written to a temporary file and renamed over the old one, so a concurrent run or a crash
+    never leaves a half-written cache; a cache that cannot be read is ignored and rebuilt.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / f"v{__version__}.json"
+        self.entries: Dict[str, List[dict]] = {}
+        self.dirty = False
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                data = json.load(handle)
+            if isinstance(data, dict) and isinstance(data.get("entries"), dict):
+                self.entries = data["entries"]
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def get(self, key: str) -> Optional[List[dict]]:
+        entry = self.entries.get(key)
+        return entry if isinstance(entry, list) else None
+
+    def put(self, key: str, findings: List[Finding]) -> None:
+        self.entries[key] = [_stored(f) for f in findings]
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tag = self.folder / "CACHEDIR.TAG"
+            if not tag.exists():
+                tag.write_text(_CACHEDIR_TAG, encoding="utf-8")
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Created by nanlint.\n*\n", encoding="utf-8")
+            descriptor, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-",
+                                                     suffix=".json")
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                json.dump({"nanlint_version": __version__, "entries": self.entries}, handle)
+            os.replace(temporary, self.path)
+        except OSError:
+            pass  # a read-only checkout still gets its findings, just no cache
+
+
+def _stored(finding: Finding) -> dict:
+    data = asdict(finding)
+    data.pop("path")
+    data["source_lines"] = list(finding.source_lines)
+    return data
+
+
+def _restored(data: dict, path: str) -> Finding:
+    values = dict(data)
+    values["source_lines"] = tuple(values.get("source_lines", ()))
+    return Finding(path=path, **values)
+
+
+def clean(root: Path) -> bool:
+    """Remove the cache folder under ``root``; True if there was one."""
+    import shutil
+
+    folder = root / CACHE_FOLDER
+    if not folder.is_dir():
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+# -- running ---------------------------------------------------------------------------------
+_WORKER_CONFIG: Optional[Config] = None
+
+
+def _init_worker(config: Config) -> None:
+    global _WORKER_CONFIG
+    _WORKER_CONFIG = config
+
+
+def _lint_chunk(chunk: Sequence[Tuple[str, str, Optional[bytes]]]) -> List[List[Finding]]:
+    assert _WORKER_CONFIG is not None
+    return [_lint_one(_WORKER_CONFIG, path, display, data) for path, display, data in chunk]
+
+
+def _lint_one(config: Config, path: str, display: str, data: Optional[bytes]) -> List[Finding]:
+    options = config.options_for(Path(path))
+    if data is None:
+        data, error = read_bytes(path)
+        if error is not None:
+            return [error.finding(display)] if "NAN000" in options.engine_codes else []
+    return lint_bytes(data, display, options)
+
+
+def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = True,
+        cache_root: Optional[Path] = None) -> Outcome:
+    outcome = Outcome(files_checked=len(files))
+    cache = Cache((cache_root or config.root) / CACHE_FOLDER) if use_cache else None
+    todo: List[Tuple[str, str, Optional[bytes], Optional[str]]] = []
+    results: Dict[str, List[Finding]] = {}
+    order = []
+    for path in files:
+        name, display = str(path), relative_display(path)
+        order.append(name)
+        if cache is None:
+            todo.append((name, display, None, None))
+            continue
+        data, error = read_bytes(name)
+        if error is not None:
+            options = config.options_for(path)
+            results[name] = [error.finding(display)] if "NAN000" in options.engine_codes else []
+            continue
+        key = hashlib.sha256(data).hexdigest() + ":" + options_fingerprint(
+            config.options_for(path))
+        cached = cache.get(key)
+        if cached is not None:
+            try:
+                results[name] = [_restored(item, display) for item in cached]
+                outcome.from_cache += 1
+                continue
+            except TypeError:
+                pass  # an entry from an incompatible layout: lint again
+        todo.append((name, display, data, key))
+
+    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs)
+    for (name, _, _, key), findings in zip(todo, linted):
+        results[name] = findings
+        if cache is not None and key is not None:
+            cache.put(key, findings)
+    if cache is not None:
+        cache.save()
+    for name in order:
+        outcome.findings.extend(results.get(name, []))
+    return outcome
+
+
+def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int
+              ) -> List[List[Finding]]:
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(work) <= SERIAL_LIMIT:
+        return [_lint_one(config, path, display, data) for path, display, data in work]
+    size = max(1, min(32, len(work) // (jobs * 4)))
+    chunks = [work[i:i + size] for i in range(0, len(work), size)]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                             initargs=(config,)) as pool:
+        results: List[List[Finding]] = []
+        for chunk_result in pool.map(_lint_chunk, chunks):
+            results.extend(chunk_result)
+    return results
