@@ -122,7 +122,7 @@ def _rules(args: argparse.Namespace) -> int:
     for rule in registry.every_rule():
         rows.append({"code": rule.code, "name": rule.name, "severity": rule.severity,
                      "fix": rule.fix_safety or "none", "summary": rule.summary,
-                     "source": rule.source})
+                     "origin": rule.origin})
     if args.format == "json":
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")

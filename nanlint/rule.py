@@ -54,7 +54,7 @@ class Rule:
     options: ClassVar[Dict[str, Option]] = {}
     VALID: ClassVar[List[str]] = []
     INVALID: ClassVar[List[str]] = []
-    source: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)
+    origin: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)
 
     def __init__(self, analysis: Analysis, reports: List[Report],
                  settings: Optional[Dict[str, Any]] = None) -> None:

@@ -41,7 +41,7 @@ def options_fingerprint(options: LintOptions) -> str:
     """What, besides the file's bytes, decides its findings."""
     described = {
         "version": __version__,
-        "rules": sorted(f"{rule.source}:{rule.code}" for rule in options.rules),
+        "rules": sorted(f"{rule.origin}:{rule.code}" for rule in options.rules),
         "engine": sorted(options.engine_codes),
         "rule_settings": {code: options.rule_settings[code] for code in
                           sorted(options.rule_settings)},
