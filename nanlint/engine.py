@@ -135,17 +135,34 @@ class RuleCrash(Exception):
         return getattr(owner, "code", "") or "the engine"
 
 
+Boundary = Tuple[Callable[[], None], Callable[[], None]]
+
+
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
-         leave: Dict[type, List[Handler]]) -> None:
-    """Pre-order traversal with leave events, iterative (deep nesting is no problem)."""
+         leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None
+         ) -> None:
+    """Pre-order traversal with leave events, iterative (deep nesting is no problem).
+
+    ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
+    function's scope starts at its body, after its decorators and default values.
+    """
     stack: List[Any] = [module]
     CSTNode = cst.CSTNode
+    boundaries = boundaries if boundaries is not None else {}
     while stack:
         item = stack.pop()
         if item.__class__ is tuple:
-            for handler in leave[item[0].__class__]:
-                handler(item[0])
+            node = item[0]
+            if node.__class__ is _Exit:
+                node.exit()
+                continue
+            for handler in leave[node.__class__]:
+                handler(node)
             continue
+        boundary = boundaries.get(id(item)) if boundaries else None
+        if boundary is not None:
+            boundary[0]()
+            stack.append((_Exit(boundary[1]),))
         node_type = item.__class__
         handlers = visit.get(node_type)
         if handlers:
@@ -169,6 +186,13 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
         stack.extend(children)
 
 
+class _Exit:
+    __slots__ = ("exit",)
+
+    def __init__(self, exit_: Callable[[], None]) -> None:
+        self.exit = exit_
+
+
 _COMPOUND = (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.FunctionDef,
              cst.ClassDef, cst.Match)
 _SMALL = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Raise, cst.Assert,
@@ -177,10 +201,12 @@ _SMALL = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Ra
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
-def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, List[Handler]]]:
+def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, List[Handler]],
+                                          Dict[int, Boundary]]:
     """Handlers that keep the analysis informed of the current scope and statement."""
     visit: Dict[type, List[Handler]] = {}
     leave: Dict[type, List[Handler]] = {}
+    boundaries: Dict[int, Boundary] = {}
 
     def on(types, enter: Handler, exit_: Callable[[], None]) -> None:
         for node_type in types:
@@ -188,7 +214,13 @@ def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, 
             leave.setdefault(node_type, []).append(lambda _node: exit_())
 
     on(_COMPOUND + _SMALL, analysis.enter_statement, analysis.leave_statement)
-    on((cst.FunctionDef, cst.ClassDef, cst.Lambda), analysis.enter_scope, analysis.leave_scope)
+
+    def scope_at_body(node: cst.CSTNode) -> None:
+        # Decorators, default values and annotations belong to the enclosing scope.
+        boundaries[id(node.body)] = (lambda: analysis.enter_scope(node), analysis.leave_scope)
+
+    for node_type in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        visit.setdefault(node_type, []).append(scope_at_body)
 
     def enter_comprehension(node: cst.CSTNode) -> None:
         names = set()
@@ -197,9 +229,12 @@ def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, 
             names.update(_target_names(comp_for.target))
             comp_for = comp_for.inner_for_in
         analysis.enter_comprehension(frozenset(names))
+        # The outermost iterable is evaluated in the enclosing scope.
+        boundaries[id(node.for_in.iter)] = (lambda: analysis.enter_comprehension(None),
+                                            analysis.leave_comprehension)
 
     on(_COMPREHENSIONS, enter_comprehension, analysis.leave_comprehension)
-    return visit, leave
+    return visit, leave, boundaries
 
 
 def _target_names(target: cst.BaseExpression) -> List[str]:
@@ -222,7 +257,7 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     analysis = Analysis(module, options.settings)
     reports: List[Report] = []
-    visit, leave = _tracker(analysis)
+    visit, leave, boundaries = _tracker(analysis)
     for rule_class in options.rules:
         rule = rule_class(analysis, reports, options.rule_settings.get(rule_class.code))
         for node_type, method in rule_class.handlers():
@@ -230,7 +265,7 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
     try:
-        walk(module, visit, leave)
+        walk(module, visit, leave, boundaries)
     except RecursionError:
         return [too_deep]
     except RuleCrash as crash:

@@ -225,7 +225,8 @@ OPS: Tuple[Op, ...] = (
                     "tf.nn.dropout", "K.dropout"),
        transfer="like", args=ARG_X),
     # -- Keras layers: the output is the layer's activation ---------------------------------
-    Op("dense_layer", ("layers.Dense", "layers.Conv1D", "layers.Conv2D", "layers.Conv3D",
+    Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
+    Op("dense_layer", ("layers.Conv1D", "layers.Conv2D", "layers.Conv3D",
                        "layers.Conv2DTranspose", "layers.SeparableConv2D",
                        "layers.DepthwiseConv2D", "layers.EinsumDense"),
        transfer="layer", args=("units|filters|output_shape",)),
@@ -269,10 +270,14 @@ ACTIVATION_STRINGS = {
 
 def spelling_of(qualified: str) -> Optional[str]:
     """``tensorflow.compat.v1.math.log`` → ``tf.math.log``; None for non-TF names."""
-    for prefix, replacement in MODULE_ALIASES:
-        if qualified.startswith(prefix):
-            qualified = replacement + qualified[len(prefix):]
-            break
+    rewritten = True
+    while rewritten:  # `tensorflow._api.v2.compat.v1.x` takes two rewrites
+        rewritten = False
+        for prefix, replacement in MODULE_ALIASES:
+            if qualified.startswith(prefix):
+                qualified = replacement + qualified[len(prefix):]
+                rewritten = True
+                break
     for module, namespace in NAMESPACES:
         if qualified.startswith(module + "."):
             return namespace + qualified[len(module):]

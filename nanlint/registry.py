@@ -53,6 +53,8 @@ class ParseError(Rule):
     name = "parse-error"
     severity = "error"
     summary = "file could not be read or parsed"
+    VALID = ["print('loss:', 1.0)\n", "def f(x):\n    return x\n"]
+    INVALID = ["print 'loss:', 1.0\n", "def f(x:\n    return x\n"]
 
 
 class InvalidSuppression(Rule):
@@ -87,6 +89,8 @@ class InvalidSuppression(Rule):
     name = "invalid-suppression"
     severity = "warning"
     summary = "suppression comment that suppresses nothing"
+    VALID = ["x = 1  # nanlint: ignore[NAN101]\n", "x = 1  # noqa\n"]
+    INVALID = ["x = 1  # nanlint: ignore\n", "x = 1  # nanlint: ignore[NAN999]\n"]
 
 
 ENGINE: Dict[str, Type[Rule]] = {"NAN000": ParseError, "NAN001": InvalidSuppression}

@@ -114,6 +114,8 @@ def _join(values: Sequence[Value]) -> Value:
         negative=next((v.negative for v in values if v.negative), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
         tags=frozenset.intersection(*(v.tags for v in values)),
+        layer=next((v.layer for v in values if v.layer), None),
+        node=next((v.node for v in values if v.layer), None),
     )
 
 
@@ -156,7 +158,7 @@ class Cursor:
 
     scopes: List[cst.CSTNode] = field(default_factory=list)
     statements: List[cst.CSTNode] = field(default_factory=list)
-    shadowed: List[FrozenSet[str]] = field(default_factory=list)  # comprehension targets
+    shadowed: List[Optional[FrozenSet[str]]] = field(default_factory=list)  # comprehensions
 
 
 class Analysis:
@@ -195,11 +197,13 @@ class Analysis:
         self.cursor.statements.pop()
         self._here_cache = None
 
-    def enter_comprehension(self, names: FrozenSet[str]) -> None:
+    def enter_comprehension(self, names: Optional[FrozenSet[str]]) -> None:
         self.cursor.shadowed.append(names)
+        self._here_cache = None
 
     def leave_comprehension(self) -> None:
         self.cursor.shadowed.pop()
+        self._here_cache = None
 
     # -- public questions -------------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:
@@ -310,8 +314,13 @@ class Analysis:
     def _resolve(self, name: str, scope: Scope, index: int
                  ) -> Tuple[Optional[Binding], Optional[Scope]]:
         if self.cursor.shadowed and (scope, index) == self._here():
-            for names in self.cursor.shadowed:
-                if name in names:
+            suspended = False  # None marks an outermost iterable: its comprehension is outside
+            for names in reversed(self.cursor.shadowed):
+                if names is None:
+                    suspended = True
+                elif suspended:
+                    suspended = False
+                elif name in names:
                     return Binding("unknown", -1), scope
         current: Optional[Scope] = scope
         while current is not None:
@@ -860,8 +869,8 @@ class Analysis:
             activation = op.activation
         else:
             expr = self.keyword(call, "activation")
-            if expr is None and op.args and op.args[0] == "activation":
-                expr = self.argument(call, op, 0)
+            if expr is None and "activation" in op.args:
+                expr = self.argument(call, op, op.args.index("activation"))
             activation = self._activation_name(expr, scope, index)
         if activation is None:
             return UNKNOWN

@@ -1,0 +1,151 @@
+"""How fast is nanlint, against the floors it cannot beat? One run measures everything.
+
+    python benchmarks/bench.py CORPUS [--jobs N] [--runs 5]
+
+CORPUS is a folder of Python source; the reference is the source of the pip-installed keras
+package:
+
+    python benchmarks/bench.py "$(python -c 'import keras, os; print(os.path.dirname(keras.__file__))')"
+
+Each measurement is a whole process, timed from outside, the median of ``--runs`` runs:
+
+- parse floor: libcst parsing every file, with the same number of processes as nanlint;
+- cold: ``nanlint check CORPUS --no-cache``;
+- warm: ``nanlint check CORPUS`` with a filled cache and nothing changed;
+- one file: ``nanlint check SMALL.py`` (a small TensorFlow file);
+- start-up floor: ``python -c "import libcst"``.
+
+Peak memory is the largest resident set of any one process of the command (workers
+included). The ratios are the acceptance figures of the speed issue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+SMALL_FILE = '''import tensorflow as tf
+
+
+def loss_fn(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs + 1e-7), axis=-1)
+'''
+
+
+def _parse_worker(paths: List[str]) -> int:
+    import libcst
+
+    parsed = 0
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                libcst.parse_module(handle.read().decode("utf-8"))
+            parsed += 1
+        except Exception:  # noqa: BLE001 — the floor parses what parses
+            pass
+    return parsed
+
+
+def parse_only(corpus: str, jobs: int) -> None:
+    """The floor: find the .py files and parse each with libcst, in `jobs` processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    files = sorted(str(p) for p in Path(corpus).rglob("*.py"))
+    size = max(1, min(32, len(files) // (jobs * 4)))
+    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        total = sum(pool.map(_parse_worker, chunks))
+    print(f"parsed {total} of {len(files)} files")
+
+
+def measure(command: List[str], cwd: str) -> Tuple[float, int]:
+    """Wall time of the command and the peak RSS (KiB) of its largest process."""
+    probe = ("import resource, subprocess, sys, time\n"
+             "start = time.perf_counter()\n"
+             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)\n"
+             "elapsed = time.perf_counter() - start\n"
+             "print(elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", probe, *command], cwd=cwd, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+def median_of(command: List[str], cwd: str, runs: int) -> Tuple[float, int]:
+    times, peaks = [], []
+    for _ in range(runs):
+        elapsed, peak = measure(command, cwd)
+        times.append(elapsed)
+        peaks.append(peak)
+    return statistics.median(times), max(peaks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--parse-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    corpus = os.path.abspath(args.corpus)
+    if args.parse_only:
+        parse_only(corpus, args.jobs)
+        return 0
+
+    nanlint = [sys.executable, "-m", "nanlint", "check", "--quiet", "--exit-zero",
+               f"--jobs={args.jobs}"]
+    work = tempfile.mkdtemp(prefix="nanlint-bench-")
+    try:
+        small = Path(work, "small.py")
+        small.write_text(SMALL_FILE, encoding="utf-8")
+        figures = {}
+        figures["parse_floor"] = median_of(
+            [sys.executable, os.path.abspath(__file__), "--parse-only", f"--jobs={args.jobs}",
+             corpus], work, args.runs)
+        figures["cold"] = median_of([*nanlint, "--no-cache", corpus], work, args.runs)
+        measure([*nanlint, corpus], work)  # fill the cache (in `work`, the current folder)
+        figures["warm"] = median_of([*nanlint, corpus], work, args.runs)
+        figures["one_file"] = median_of([*nanlint, str(small)], work, args.runs)
+        figures["import_floor"] = median_of([sys.executable, "-c", "import libcst"], work,
+                                            args.runs)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    ratios = {
+        "cold / parse floor": figures["cold"][0] / figures["parse_floor"][0],
+        "warm / cold": figures["warm"][0] / figures["cold"][0],
+        "one file / import floor": figures["one_file"][0] / figures["import_floor"][0],
+        "peak memory cold / parse floor": figures["cold"][1] / figures["parse_floor"][1],
+    }
+    limits = {"cold / parse floor": 1.3, "warm / cold": 0.1, "one file / import floor": 2.0,
+              "peak memory cold / parse floor": 1.2}
+    files = sum(1 for _ in Path(corpus).rglob("*.py"))
+    if args.json:
+        print(json.dumps({"corpus": corpus, "files": files, "jobs": args.jobs,
+                          "runs": args.runs,
+                          "seconds": {k: v[0] for k, v in figures.items()},
+                          "peak_kib": {k: v[1] for k, v in figures.items()},
+                          "ratios": ratios}, indent=2))
+        return 0
+    print(f"corpus: {corpus} ({files} files), jobs={args.jobs}, median of {args.runs} runs")
+    for name, (seconds, peak) in figures.items():
+        print(f"  {name:<14} {seconds:8.2f} s   peak {peak / 1024:7.1f} MiB")
+    for name, ratio in ratios.items():
+        verdict = "ok" if ratio <= limits[name] else "over"
+        print(f"  {name:<32} {ratio:6.2f}  (limit {limits[name]}: {verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

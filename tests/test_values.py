@@ -1,0 +1,601 @@
+"""The value analysis: ranges and evidence of zero / negative values.
+
+Each case marks the expression under test as the first argument of a call to ``probe(...)``
+(an unbound name, so the call itself is invisible to the analysis); a throwaway rule records
+``self.analysis.value(arg)`` at that point of the real traversal.
+"""
+
+import math
+import signal
+import textwrap
+from contextlib import contextmanager
+
+import libcst as cst
+import pytest
+
+from conftest import options_for
+from nanlint.engine import LintOptions, lint_source
+from nanlint.rule import Rule
+from nanlint.values import Settings
+
+TF = "import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+
+
+def normalized(source):
+    """Dedent a case; ``TF + \"\"\"...\"\"\"`` keeps the header and dedents the rest."""
+    if source.startswith(TF):
+        return TF + textwrap.dedent(source[len(TF):]).lstrip("\n")
+    return textwrap.dedent(source)
+
+
+def probes(source, settings=None):
+    """The value of the first argument of every `probe(...)` call, in traversal order."""
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+        name = "value-recorder"
+        severity = "info"
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "probe":
+                seen.append(self.analysis.value(node.args[0].value))
+
+    options = LintOptions(rules=[Recorder], settings=settings or Settings())
+    findings = lint_source(normalized(source), "values.py", options)
+    assert not findings, [f.message for f in findings]  # a parse error would hide the case
+    return seen
+
+
+def probe(source, settings=None):
+    values = probes(source, settings)
+    assert len(values) == 1, f"expected one probe(...), got {len(values)}"
+    return values[0]
+
+
+def no_evidence(value):
+    return value.zero is None and value.negative is None
+
+
+@contextmanager
+def time_limit(seconds):
+    """Fail instead of hanging (the analysis must terminate on recursive code)."""
+    def expired(signum, frame):
+        raise TimeoutError(f"analysis did not finish within {seconds}s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# -- literals and constant folding -----------------------------------------------------------
+@pytest.mark.parametrize("expr, number", [
+    ("1e-7", 1e-7),
+    ("1 / 255.0", 1 / 255.0),
+    ("2 ** -10", 2 ** -10),
+    ("-1e-7", -1e-7),
+    ("1 - 2 * 3", -5.0),
+    ("0.5 * (1 + 1e-6)", 0.5 * (1 + 1e-6)),
+    ("True", 1.0),
+])
+def test_constant_folding(expr, number):
+    value = probe(f"probe({expr})\n")
+    assert value.const == pytest.approx(number)
+    assert value.lo == value.hi == value.const
+    assert value.known and not value.tensor
+    assert no_evidence(value)
+
+
+def test_small_positive_constant_is_positive():
+    value = probe("probe(1e-7)\n")
+    assert value.positive and not value.can_be_zero
+
+
+def test_zero_constant_is_an_interval_not_evidence():
+    value = probe("probe(0.0)\n")
+    assert value.const == 0.0 and not value.positive
+    assert value.zero is None  # evidence comes from producers, not literals
+
+
+# -- producers and guards --------------------------------------------------------------------
+def test_relu_has_zero_evidence():
+    value = probe(TF + "probe(tf.nn.relu(x))\n")
+    assert value.zero is not None
+    assert value.zero.confidence == "high"
+    assert value.nonnegative and not value.positive
+    assert value.negative is None
+    assert "relu" in value.tags
+
+
+def test_relu_plus_epsilon_is_positive():
+    value = probe(TF + "probe(tf.nn.relu(x) + 1e-7)\n")
+    assert value.positive
+    assert value.lo == pytest.approx(1e-7)
+    assert value.zero is None
+
+
+def test_maximum_with_a_constant_is_positive():
+    value = probe(TF + "probe(tf.maximum(x, 1e-6))\n")
+    assert value.positive
+    assert value.lo == pytest.approx(1e-6)
+    assert value.zero is None
+
+
+def test_maximum_with_zero_has_zero_evidence():
+    value = probe(TF + "probe(tf.maximum(x, 0.0))\n")
+    assert value.zero is not None and value.nonnegative
+
+
+def test_clip_by_value_with_positive_floor_is_positive():
+    value = probe(TF + "p = tf.nn.softmax(z)\nprobe(tf.clip_by_value(p, 1e-7, 1.0))\n")
+    assert value.positive
+    assert value.lo == pytest.approx(1e-7) and value.hi == 1.0
+    assert value.zero is None
+
+
+def test_clip_by_value_by_keyword_is_positive():
+    value = probe(TF + "p = tf.nn.softmax(z)\n"
+                  "probe(tf.clip_by_value(p, clip_value_min=1e-7, clip_value_max=1.0))\n")
+    assert value.positive and value.zero is None
+
+
+def test_clip_by_value_to_zero_keeps_softmax_evidence():
+    value = probe(TF + "p = tf.nn.softmax(z)\nprobe(tf.clip_by_value(p, 0.0, 1.0))\n")
+    assert value.zero is not None
+    assert value.zero.name == "p"
+    assert "underflows" in value.zero.why
+    assert value.lo == 0.0 and value.hi == 1.0
+
+
+def test_one_minus_sigmoid_has_zero_evidence():
+    value = probe(TF + "probe(1 - tf.sigmoid(z))\n")
+    assert value.zero is not None
+    assert "saturates to 1" in value.zero.why
+
+
+def test_one_minus_clipped_sigmoid_with_parameter_epsilon_has_none():
+    value = probe(TF + """
+        def loss(z, eps):
+            probe(1 - tf.clip_by_value(tf.sigmoid(z), eps, 1 - eps))
+        """)
+    assert value.zero is None
+    assert value.negative is None
+
+
+def test_one_minus_sigmoid_clipped_to_one_keeps_evidence():
+    # Clipping to exactly 1.0 does not stop `1 - p` from being 0.
+    value = probe(TF + "probe(1 - tf.clip_by_value(tf.sigmoid(z), 1e-7, 1.0))\n")
+    assert value.zero is not None
+
+
+def test_exp_is_positive():
+    value = probe(TF + "probe(tf.exp(x))\n")
+    assert value.positive
+    assert value.lo == 0.0 and value.lo_open
+    assert no_evidence(value)
+    assert "exp" in value.tags
+
+
+def test_ones_like_is_exactly_one():
+    value = probe(TF + "probe(tf.ones_like(x))\n")
+    assert value.lo == value.hi == 1.0
+    assert value.positive and no_evidence(value)
+
+
+def test_zeros_like_has_zero_evidence():
+    value = probe(TF + "probe(tf.zeros_like(x))\n")
+    assert value.lo == value.hi == 0.0
+    assert value.zero is not None
+
+
+def test_keras_epsilon_is_1e_7():
+    value = probe(TF + "probe(K.epsilon())\n")
+    assert value.const == 1e-7
+    assert value.positive and value.tensor
+
+
+def test_keras_epsilon_follows_settings():
+    value = probe(TF + "probe(K.epsilon())\n", settings=Settings(epsilon=1e-4))
+    assert value.const == 1e-4
+
+
+# -- names: assignments, constants, scopes ---------------------------------------------------
+def test_module_constant_flows_into_function():
+    first, second = probes(TF + """
+        EPS = 1e-8
+        def f(x):
+            probe(EPS)
+            probe(tf.nn.relu(x) + EPS)
+        """)
+    assert first.const == 1e-8
+    assert second.positive and second.zero is None
+
+
+def test_module_constant_defined_after_the_function():
+    value = probe(TF + """
+        def f(x):
+            probe(tf.nn.relu(x) + EPS)
+        EPS = 1e-8
+        """)
+    assert value.positive and value.zero is None
+
+
+def test_latest_assignment_wins():
+    value = probe(TF + "p = tf.nn.softmax(z)\np = p + 1e-7\nprobe(p)\n")
+    assert value.zero is None
+    assert value.positive
+
+
+def test_value_before_reassignment_keeps_evidence():
+    before, after = probes(TF + "p = tf.nn.softmax(z)\nprobe(p)\np = p + 1e-7\nprobe(p)\n")
+    assert before.zero is not None and before.zero.name == "p"
+    assert after.zero is None and after.positive
+
+
+def test_augmented_assignment_adds_epsilon():
+    value = probe(TF + "p = tf.nn.softmax(z)\np += 1e-7\nprobe(p)\n")
+    assert value.zero is None
+    assert value.positive
+
+
+def test_augmented_multiplication_keeps_evidence():
+    value = probe(TF + "p = tf.nn.softmax(z)\np *= 2.0\nprobe(p)\n")
+    assert value.zero is not None
+
+
+def test_accumulated_sum_from_zero_keeps_evidence():
+    value = probe(TF + "total = 0.0\nfor b in batches:\n    total += tf.nn.relu(b)\n"
+                  "probe(total)\n")
+    assert value.zero is not None
+
+
+def test_annotated_and_tuple_assignments():
+    annotated, first, second = probes(TF + """
+        p: tf.Tensor = tf.nn.softmax(z)
+        probe(p)
+        q, r = tf.nn.relu(x), 1.0
+        probe(q)
+        probe(r)
+        """)
+    assert annotated.zero is not None
+    assert first.zero is not None
+    assert second.const == 1.0
+
+
+def test_use_before_assignment_in_a_loop_is_unknown():
+    value = probe(TF + "for i in range(3):\n    probe(p)\n    p = tf.nn.relu(x)\n")
+    assert not value.known and no_evidence(value)
+
+
+def test_parameter_is_unknown():
+    value = probe(TF + "def f(x):\n    probe(x)\n")
+    assert not value.known
+    assert no_evidence(value)
+    assert value.lo == -math.inf and value.hi == math.inf
+
+
+def test_probability_parameter_of_a_loss_is_weak_evidence():
+    value = probe(TF + "def my_loss(y_true, y_pred):\n    probe(y_pred)\n")
+    assert value.zero is not None
+    assert value.zero.convention and value.zero.confidence == "low"
+
+
+def test_probability_named_parameter_outside_a_loss_is_unknown():
+    value = probe(TF + "def forward(x, y_pred):\n    probe(y_pred)\n")
+    assert no_evidence(value)
+
+
+def test_unknown_call_is_unknown():
+    value = probe(TF + "from mylib import scale\nprobe(scale(x))\n")
+    assert not value.known and no_evidence(value)
+
+
+def test_comprehension_variable_shadows_outer_name():
+    inner, outer = probes(TF + "v = tf.nn.relu(x)\nys = [probe(v) for v in xs]\nprobe(v)\n")
+    assert not inner.known and no_evidence(inner)
+    assert outer.zero is not None and outer.zero.name == "v"
+
+
+def test_comprehension_uses_outer_name_it_does_not_bind():
+    value = probe(TF + "v = tf.nn.relu(x)\nys = [probe(v) for w in xs]\n")
+    assert value.zero is not None
+
+
+def test_comprehension_outermost_iterable_sees_enclosing_scope():
+    value = probe(TF + "v = tf.nn.relu(x)\nys = [v for v in probe(v)]\n")
+    assert value.zero is not None
+
+
+def test_default_argument_sees_enclosing_scope():
+    value = probe(TF + """
+        p = tf.nn.softmax(z)
+        def f(x, y=probe(p)):
+            p = 1.0
+            return p
+        """)
+    assert value.zero is not None
+
+
+# -- helpers, methods, layers ----------------------------------------------------------------
+def test_helper_defined_before_the_call():
+    value = probe(TF + "def gate(x):\n    return tf.nn.relu(x)\nprobe(gate(x))\n")
+    assert value.zero is not None
+
+
+def test_helper_defined_after_the_calling_function():
+    value = probe(TF + """
+        def f(x):
+            probe(gate(x))
+        def gate(x):
+            return tf.nn.relu(x)
+        """)
+    assert value.zero is not None
+
+
+def test_helper_defined_after_a_module_level_call_is_not_followed():
+    # At module level the name is not bound yet when the call runs (a NameError).
+    value = probe(TF + "probe(gate(x))\ndef gate(x):\n    return tf.nn.relu(x)\n")
+    assert no_evidence(value)
+
+
+def test_guarded_helper_has_no_evidence():
+    value = probe(TF + "def safe(p):\n    return p + 1e-7\nprobe(safe(tf.nn.softmax(z)))\n")
+    assert value.zero is None  # the parameter is unknown; the result is not evidence
+
+
+def test_helper_with_several_returns_joins_them():
+    value = probe(TF + """
+        def act(x, kind):
+            if kind:
+                return tf.exp(x)
+            return tf.nn.relu(x)
+        probe(act(x, 1))
+        """)
+    assert value.zero is not None
+
+
+def test_nested_helper():
+    value = probe(TF + """
+        def outer(x):
+            def inner(y):
+                return tf.nn.relu(y)
+            probe(inner(x))
+        """)
+    assert value.zero is not None
+
+
+def test_lambda_and_function_alias():
+    via_lambda, via_alias = probes(TF + """
+        act = lambda t: tf.nn.relu(t)
+        probe(act(x))
+        gate = tf.nn.relu
+        probe(gate(x))
+        """)
+    assert via_lambda.zero is not None
+    assert via_alias.zero is not None
+
+
+def test_method_called_through_self():
+    value = probe(TF + """
+        class Model:
+            def activation(self, x):
+                return tf.nn.relu(x)
+            def call(self, x):
+                probe(self.activation(x))
+        """)
+    assert value.zero is not None
+
+
+def test_method_defined_after_its_caller():
+    value = probe(TF + """
+        class Model:
+            def call(self, x):
+                probe(self.activation(x))
+            def activation(self, x):
+                return tf.nn.softmax(x)
+        """)
+    assert value.zero is not None
+
+
+def test_keras_layer_assigned_in_init_and_called_in_call():
+    value = probe(TF + """
+        from tensorflow.keras.layers import Dense
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.d = Dense(4, activation='relu')
+            def call(self, x):
+                h = self.d(x)
+                probe(h)
+        """)
+    assert value.zero is not None
+    assert value.zero.name == "h"
+    assert value.nonnegative
+
+
+def test_keras_layer_without_activation_is_linear():
+    value = probe(TF + """
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                self.d = tf.keras.layers.Dense(4)
+            def call(self, x):
+                probe(self.d(x))
+        """)
+    assert value.zero is None
+    assert value.negative is not None
+
+
+def test_keras_layer_with_op_activation():
+    value = probe(TF + "from keras import layers\n"
+                  "probe(layers.Dense(4, activation=tf.nn.relu)(x))\n")
+    assert value.zero is not None
+
+
+def test_keras_layer_with_softplus_activation_is_not_negative():
+    value = probe(TF + "from keras import layers\n"
+                  "probe(layers.Dense(4, activation='softplus')(x))\n")
+    assert value.negative is None and value.nonnegative
+
+
+def test_keras_layer_with_positional_activation():
+    value = probe(TF + "from keras import layers\n"
+                  "d = layers.Dense(4, 'softplus')\nprobe(d(x))\n")
+    assert value.negative is None and value.nonnegative
+
+
+def test_keras_layer_created_in_build():
+    value = probe(TF + """
+        from tensorflow.keras.layers import Dense
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                self.d = None
+            def build(self, shape):
+                self.d = Dense(4, activation='relu')
+            def call(self, x):
+                probe(self.d(x))
+        """)
+    assert value.zero is not None
+
+
+# -- reductions, products, masks -------------------------------------------------------------
+def test_sum_of_squared_difference_has_zero_evidence():
+    value = probe(TF + "probe(tf.reduce_sum(tf.square(a - b)))\n")
+    assert value.zero is not None
+    assert "difference" in value.zero.what
+    assert value.nonnegative
+
+
+def test_elementwise_squared_difference_has_no_zero_evidence():
+    value = probe(TF + "probe(tf.square(a - b))\n")
+    assert value.zero is None
+    assert value.nonnegative
+
+
+def test_norm_of_difference_has_zero_evidence():
+    value = probe(TF + "probe(tf.norm(a - b))\n")
+    assert value.zero is not None
+
+
+def test_count_of_mask_has_discrete_zero_evidence():
+    value = probe(TF + "probe(tf.reduce_sum(tf.cast(y > 0, tf.float32)))\n")
+    assert value.zero is not None
+    assert value.zero.discrete
+    assert "count" in value.tags
+
+
+def test_mask_itself_has_discrete_zero_evidence():
+    value = probe(TF + "probe(tf.cast(tf.greater(y, 0), tf.float32))\n")
+    assert value.zero is not None and value.zero.discrete
+
+
+def test_sum_of_relu_keeps_evidence_but_sum_of_softmax_does_not():
+    relu, softmax = probes(TF + "probe(tf.reduce_mean(tf.nn.relu(x)))\n"
+                           "probe(tf.reduce_sum(tf.nn.softmax(z), axis=-1))\n")
+    assert relu.zero is not None
+    assert softmax.zero is None  # an underflow of one element does not survive the sum
+
+
+def test_matmul_has_negative_evidence():
+    value = probe(TF + "probe(tf.matmul(x, w))\n")
+    assert value.negative is not None
+    assert value.zero is None
+
+
+def test_matmul_of_squares_has_no_negative_evidence():
+    value = probe(TF + "probe(tf.matmul(tf.square(x), tf.square(w)))\n")
+    assert value.negative is None
+    assert value.nonnegative
+
+
+def test_subscript_of_a_tensor_keeps_evidence():
+    value = probe(TF + "p = tf.nn.softmax(z)\nprobe(p[:, 0])\n")
+    assert value.zero is not None
+
+
+def test_conditional_expression_joins_branches():
+    value = probe(TF + "p = tf.nn.softmax(z) if training else 1.0\nprobe(p)\n")
+    assert value.zero is not None
+
+
+# -- termination -----------------------------------------------------------------------------
+@pytest.mark.parametrize("source", [
+    pytest.param("def g(x):\n    if x:\n        return g(x - 1)\n    return tf.nn.relu(x)\n"
+                 "probe(g(x))\n", id="self-recursive"),
+    pytest.param("def g(x):\n    return g(x)\nprobe(g(x))\n", id="only-recursive"),
+    pytest.param("def g(x):\n    return h(x)\ndef h(x):\n    return g(x) + 1e-7\n"
+                 "probe(g(x))\n", id="mutually-recursive"),
+    pytest.param("class M:\n    def f(self, x):\n        return self.f(x)\n"
+                 "    def call(self, x):\n        probe(self.f(x))\n", id="recursive-method"),
+    pytest.param("p = p + 1\nprobe(p)\n", id="self-referential-assignment"),
+])
+def test_recursion_terminates(source):
+    with time_limit(20):
+        value = probe(TF + source)
+    assert value is not None
+
+
+def test_recursive_helper_still_reports_its_base_case():
+    with time_limit(20):
+        value = probe(TF + "def g(x):\n    if x:\n        return g(x - 1)\n"
+                      "    return tf.nn.relu(x)\nprobe(g(x))\n")
+    assert value.zero is not None
+
+
+def test_long_assignment_chain_terminates():
+    lines = ["p0 = tf.nn.relu(x)"] + [f"p{i} = p{i - 1} * 2.0" for i in range(1, 400)]
+    with time_limit(20):
+        value = probe(TF + "\n".join(lines) + "\nprobe(p399)\n")
+    assert value is not None
+
+
+# -- rendering of the evidence ---------------------------------------------------------------
+def messages(source, code):
+    return [f.message for f in lint_source(normalized(source), "example.py",
+                                           options_for([code])) if f.code == code]
+
+
+def test_message_names_variable_and_producer_line():
+    found = messages("import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p)\n",
+                     "NAN102")
+    assert len(found) == 1
+    assert "`p` is the output of `tf.nn.softmax` (line 2)" in found[0]
+    assert "underflows to exactly 0" in found[0]
+
+
+def test_message_points_into_the_helper():
+    found = messages(TF + "def gate(x):\n    return tf.nn.relu(x)\n"
+                     "h = gate(x)\nl = tf.math.log(h)\n", "NAN102")
+    assert len(found) == 1
+    assert "`h` is the output of `tf.nn.relu` (line 4)" in found[0]
+
+
+def test_message_quotes_the_layer():
+    found = messages(TF + """
+        from tensorflow.keras.layers import Dense
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                self.d = Dense(4, activation='relu')
+            def call(self, x):
+                h = self.d(x)
+                return tf.math.log(h)
+        """, "NAN102")
+    assert len(found) == 1
+    assert "`h` is the output of `Dense(4, activation='relu')` (line 6)" in found[0]
+
+
+def test_message_for_an_unnamed_value():
+    found = messages("import tensorflow as tf\nl = tf.math.log(1 - tf.sigmoid(z))\n",
+                     "NAN102")
+    assert len(found) == 1
+    assert "it is `1 - tf.sigmoid(z)` (line 2)" in found[0]
+
+
+def test_message_for_a_count():
+    found = messages("import tensorflow as tf\nc = tf.reduce_sum(tf.cast(y > 0, tf.float32))\n"
+                     "r = t / c\n", "NAN101")
+    assert len(found) == 1
+    assert "`c` is the count `tf.reduce_sum(tf.cast(y > 0, tf.float32))` (line 2)" in found[0]
