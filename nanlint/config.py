@@ -7,6 +7,7 @@ an error names the file, the key and what was expected, in one line.
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -189,7 +190,8 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
             config.respect_gitignore = value
         elif key == "epsilon":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
+                    or not math.isfinite(value)):
                 raise ConfigError(f"{where} must be a positive number, got {value!r}")
             config.epsilon = float(value)
         elif key == "probability-parameters":
@@ -204,11 +206,11 @@ def _codes(value: Any, where: str) -> List[str]:
         value = [part for part in re.split(r"[\s,]+", value) if part]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of codes such as NAN101 or prefixes such "
-                          f"as NAN1, got {_type_name(value)}")
+                          f"as NAN1, got {_list_type_name(value)}")
     codes = [v.strip().upper() for v in value]
     known = set(registry.all_codes())
     for code in codes:
-        if not _CODE_OR_PREFIX.match(code) or (len(code) == 6 and code not in known):
+        if not _CODE_OR_PREFIX.match(code) or not any(k.startswith(code) for k in known):
             raise ConfigError(f"{where}: unknown code `{code}`; expected a code such as "
                               "NAN101 or a prefix such as NAN1 (see `nanlint rules`)")
     return codes
@@ -218,7 +220,7 @@ def _strings(value: Any, where: str) -> List[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where} must be a list of strings, got {_type_name(value)}")
+        raise ConfigError(f"{where} must be a list of strings, got {_list_type_name(value)}")
     return list(value)
 
 
@@ -261,6 +263,14 @@ def _type_ok(value: Any, expected: type) -> bool:
 def _type_word(expected: type) -> str:
     return {bool: "true or false", float: "a number", int: "an integer", str: "a string",
             list: "a list"}.get(expected, expected.__name__)
+
+
+def _list_type_name(value: Any) -> str:
+    """Like _type_name, but for a list names the item that is not a string."""
+    if isinstance(value, list):
+        item = next((v for v in value if not isinstance(v, str)), None)
+        return f"a list with {'an empty item' if item is None else _type_name(item)} in it"
+    return _type_name(value)
 
 
 def _type_name(value: Any) -> str:

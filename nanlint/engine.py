@@ -275,6 +275,9 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
                                 f"{' '.join(str(error).split())}", lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
     reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
+    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes}
+    if superseded:
+        reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
     comments = suppression.parse(source, options.known_codes)
     try:
         findings = _findings(module, reports, path, lines, comments) if reports else []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -52,6 +52,9 @@ class Rule:
     summary: ClassVar[str] = ""
     fix_safety: ClassVar[Optional[str]] = None  # "safe", "unsafe" or None (no fix)
     options: ClassVar[Dict[str, Option]] = {}
+    # Codes whose finding on the same node this rule's finding replaces (a more precise
+    # diagnosis of the same expression, e.g. NAN103 `log(softmax(z))` over NAN102).
+    supersedes: ClassVar[FrozenSet[str]] = frozenset()
     VALID: ClassVar[List[str]] = []
     INVALID: ClassVar[List[str]] = []
     origin: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)

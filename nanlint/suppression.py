@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Set, Tuple
 
 _DIRECTIVE = re.compile(r"#\s*nanlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
-_IGNORE = re.compile(r"(?P<kind>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?\s*$",
-                     re.IGNORECASE)
+# Another tool's comment may follow the directive: `# nanlint: ignore[NAN101]  # noqa: E501`.
+_IGNORE = re.compile(r"(?P<kind>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?\s*"
+                     r"(?:#(?!\s*nanlint\s*:).*)?$", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Za-z0-9_, ]+)", re.IGNORECASE)
 _NAN_CODE = re.compile(r"^NAN\d{3}$")
 

@@ -27,6 +27,7 @@ from nanlint.optable import Op, Reason
 from nanlint.scopes import END, Binding, Scope, build_scope, dotted_parts
 
 CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
 _MAX_DEPTH = 120
 
 
@@ -42,6 +43,7 @@ class Evidence:
     discrete: bool = False  # a count: exactly 0 or >= 1
     convention: bool = False  # only a naming convention (a parameter called `y_pred`)
     tiny: bool = False  # approaches 0 continuously (underflow, a variance): not exactly 0 only
+    producer: str = ""  # what made it: a canonical op name, "difference", "count", ...
     name: Optional[str] = None  # the variable through which the value reached the use
 
     def weaker(self, confidence: str) -> "Evidence":
@@ -64,6 +66,8 @@ class Value:
     const: Optional[float] = None
     layer: Optional[str] = None  # a Keras layer object: the activation it applies
     node: Optional[cst.CSTNode] = None  # the expression that produced it, when tagged
+    origin: Optional[str] = None  # the canonical op whose call produced it (through names)
+    dtype: Optional[str] = None  # "float16", "bfloat16", "float32", ... when known
 
     @property
     def positive(self) -> bool:
@@ -121,7 +125,8 @@ def _join(values: Sequence[Value]) -> Value:
 
 def _difference_evidence(node: cst.CSTNode) -> Evidence:
     return Evidence(node, "built from the difference `{src}`",
-                    "which is 0 wherever both sides are equal", "medium", tiny=True)
+                    "which is 0 wherever both sides are equal", "medium", tiny=True,
+                    producer="difference")
 
 
 def _mul_bound(a: float, b: float) -> float:
@@ -373,7 +378,7 @@ class Analysis:
         evidence = Evidence(node, f"the parameter `{name}` of the loss function "
                             f"`{node.name.value}`", "which by convention holds probabilities "
                             "that can be exactly 0", confidence="low", aggregate=False,
-                            convention=True)
+                            convention=True, producer="parameter")
         return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                      tags=frozenset({"probability", "parameter"}))
 
@@ -529,6 +534,11 @@ class Analysis:
 
     # -- arithmetic -------------------------------------------------------------------------
     def _arithmetic(self, operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
+        value = self._arithmetic_value(operator, a, b, node)
+        dtype = a.dtype or b.dtype
+        return replace(value, dtype=dtype) if dtype and value.dtype != dtype else value
+
+    def _arithmetic_value(self, operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
         tensor = a.tensor or b.tensor
         known = a.known and b.known
         if operator == "Add":
@@ -574,11 +584,14 @@ class Analysis:
                             "saturates to 1 in float32",
                             confidence=base.confidence if base else "medium",
                             aggregate=False, convention=bool(base and base.convention),
-                            tiny=True)
+                            tiny=True, producer="one_minus_probability")
         elif a.zero and b.const == 0:
             zero = a.zero
         elif a.const is None and b.const is None:
             tags = frozenset({"difference"})
+        if "max" in b.tags and a.const is None:
+            # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
+            hi, tags = min(hi, 0.0), tags | {"shifted"}
         negative = a.negative if a.negative and (b.known or b.tensor) else None
         const = a.const - b.const if a.const is not None and b.const is not None else None
         return Value(lo=lo, hi=hi, lo_open=a.lo_open or b.hi_open,
@@ -616,7 +629,7 @@ class Analysis:
         if "exp" in a.tags and "sum_exp" in b.tags:
             evidence = Evidence(node, "a hand-written softmax `{src}`",
                                 "which underflows to exactly 0 in float32", "high",
-                                aggregate=False, tiny=True)
+                                aggregate=False, tiny=True, producer="softmax")
             return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                          tags=frozenset({"softmax", "probability", "handwritten_softmax"}),
                          node=node)
@@ -671,8 +684,11 @@ class Analysis:
         if x.const is not None and x.const >= 0:
             return constant(math.sqrt(x.const))
         lo = math.sqrt(x.lo) if x.lo > 0 else 0.0
+        tags = {"sqrt"}
+        if "sum_of_squares" in x.tags:
+            tags.add("norm")  # sqrt(sum(square(d))): a hand-written euclidean norm
         return Value(lo=lo, lo_open=x.positive and lo == 0, zero=x.zero, known=x.known,
-                     tensor=x.tensor, tags=frozenset({"sqrt"}))
+                     tensor=x.tensor, tags=frozenset(tags))
 
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
         callee = self._callee(call.func, scope, index)
@@ -726,12 +742,48 @@ class Analysis:
             if reason is None:
                 return None
             return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
-                            reason.discrete, tiny=reason.tiny)
+                            reason.discrete, tiny=reason.tiny, producer=op.name)
         return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
                      zero=evidence(op.zero), negative=evidence(op.negative), known=True,
                      tensor=True, tags=frozenset(op.tags), node=node)
 
     def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        value = self._op_value(op, call, scope, index)
+        dtype = self._dtype_argument(call, scope, index)
+        if op.transfer in ("like", "reduce", "square", "abs", "sqrt", "exp", "clip",
+                           "maximum", "minimum", "add", "subtract", "multiply", "divide"):
+            dtype = dtype or self._first_dtype(op, call, scope, index)
+        if value.origin == op.name and value.dtype == dtype:
+            return value
+        return replace(value, origin=op.name, dtype=dtype)
+
+    def _first_dtype(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        for position in range(min(2, max(1, len(op.args)))):
+            expr = self.argument(call, op, position)
+            if expr is not None:
+                dtype = self._value(expr, scope, index).dtype
+                if dtype:
+                    return dtype
+        return None
+
+    def _dtype_argument(self, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
+        expr = self.keyword(call, "dtype")
+        callee = self._callee(call.func, scope, index)
+        if expr is None and callee is not None and callee.op is not None and (
+                callee.op.transfer == "cast") and len(call.args) > 1:
+            expr = call.args[1].value
+        if expr is None:
+            return None
+        if isinstance(expr, cst.SimpleString):
+            text = expr.evaluated_value
+            return text if isinstance(text, str) else None
+        parts = dotted_parts(expr)
+        if parts and parts[-1] in DTYPES:
+            return parts[-1]
+        return None
+
+    def _op_value(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         transfer = op.transfer
 
         def arg(position: int) -> Value:
@@ -759,7 +811,10 @@ class Analysis:
                     return replace(constant(math.exp(x.const)), tensor=True)
                 except OverflowError:
                     return UNKNOWN
-            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}),
+            tags = {"exp"}
+            if x.hi == inf:
+                tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
                          node=call)
         if transfer in ("square", "abs", "norm"):
             x = arg(0)
@@ -790,19 +845,22 @@ class Analysis:
             x = arg(0)
             if "bool" in x.tags:
                 evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
-                                    "condition is false", "high", discrete=True)
+                                    "condition is false", "high", discrete=True,
+                                    producer="mask")
                 return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                              tags=frozenset({"mask"}))
             return replace(x, tensor=True, layer=None)
         if transfer == "bool":
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+        if transfer == "where":
+            return replace(_join([arg(1), arg(2)]), tensor=True)
         if transfer == "variable":
             trainable = self.keyword(call, "trainable")
             if isinstance(trainable, cst.Name) and trainable.value == "False":
                 return replace(arg(0), tensor=True)
             return Value(zero=Evidence(call, "the variable `{src}`", "a trainable variable "
                                        "that training can move through 0", "medium",
-                                       aggregate=False),
+                                       aggregate=False, producer="variable"),
                          known=True, tensor=True, tags=frozenset({"variable"}))
         if transfer == "layer":
             return self._layer(op, call, scope, index)
@@ -818,10 +876,14 @@ class Analysis:
         tags = set()
         if "mask" in x.tags and op.name == "reduce_sum":
             zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
-                            "high", discrete=True)
+                            "high", discrete=True, producer="count")
             tags.add("count")
         if "exp" in x.tags and op.name == "reduce_sum":
             tags.add("sum_exp")
+            if "exp_unbounded" in x.tags:
+                tags.add("sum_exp_unbounded")
+        if op.name == "reduce_max":
+            tags.add("max")
         if "square_of_difference" in x.tags:
             tags.add("mean_squared_error" if op.name == "reduce_mean" else "sum_of_squares")
         elif "square" in x.tags:
@@ -843,7 +905,7 @@ class Analysis:
             zero = a.zero
         elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
             zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
-                            "medium")
+                            "medium", producer="relu")
         negative = a.negative if a.negative and b.negative else None
         return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
                      known=a.known or b.known, tensor=True)
