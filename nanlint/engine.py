@@ -63,7 +63,9 @@ def decode(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(iter(data.splitlines(keepends=True)).__next__)
     except SyntaxError as error:
-        raise SourceError(f"bad encoding declaration: {error}") from None
+        if "invalid or missing encoding declaration" not in str(error):
+            raise SourceError(f"bad encoding declaration: {error}") from None
+        encoding = "utf-8"  # no declaration, and the first lines are not UTF-8: say where
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
