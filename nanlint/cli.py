@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    check.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                       help="worker processes (default: the number of cores; 1: no pool)")
     check.add_argument("--quiet", "-q", action="store_true",
                        help="print findings only: no code frames, no summary")
     check.add_argument("--verbose", action="store_true",
@@ -50,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rule = commands.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", metavar="CODE")
+
+    commands.add_parser("clean", help="remove the result cache (.nanlint_cache)")
     return parser
 
 
@@ -63,6 +67,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rules(args)
         if args.command == "rule":
             return _rule(args)
+        if args.command == "clean":
+            return _clean()
         parser.print_help(sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -79,7 +85,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from nanlint import config as configuration
-    from nanlint.engine import lint_file
+    from nanlint import runner
     from nanlint.discovery import discover
     from nanlint.reporters import report_json, report_text, write_error
 
@@ -99,17 +105,33 @@ def _check(args: argparse.Namespace) -> int:
         write_error(problem)
     if problems:
         return EXIT_ERROR
-    findings = []
-    for path in files:
-        options = config.options_for(path)
-        findings.extend(lint_file(str(path), configuration.relative_display(path), options))
-    findings.sort(key=lambda f: f.sort_key)
+    if args.jobs < 0:
+        write_error("--jobs must be 0 (one per core) or more")
+        return EXIT_ERROR
+    outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     if args.format == "json":
         report_json(findings, len(files), sys.stdout)
     else:
         report_text(findings, len(files), sys.stdout, quiet=args.quiet)
+    if any(f.name == "internal-error" for f in findings):
+        return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _clean() -> int:
+    from nanlint import config as configuration
+    from nanlint import runner
+
+    try:
+        config = configuration.load(None)
+    except configuration.ConfigError:
+        config = configuration.Config()
+    removed = runner.clean(config.root)
+    sys.stdout.write(f"removed {config.root / runner.CACHE_FOLDER}\n" if removed
+                     else "no cache to remove\n")
     return EXIT_CLEAN
 
 

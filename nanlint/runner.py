@@ -97,6 +97,7 @@ class Cache:
                                                      suffix=".json")
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 json.dump({"nanlint_version": __version__, "entries": self.entries}, handle)
+            os.chmod(temporary, 0o644)
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only checkout still gets its findings, just no cache

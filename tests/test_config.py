@@ -1,0 +1,284 @@
+"""Configuration through the command line: where it is found, what each key does, and the
+one-line error for every kind of mistake."""
+
+import json
+
+import pytest
+
+from cli_helpers import (TF_DIVIDE_NO_NAN, TF_LOG, TF_MIXED, _no_colour_variables,
+                         assert_one_line_error, check_json, codes_at, make, nanlint)
+from conftest import run_cli
+
+__all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
+
+
+def codes(out):
+    return sorted({f["code"] for f in json.loads(out)["findings"]})
+
+
+# -- where the configuration comes from ------------------------------------------------------
+def test_nanlint_yaml_in_the_current_folder(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [NAN101]\n"})
+    code, out, err = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert (code, err) == (1, "")
+    assert codes(out) == ["NAN101"]
+
+
+def test_nanlint_yaml_in_a_parent_folder(tmp_path):
+    make(tmp_path, {"src/pkg/mixed.py": TF_MIXED, ".nanlint.yaml": "ignore: [NAN1]\n"})
+    result, document = check_json(".", cwd=tmp_path / "src" / "pkg")
+    assert result.returncode == 1, result.stderr
+    assert codes_at(document) == [("mixed.py", 12, "NAN201")]
+
+
+def test_search_stops_at_the_repository_root(tmp_path):
+    # A configuration above the folder holding .git belongs to another project.
+    make(tmp_path, {".nanlint.yaml": "ignore: [NAN]\n"}, git=False)
+    make(tmp_path / "repo", {"bad.py": TF_LOG})
+    _, document = check_json(cwd=tmp_path / "repo")
+    assert codes_at(document) == [("bad.py", 3, "NAN102")]
+
+
+def test_pyproject_tool_section_when_there_is_no_nanlint_yaml(tmp_path):
+    make(tmp_path, {"mixed.py": TF_MIXED, "pyproject.toml":
+                    '[project]\nname = "demo"\n\n[tool.nanlint]\nselect = ["NAN2"]\n'})
+    _, document = check_json(cwd=tmp_path)
+    assert codes_at(document) == [("mixed.py", 12, "NAN201")]
+
+
+def test_pyproject_subtables(tmp_path):
+    make(tmp_path, {"tests/test_x.py": TF_LOG, "src/x.py": TF_DIVIDE_NO_NAN,
+                    "pyproject.toml": '[tool.nanlint.per-file-ignores]\n"tests/*" = ["NAN102"]\n'
+                                      '\n[tool.nanlint.rules.NAN101]\n'
+                                      'check-divide-no-nan = false\n'})
+    result, document = check_json(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert document["files_scanned"] == 2 and document["findings"] == []
+
+
+def test_pyproject_without_tool_section_is_passed_over(tmp_path):
+    make(tmp_path, {".nanlint.yaml": "select: [NAN101]\n", "sub/mixed.py": TF_MIXED,
+                    "sub/pyproject.toml": '[project]\nname = "sub"\n'})
+    _, document = check_json(cwd=tmp_path / "sub")
+    assert codes_at(document) == [("mixed.py", 4, "NAN101")]
+
+
+def test_nanlint_yaml_wins_over_pyproject_in_the_same_folder(tmp_path):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [NAN101]\n",
+                    "pyproject.toml": '[tool.nanlint]\nselect = ["NAN201"]\n'})
+    _, document = check_json(cwd=tmp_path)
+    assert codes_at(document) == [("mixed.py", 4, "NAN101")]
+
+
+def test_nearest_configuration_wins(tmp_path):
+    make(tmp_path, {".nanlint.yaml": "select: [NAN101]\n", "sub/mixed.py": TF_MIXED,
+                    "sub/pyproject.toml": '[tool.nanlint]\nselect = ["NAN201"]\n'})
+    _, document = check_json(cwd=tmp_path / "sub")
+    assert codes_at(document) == [("mixed.py", 12, "NAN201")]
+
+
+def test_config_option_overrides_the_search(tmp_path):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [NAN101]\n",
+                    "ci/strict.yaml": "select: [NAN201]\n",
+                    "ci/pyproject.toml": '[tool.nanlint]\nselect = ["NAN102"]\n'})
+    _, document = check_json("--config", "ci/strict.yaml", cwd=tmp_path)
+    assert codes_at(document) == [("mixed.py", 12, "NAN201")]
+    _, document = check_json("--config", str(tmp_path / "ci" / "pyproject.toml"),
+                             cwd=tmp_path)
+    assert codes_at(document) == [("mixed.py", 4, "NAN102"), ("mixed.py", 8, "NAN102")]
+
+
+def test_config_option_with_a_missing_file_exits_2(tmp_path):
+    make(tmp_path, {"bad.py": TF_LOG})
+    result = run_cli("check", "--config", "nowhere.yaml", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert_one_line_error(result.stderr, "nowhere.yaml", "not found")
+
+
+def test_command_line_select_replaces_and_ignore_adds(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [NAN101]\n"
+                                                           "ignore: [NAN201]\n"})
+    _, out, _ = nanlint("check", "--format", "json", "--select", "NAN1,NAN2", cwd=tmp_path)
+    assert codes(out) == ["NAN101", "NAN102"]  # select replaced, ignore kept
+    _, out, _ = nanlint("check", "--format", "json", "--select", "NAN",
+                        "--ignore", "NAN101", cwd=tmp_path)
+    assert codes(out) == ["NAN102"]  # ignore added to
+
+
+def test_codes_as_one_string(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": 'select: "NAN101, NAN201"\n'})
+    _, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert codes(out) == ["NAN101", "NAN201"]
+
+
+def test_empty_configuration_file_means_defaults(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "# nothing here yet\n"})
+    code, out, err = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert (code, err) == (1, "")
+    assert codes(out) == ["NAN101", "NAN102", "NAN201"]
+
+
+# -- what the keys do ------------------------------------------------------------------------
+def test_per_file_ignores(tmp_path):
+    make(tmp_path, {
+        ".nanlint.yaml": 'per-file-ignores:\n  "tests/*": [NAN102]\n  "legacy.py": [NAN1]\n'
+                         '  "gen/**": [NAN]\n',
+        "mixed.py": TF_MIXED, "tests/test_a.py": TF_LOG, "other/test_a.py": TF_LOG,
+        "pkg/legacy.py": TF_MIXED, "gen/out/model.py": TF_MIXED,
+    })
+    _, document = check_json(cwd=tmp_path)
+    assert codes_at(document) == [
+        ("mixed.py", 4, "NAN101"), ("mixed.py", 4, "NAN102"), ("mixed.py", 8, "NAN102"),
+        ("mixed.py", 12, "NAN201"), ("other/test_a.py", 3, "NAN102"),
+        ("pkg/legacy.py", 12, "NAN201")]  # a pattern without "/" matches in any folder
+    # Patterns are relative to the configuration's folder, wherever nanlint runs from.
+    result, document = check_json(".", cwd=tmp_path / "tests")
+    assert (result.returncode, document["files_scanned"]) == (0, 1)
+    assert document["findings"] == []
+    _, document = check_json(".", cwd=tmp_path / "pkg")
+    assert codes_at(document) == [("legacy.py", 12, "NAN201")]
+
+
+def test_exclude(tmp_path):
+    make(tmp_path, {".nanlint.yaml": 'exclude: ["generated/", "*_pb2.py", "docs/**"]\n',
+                    "kept.py": TF_LOG, "generated/g.py": TF_LOG, "pkg/generated/h.py": TF_LOG,
+                    "pkg/model_pb2.py": TF_LOG, "docs/conf.py": TF_LOG, "pkg/docs/k.py": TF_LOG})
+    _, document = check_json(cwd=tmp_path)
+    assert [f["path"] for f in document["findings"]] == ["kept.py", "pkg/docs/k.py"]
+    # From a subfolder, the patterns still count from the configuration's folder.
+    _, document = check_json(".", cwd=tmp_path / "pkg")
+    assert [f["path"] for f in document["findings"]] == ["docs/k.py"]
+    # A file named on the command line is checked even when excluded.
+    _, document = check_json("generated/g.py", "pkg/model_pb2.py", cwd=tmp_path)
+    assert [f["path"] for f in document["findings"]] == ["generated/g.py", "pkg/model_pb2.py"]
+
+
+def test_rule_option_check_divide_no_nan(tmp_path, nanlint):
+    make(tmp_path, {"ratio.py": TF_DIVIDE_NO_NAN})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert code == 1
+    assert codes_at(json.loads(out)) == [("ratio.py", 4, "NAN101")]
+    make(tmp_path, {".nanlint.yaml": "rules: {NAN101: {check-divide-no-nan: false}}\n"})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert code == 0
+    assert json.loads(out)["findings"] == []
+
+
+def test_min_confidence(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED})
+    expected = {"low": [4, 4, 8, 12], "medium": [4, 4, 12], "high": [4, 4]}
+    for level, lines in expected.items():
+        (tmp_path / ".nanlint.yaml").write_text(f"min-confidence: {level}\n")
+        _, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+        assert [f["line"] for f in json.loads(out)["findings"]] == lines, level
+
+
+def test_respect_gitignore_false(tmp_path):
+    make(tmp_path, {".gitignore": "ignored.py\n", "ignored.py": TF_LOG})
+    _, document = check_json(cwd=tmp_path)
+    assert document["files_scanned"] == 0
+    (tmp_path / ".nanlint.yaml").write_text("respect-gitignore: false\n")
+    _, document = check_json(cwd=tmp_path)
+    assert codes_at(document) == [("ignored.py", 3, "NAN102")]
+
+
+# -- mistakes: exit 2, one line naming the file, the key and what was expected ---------------
+BAD_YAML = [
+    ("select: [NAN1\n", ["invalid YAML", "line 2"]),
+    ("select: [NAN101]\n  ignore: x\n", ["invalid YAML"]),
+    ("- NAN101\n", ["mapping of keys at the top level", "got a list"]),
+    ("selct: [NAN101]\n", ["unknown key `selct`", "expected one of select, ignore"]),
+    ("select: 5\n", ["`select`", "must be a list of codes", "got a number"]),
+    ("select: [NAN101, 5]\n", ["`select`", "must be a list of codes", "a number in it"]),
+    ("select: [NAN999]\n", ["`select`", "unknown code `NAN999`"]),
+    ("ignore: [NAN9]\n", ["`ignore`", "unknown code `NAN9`"]),
+    ("ignore: [E501]\n", ["`ignore`", "unknown code `E501`"]),
+    ("exclude: {a: 1}\n", ["`exclude`", "must be a list of strings", "got a mapping"]),
+    ("exclude: [build, 3]\n", ["`exclude`", "must be a list of strings", "a number in it"]),
+    ("per-file-ignores: [tests]\n", ["`per-file-ignores`", "must map file patterns",
+                                     "got a list"]),
+    ('per-file-ignores: {"tests/*": 5}\n', ["`per-file-ignores`", "tests/*",
+                                            "must be a list of codes", "got a number"]),
+    ('per-file-ignores: {"tests/*": [NAN777]}\n', ["`per-file-ignores`",
+                                                   "unknown code `NAN777`"]),
+    ("min-confidence: sure\n", ["`min-confidence`", "must be one of high, medium, low",
+                                "'sure'"]),
+    ("respect-gitignore: maybe\n", ["`respect-gitignore`", "must be true or false",
+                                    "the string 'maybe'"]),
+    ("epsilon: -1\n", ["`epsilon`", "must be a positive number", "-1"]),
+    ("epsilon: .nan\n", ["`epsilon`", "must be a positive number", "nan"]),
+    ("epsilon: .inf\n", ["`epsilon`", "must be a positive number", "inf"]),
+    ("epsilon: true\n", ["`epsilon`", "must be a positive number"]),
+    ("probability-parameters: 3\n", ["`probability-parameters`", "list of strings"]),
+    ("rules: [NAN101]\n", ["`rules`", "must map rule codes to their options"]),
+    ("rules: {NAN999: {}}\n", ["`rules`", "unknown rule `NAN999`"]),
+    ("rules: {NAN101: true}\n", ["`rules`", "NAN101", "must be a mapping of options"]),
+    ("rules: {NAN101: {check-divide-no-nan: 3}}\n",
+     ["`rules`", "check-divide-no-nan", "must be true or false", "got a number"]),
+    ("rules: {NAN101: {check-divide-no-nan: \"no\"}}\n",
+     ["check-divide-no-nan", "must be true or false", "the string 'no'"]),
+    ("rules: {NAN101: {check-divide-by-zero: true}}\n",
+     ["`rules`", "NAN101", "unknown option `check-divide-by-zero`", "check-divide-no-nan"]),
+    ("rules: {NAN102: {anything: 1}}\n", ["NAN102", "unknown option `anything`"]),
+]
+
+
+@pytest.mark.parametrize("text, fragments", BAD_YAML, ids=[t.strip() for t, _ in BAD_YAML])
+def test_bad_yaml_configuration(tmp_path, nanlint, text, fragments):
+    make(tmp_path, {"bad.py": TF_LOG, ".nanlint.yaml": text})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert code == 2
+    assert out == ""
+    assert_one_line_error(err, str(tmp_path / ".nanlint.yaml"), *fragments)
+
+
+BAD_TOML = [
+    ("[tool.nanlint]\nselect = [\n", ["invalid TOML"]),
+    ("[tool.nanlint]\nselect = 5\n", ["`select`", "must be a list of codes", "got a number"]),
+    ("[tool.nanlint]\nselct = []\n", ["unknown key `selct`"]),
+    ('[tool.nanlint.rules.NAN101]\ncheck-divide-no-nan = "x"\n',
+     ["check-divide-no-nan", "must be true or false", "the string 'x'"]),
+]
+
+
+@pytest.mark.parametrize("text, fragments", BAD_TOML, ids=[t.strip() for t, _ in BAD_TOML])
+def test_bad_pyproject_configuration(tmp_path, nanlint, text, fragments):
+    make(tmp_path, {"bad.py": TF_LOG, "pyproject.toml": text})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert code == 2
+    assert out == ""
+    assert_one_line_error(err, str(tmp_path / "pyproject.toml"), *fragments)
+
+
+def test_bad_configuration_in_a_subprocess_prints_no_traceback(tmp_path):
+    make(tmp_path, {"bad.py": TF_LOG, ".nanlint.yaml": "select: 5\nfoo: [\n"})
+    result = run_cli("check", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert_one_line_error(result.stderr, ".nanlint.yaml", "invalid YAML")
+
+
+def test_bad_config_option_file(tmp_path):
+    make(tmp_path, {"bad.py": TF_LOG, "ci.yaml": "select: [NAN101]\nrules: {NAN101: 1}\n"})
+    result = run_cli("check", "--config", "ci.yaml", cwd=tmp_path)
+    assert result.returncode == 2
+    assert_one_line_error(result.stderr, "ci.yaml", "`rules`", "NAN101")
+
+
+@pytest.mark.parametrize("template", [
+    '!!python/object/apply:os.system ["{command}"]\n',
+    'select: !!python/object/apply:os.system ["{command}"]\n',
+    'rules:\n  NAN101: !!python/object/new:os.system ["{command}"]\n',
+])
+def test_yaml_tags_are_rejected_and_never_run(tmp_path, template):
+    marker = tmp_path / "pwned"
+    make(tmp_path, {"bad.py": TF_LOG})
+    for command in ("echo hi", f"touch {marker}"):
+        (tmp_path / ".nanlint.yaml").write_text(template.format(command=command))
+        result = run_cli("check", cwd=tmp_path)
+        assert result.returncode == 2
+        assert result.stdout == "", "the command in the YAML tag ran"
+        assert not marker.exists(), "the command in the YAML tag ran"
+        assert_one_line_error(result.stderr, str(tmp_path / ".nanlint.yaml"), "invalid YAML",
+                              "python/object")

@@ -1,0 +1,87 @@
+"""The runner: process pool, result cache by content hash, `nanlint clean`."""
+
+import json
+
+from conftest import run_cli
+from nanlint import runner
+
+BAD = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p)\n"
+GOOD = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p + 1e-7)\n"
+
+
+def _json(result):
+    assert result.returncode in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+def _project(tmp_path, count):
+    for index in range(count):
+        (tmp_path / f"m{index:03}.py").write_text(BAD if index % 3 == 0 else GOOD)
+    return tmp_path
+
+
+def test_pool_and_serial_give_the_same_findings(tmp_path):
+    _project(tmp_path, 3 * runner.SERIAL_LIMIT)
+    serial = _json(run_cli("check", "--format", "json", "--no-cache", "--jobs", "1",
+                           cwd=tmp_path))
+    pooled = _json(run_cli("check", "--format", "json", "--no-cache", "--jobs", "2",
+                           cwd=tmp_path))
+    assert serial["findings"] == pooled["findings"]
+    assert len(serial["findings"]) == runner.SERIAL_LIMIT  # every third file is bad
+    assert pooled["files_scanned"] == 3 * runner.SERIAL_LIMIT
+
+
+def test_cache_is_written_marked_and_reused(tmp_path):
+    _project(tmp_path, 4)
+    first = _json(run_cli("check", "--format", "json", cwd=tmp_path))
+    folder = tmp_path / runner.CACHE_FOLDER
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172")
+    assert (folder / ".gitignore").read_text().strip().endswith("*")
+    cache_file = next(folder.glob("v*.json"))
+    entries = json.loads(cache_file.read_text())["entries"]
+    assert len(entries) == 2  # keyed by content: the 4 files have 2 distinct contents
+    # Poison one cached entry: a second run must take it from the cache, not re-lint.
+    key = next(k for k, v in entries.items() if v)
+    entries[key][0]["message"] = "from the cache"
+    cache_file.write_text(json.dumps({"entries": entries}))
+    second = _json(run_cli("check", "--format", "json", cwd=tmp_path))
+    # Both bad files have the same bytes, so both come from the one poisoned entry.
+    assert [f["message"] for f in second["findings"]] == ["from the cache"] * 2
+    assert len(first["findings"]) == 2
+
+
+def test_changed_content_and_changed_configuration_miss_the_cache(tmp_path):
+    (tmp_path / "a.py").write_text(GOOD)
+    assert _json(run_cli("check", "--format", "json", cwd=tmp_path))["findings"] == []
+    (tmp_path / "a.py").write_text(BAD)
+    assert len(_json(run_cli("check", "--format", "json", cwd=tmp_path))["findings"]) == 1
+    ignored = _json(run_cli("check", "--format", "json", "--ignore", "NAN102", cwd=tmp_path))
+    assert ignored["findings"] == []
+
+
+def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path):
+    (tmp_path / "a.py").write_text(BAD)
+    run_cli("check", cwd=tmp_path)
+    cache_file = next((tmp_path / runner.CACHE_FOLDER).glob("v*.json"))
+    cache_file.write_text('{"entries": {"trunc')  # a truncated write
+    result = run_cli("check", "--format", "json", cwd=tmp_path)
+    assert result.returncode == 1 and not result.stderr
+    assert len(json.loads(result.stdout)["findings"]) == 1
+    assert json.loads(cache_file.read_text())["entries"]  # rebuilt
+
+
+def test_no_cache_writes_nothing_and_clean_removes_the_cache(tmp_path):
+    (tmp_path / "a.py").write_text(BAD)
+    run_cli("check", "--no-cache", cwd=tmp_path)
+    assert not (tmp_path / runner.CACHE_FOLDER).exists()
+    run_cli("check", cwd=tmp_path)
+    assert (tmp_path / runner.CACHE_FOLDER).is_dir()
+    result = run_cli("clean", cwd=tmp_path)
+    assert result.returncode == 0 and "removed" in result.stdout
+    assert not (tmp_path / runner.CACHE_FOLDER).exists()
+
+
+def test_negative_jobs_is_a_usage_error(tmp_path):
+    (tmp_path / "a.py").write_text(GOOD)
+    result = run_cli("check", "--jobs", "-1", cwd=tmp_path)
+    assert result.returncode == 2 and "--jobs" in result.stderr
