@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -197,6 +196,8 @@ def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(work) <= SERIAL_LIMIT:
         return [_lint_one(config, path, display, data) for path, display, data in work]
+    from concurrent.futures import ProcessPoolExecutor  # not paid by a pre-commit run
+
     size = max(1, min(32, len(work) // (jobs * 4)))
     chunks = [work[i:i + size] for i in range(0, len(work), size)]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,

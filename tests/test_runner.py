@@ -85,3 +85,20 @@ def test_negative_jobs_is_a_usage_error(tmp_path):
     (tmp_path / "a.py").write_text(GOOD)
     result = run_cli("check", "--jobs", "-1", cwd=tmp_path)
     assert result.returncode == 2 and "--jobs" in result.stderr
+
+
+def test_checking_one_file_imports_only_what_it_needs(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "a.py").write_text(BAD)
+    probe = ("import sys\nfrom nanlint.cli import main\n"
+             "code = main(['check', '--quiet', '--select', 'NAN101', 'a.py'])\n"
+             "print(' '.join(sorted(sys.modules)))\n")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    loaded = set(result.stdout.split())
+    assert "nanlint.rules.unguarded_division" in loaded  # the selected rule ran
+    for heavy in ("rich", "concurrent.futures.process", "nanlint.rules.log_of_zero",
+                  "nanlint.rules.sqrt_zero_gradient", "tensorflow", "yaml"):
+        assert heavy not in loaded, f"{heavy} is imported to check one file"
