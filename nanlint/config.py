@@ -37,6 +37,7 @@ class Config:
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
     min_confidence: str = "low"
     respect_gitignore: bool = True
+    check_all_files: bool = False
     epsilon: float = 1e-7
     probability_parameters: Optional[List[str]] = None
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
@@ -68,6 +69,7 @@ class Config:
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
                 settings=settings, min_confidence=self.min_confidence,
+                check_all_files=self.check_all_files,
                 known_codes=frozenset(registry.all_codes()),
                 engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
             self._cache[codes] = options
@@ -160,7 +162,7 @@ def _read(path: Path) -> Dict[str, Any]:
 
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
-        "respect-gitignore", "epsilon", "probability-parameters", "rules")
+        "respect-gitignore", "check-all-files", "epsilon", "probability-parameters", "rules")
 
 
 def _validate(data: Dict[str, Any], path: Path) -> Config:
@@ -185,10 +187,10 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be one of {', '.join(CONFIDENCES)}, "
                                   f"got {value!r}")
             config.min_confidence = value
-        elif key == "respect-gitignore":
+        elif key in ("respect-gitignore", "check-all-files"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
-            config.respect_gitignore = value
+            setattr(config, key.replace("-", "_"), value)
         elif key == "epsilon":
             if (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
                     or not math.isfinite(value)):

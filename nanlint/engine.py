@@ -6,6 +6,7 @@ something to report. The CLI, the tests and every other entry point are thin wra
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import tokenize
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint import suppression
 from nanlint.finding import Finding
+from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Report, Rule
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
 
@@ -32,6 +34,7 @@ class LintOptions:
     min_confidence: str = "low"
     known_codes: FrozenSet[str] = frozenset()
     engine_codes: FrozenSet[str] = frozenset({"NAN000", "NAN001"})  # enabled engine codes
+    check_all_files: bool = False  # also analyse files that never mention TensorFlow/Keras
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -250,9 +253,44 @@ def _target_names(target: cst.BaseExpression) -> List[str]:
 
 
 # -- linting ---------------------------------------------------------------------------------
+def concerns_tensorflow(source: str) -> bool:
+    """The cheap text test: every finding needs an op resolved through a TF/Keras import."""
+    return any(root in source for root in TF_MODULE_ROOTS)
+
+
+def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
+                 ) -> List[Finding]:
+    """A file that cannot concern TF: Python's own (fast) parser still reports NAN000."""
+    findings: List[Finding] = []
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as error:
+        if "NAN000" in options.engine_codes:
+            line = error.lineno or 1
+            message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
+            findings.append(_engine_finding(PARSE_ERROR, "error", path, line,
+                                            error.offset or 1, message, lines))
+        return findings
+    except (RecursionError, MemoryError, ValueError):
+        return []
+    return findings + _suppression_problems(source, path, options, lines,
+                                            suppression.parse(source, options.known_codes))
+
+
+def _suppression_problems(source: str, path: str, options: LintOptions, lines: List[str],
+                          comments: suppression.Suppressions) -> List[Finding]:
+    if "NAN001" not in options.engine_codes:
+        return []
+    return [_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line, problem.column + 1,
+                            problem.message, lines, end_column=problem.end_column + 1)
+            for problem in comments.problems]
+
+
 def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     """Every finding of the enabled rules in ``source`` (already decoded text)."""
     lines = source.splitlines()
+    if not options.check_all_files and not concerns_tensorflow(source):
+        return _syntax_only(source, path, options, lines)
     try:
         module = parse(source)
     except SourceError as error:
@@ -285,11 +323,7 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
         findings = _findings(module, reports, path, lines, comments) if reports else []
     except RecursionError:
         return [too_deep]
-    if "NAN001" in options.engine_codes:
-        for problem in comments.problems:
-            findings.append(_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line,
-                                            problem.column + 1, problem.message, lines,
-                                            end_column=problem.end_column + 1))
+    findings.extend(_suppression_problems(source, path, options, lines, comments))
     findings.sort(key=lambda f: f.sort_key)
     return findings
 

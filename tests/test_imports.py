@@ -28,7 +28,7 @@ def resolved_calls(source):
                          self.analysis.qualified_name(node.func)))
 
     findings = lint_source(textwrap.dedent(source), "imports.py",
-                           LintOptions(rules=[Recorder]))
+                           LintOptions(rules=[Recorder], check_all_files=True))
     assert not findings, [f.message for f in findings]  # a parse error would hide the case
     return seen
 

@@ -102,3 +102,38 @@ def test_checking_one_file_imports_only_what_it_needs(tmp_path):
     for heavy in ("rich", "concurrent.futures.process", "nanlint.rules.log_of_zero",
                   "nanlint.rules.sqrt_zero_gradient", "tensorflow", "yaml"):
         assert heavy not in loaded, f"{heavy} is imported to check one file"
+
+
+def test_files_that_never_mention_tensorflow_are_not_analysed_but_still_parsed(lint):
+    from nanlint.engine import LintOptions, lint_source
+    from nanlint import registry
+
+    # No TF import: the libcst analysis is skipped, Python's parser still checks syntax.
+    broken = lint_source("def f(:\n", "broken.py", LintOptions(
+        rules=registry.rule_classes(["NAN101"]), engine_codes=frozenset({"NAN000"})))
+    assert [(f.code, f.line) for f in broken] == [("NAN000", 1)]
+    options = LintOptions(rules=registry.rule_classes(["NAN101"]),
+                          known_codes=frozenset(registry.all_codes()),
+                          engine_codes=frozenset({"NAN001"}))
+    assert [f.code for f in lint_source("x = 1  # nanlint: ignore\n", "s.py", options)] == [
+        "NAN001"]
+
+
+def test_check_all_files_analyses_files_without_tensorflow(tmp_path):
+    # A recorder rule shows whether the analysis ran at all.
+    from nanlint.engine import LintOptions, lint_source
+    from nanlint.rule import Rule
+
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+
+        def visit_Call(self, node):
+            seen.append(node)
+
+    source = "import numpy as np\nnp.log(x)\n"
+    lint_source(source, "a.py", LintOptions(rules=[Recorder]))
+    assert seen == []
+    lint_source(source, "a.py", LintOptions(rules=[Recorder], check_all_files=True))
+    assert len(seen) == 1

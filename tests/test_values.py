@@ -41,7 +41,8 @@ def probes(source, settings=None):
             if isinstance(node.func, cst.Name) and node.func.value == "probe":
                 seen.append(self.analysis.value(node.args[0].value))
 
-    options = LintOptions(rules=[Recorder], settings=settings or Settings())
+    options = LintOptions(rules=[Recorder], settings=settings or Settings(),
+                          check_all_files=True)
     findings = lint_source(normalized(source), "values.py", options)
     assert not findings, [f.message for f in findings]  # a parse error would hide the case
     return seen
