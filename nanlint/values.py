@@ -250,13 +250,34 @@ class Analysis:
         params = {p.name.value for p in function.params.params}
         return bool(self._loss_re.search(function.name.value.lower())) or "y_true" in params
 
-    def gradient_may_flow(self) -> bool:
-        """False where evidently no gradient is taken: tests, metric state updates."""
-        for node in self.cursor.scopes:
-            if isinstance(node, cst.FunctionDef) and self._no_gradient_re.search(
-                    node.name.value):
+    def gradient_may_flow(self, node: Optional[cst.CSTNode] = None) -> bool:
+        """False where evidently no gradient is taken: tests, metric state updates, and
+        (given the ``node`` asked about) a value only logged, asserted or compared."""
+        for scope in self.cursor.scopes:
+            if isinstance(scope, cst.FunctionDef) and self._no_gradient_re.search(
+                    scope.name.value):
                 return False
+        if node is not None and self.cursor.statements:
+            statement = self.cursor.statements[-1]
+            return not (isinstance(statement, cst.Assert)
+                        or self._without_gradient(statement, node, False))
         return True
+
+    def _without_gradient(self, tree: cst.CSTNode, node: cst.CSTNode, inside: bool) -> bool:
+        """Whether ``node`` lies in ``tree`` within a comparison (a boolean has no gradient)
+        or the arguments of a ``tf.summary.*``, ``tf.print`` or ``assert_*`` call."""
+        if tree is node:
+            return inside
+        if not inside and isinstance(tree, cst.Comparison):
+            inside = True
+        elif not inside and isinstance(tree, cst.Call):
+            func = tree.func
+            last = func.attr.value if isinstance(func, cst.Attribute) else (
+                func.value if isinstance(func, cst.Name) else "")
+            inside = last.startswith("assert") or bool(re.match(
+                r"tensorflow\.(compat\.v[12]\.)?(contrib\.)?(summary\.|print$)",
+                self.qualified_name(func) or ""))
+        return any(self._without_gradient(child, node, inside) for child in tree.children)
 
     @staticmethod
     def argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
@@ -853,7 +874,13 @@ class Analysis:
         if transfer == "bool":
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
         if transfer == "where":
-            return replace(_join([arg(1), arg(2)]), tensor=True)
+            # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
+            # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
+            branches = [arg(1), arg(2)]
+            joined = replace(_join(branches), tensor=True)
+            if any(b.known and b.lo == b.hi for b in branches):
+                joined = replace(joined, zero=None, negative=None)
+            return joined
         if transfer == "variable":
             trainable = self.keyword(call, "trainable")
             if isinstance(trainable, cst.Name) and trainable.value == "False":
