@@ -236,6 +236,15 @@ class Analysis:
         callee = self._callee(expr, scope, index)
         return callee.qualified if callee is not None else None
 
+    def definition(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The expression last assigned to ``name`` before the current statement, or None
+        (a parameter, an import, an augmented assignment, a name bound by a loop)."""
+        scope, index = self._here()
+        binding, _ = self._resolve(name.value, scope, index)
+        if binding is not None and binding.kind == "assign":
+            return binding.value
+        return None
+
     def in_function(self) -> Optional[cst.FunctionDef]:
         for node in reversed(self.cursor.scopes):
             if isinstance(node, cst.FunctionDef):
@@ -265,7 +274,8 @@ class Analysis:
 
     def _without_gradient(self, tree: cst.CSTNode, node: cst.CSTNode, inside: bool) -> bool:
         """Whether ``node`` lies in ``tree`` within a comparison (a boolean has no gradient)
-        or the arguments of a ``tf.summary.*``, ``tf.print`` or ``assert_*`` call."""
+        or the arguments of a ``tf.summary.*``, ``tf.print``, ``print``, ``logging.*``,
+        ``stop_gradient`` or ``assert_*`` call."""
         if tree is node:
             return inside
         if not inside and isinstance(tree, cst.Comparison):
@@ -274,9 +284,13 @@ class Analysis:
             func = tree.func
             last = func.attr.value if isinstance(func, cst.Attribute) else (
                 func.value if isinstance(func, cst.Name) else "")
+            qualified = self.qualified_name(func) or ""
             inside = last.startswith("assert") or bool(re.match(
                 r"tensorflow\.(compat\.v[12]\.)?(contrib\.)?(summary\.|print$)",
-                self.qualified_name(func) or ""))
+                qualified)) or bool(re.match(
+                    r"(absl\.)?logging\.|(tensorflow|keras|tf_keras)\..*\bstop_gradient$",
+                    qualified)) or (
+                isinstance(func, cst.Name) and func.value == "print" and not qualified)
         return any(self._without_gradient(child, node, inside) for child in tree.children)
 
     @staticmethod
@@ -586,11 +600,17 @@ class Analysis:
             if this.negative and (other.known or other.tensor):
                 negative = this.negative
         const = a.const + b.const if a.const is not None and b.const is not None else None
+        tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
+        node = None
+        for this, other in ((a, b), (b, a)):
+            # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
+            if "sum_exp" in this.tags and other.const is not None and other.const >= 0:
+                tags, node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
         return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
                      hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
                      lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
                      zero=zero, negative=negative, known=known, tensor=tensor, const=const,
-                     tags=(a.tags | b.tags) & {"probability"} if zero else frozenset())
+                     tags=tags, node=node)
 
     @staticmethod
     def _subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:

@@ -15,8 +15,9 @@ class SqrtZeroGradient(Rule):
     Flags a square root — `tf.sqrt`, `tf.math.sqrt`, `K.sqrt`, `keras.ops.sqrt`,
     `tf.pow(x, 0.5)`, `x ** 0.5` — of a value that can be exactly 0 while a gradient flows
     through it: a mean squared error (RMSE used as a loss), a sum of squared differences
-    (a hand-written euclidean distance), a variance, a relu output. It also flags
-    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+    (a hand-written euclidean distance, which NAN202 reports in its place when enabled),
+    a variance, a relu output. It also flags `sqrt(exp(v))`, which is 0 once `exp`
+    underflows.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain

@@ -1,0 +1,182 @@
+"""NAN202 norm-zero-gradient."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.rule import Evidence, Rule
+
+# Producers whose output can be the whole zero vector: a difference `a - b` of equal
+# sides, and a relu whose units are all inactive. Other zero evidence (a softmax that
+# underflows, a trainable variable) concerns single elements, not a whole vector.
+_ZERO_VECTOR_PRODUCERS = frozenset({"difference", "relu", "relu6"})
+_EUCLIDEAN_NAMES = frozenset({"euclidean", "fro"})
+
+
+class NormZeroGradient(Rule):
+    """
+    ## What it does
+    Flags a euclidean norm of a value that can be the zero vector while a gradient flows
+    through it: `tf.norm`, `tf.linalg.norm`, `keras.ops.norm` with the default `ord`
+    (`'euclidean'`, `'fro'` or `2`), or a hand-written `tf.sqrt(tf.reduce_sum(tf.square(d)))`,
+    `K.sqrt(K.sum(K.square(d)))`, `tf.reduce_sum(d ** 2) ** 0.5`. The evidence is a
+    difference `a - b` (a distance in a contrastive, triplet or center loss) or the output
+    of a relu, whose units can all be inactive at once.
+
+    ## Why is this bad?
+    The gradient of `‖d‖` is `d / ‖d‖`, which is `0 / 0 = NaN` at `d = 0` (checked under
+    TensorFlow 2.21: the gradient of `tf.norm(x)` at `x == 0` is NaN). A distance between
+    an anchor and a positive is exactly what training drives to 0, and identical pairs
+    occur in real batches (duplicates, an embedding compared with itself), so one such pair
+    turns every weight into NaN.
+
+    ## Example
+    ```python
+    def contrastive_loss(anchor, positive):
+        distance = tf.norm(anchor - positive, axis=-1)
+        return tf.reduce_mean(tf.square(distance))
+    ```
+
+    ## Use instead
+    ```python
+    def contrastive_loss(anchor, positive):
+        squared = tf.reduce_sum(tf.square(anchor - positive), axis=-1)  # no root needed
+        return tf.reduce_mean(squared)
+
+    distance = tf.sqrt(tf.reduce_sum(tf.square(anchor - positive), axis=-1) + 1e-7)
+    unit = tf.nn.l2_normalize(anchor - positive, axis=-1)  # guarded by its own epsilon
+    ```
+
+    ## Fix safety
+    No automatic fix yet. The squared distance or an epsilon inside the root changes the
+    values (unsafe).
+
+    ## Options
+    None. Only euclidean norms are checked: `ord=1` and `ord=np.inf` have a finite
+    (sub)gradient at 0, other `ord` values and an `ord` that is not a literal are not
+    checked, nor is `ord=2` over two axes (a spectral norm). Norms of a value of unknown
+    origin (a parameter, an attribute) are not reported, nor norms where evidently no
+    gradient is taken: in tests, in metric `update_state`/`result`, as an argument of a
+    `tf.summary.*` call. A hand-written norm with an epsilon inside the root, a squared
+    distance and `tf.nn.l2_normalize` are safe. This rule replaces NAN201 on a hand-written
+    norm.
+    """
+
+    code = "NAN202"
+    name = "norm-zero-gradient"
+    severity = "warning"
+    summary = "euclidean norm of a value that can be the zero vector (NaN gradient)"
+    supersedes = frozenset({"NAN201"})
+    VALID = [
+        "import tensorflow as tf\nd = tf.reduce_sum(tf.square(a - b), axis=-1)\n",
+        "import tensorflow as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b), axis=-1) + 1e-7)\n",
+        "import tensorflow as tf\nu = tf.nn.l2_normalize(a - b, axis=-1)\n",
+        "import tensorflow as tf\ndef f(w):\n    return tf.norm(w)\n",
+        "import tensorflow as tf\nd = tf.norm(a - b, ord=1, axis=-1)\n",
+        "import tensorflow as tf\ntf.summary.scalar('gap', tf.norm(a - b))\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\n"
+        "def contrastive_loss(a, b):\n    return tf.reduce_mean(tf.norm(a - b, axis=-1))\n",
+        "from tensorflow.keras import backend as K\nd = K.sqrt(K.sum(K.square(a - b), axis=-1))\n",
+        "from keras import ops\nh = ops.relu(x)\nn = ops.norm(h)\n",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None:
+            return
+        if op.name == "norm":
+            if self._euclidean(node):
+                self._check_norm(node, op)
+        elif op.name == "sqrt":
+            self._check_root(node, self.analysis.argument(node, op, 0))
+        elif op.name == "pow" and self._is_half(self.analysis.argument(node, op, 1)):
+            self._check_root(node, self.analysis.argument(node, op, 0))
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Power) and self._is_half(node.right):
+            self._check_root(node, node.left)
+
+    # -- which norms ------------------------------------------------------------------------
+    def _is_half(self, exponent: Optional[cst.BaseExpression]) -> bool:
+        return exponent is not None and self.analysis.value(exponent).const == 0.5
+
+    def _euclidean(self, call: cst.Call) -> bool:
+        """`ord` left out, None, 'euclidean', 'fro', or 2 over at most one axis."""
+        order = self.analysis.keyword(call, "ord")
+        if order is None:
+            positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+            order = positional[1] if len(positional) > 1 else None
+        if order is None or (isinstance(order, cst.Name) and order.value == "None"):
+            return True
+        if isinstance(order, cst.SimpleString):
+            return order.evaluated_value in _EUCLIDEAN_NAMES
+        if self.analysis.value(order).const != 2:
+            return False
+        axis = self.analysis.keyword(call, "axis")
+        return not (isinstance(axis, (cst.Tuple, cst.List)) and len(axis.elements) == 2)
+
+    # -- checks -----------------------------------------------------------------------------
+    def _evidence(self, node: cst.CSTNode) -> Optional[Evidence]:
+        if not self.analysis.gradient_may_flow(node):
+            return None
+        evidence = self.analysis.value(node).zero
+        if (evidence is None or evidence.convention or evidence.discrete
+                or not evidence.aggregate or evidence.producer not in _ZERO_VECTOR_PRODUCERS):
+            return None
+        if evidence.producer != "difference":
+            # Every unit of the relu must be inactive at once: a dead layer, not a coincidence.
+            evidence = evidence.weaker("medium")
+        return evidence
+
+    def _check_norm(self, node: cst.Call, op: optable.Op) -> None:
+        argument = self.analysis.argument(node, op, 0)
+        if argument is None:
+            return
+        evidence = self._evidence(node)
+        if evidence is None:
+            return
+        func = self.source(node.func)
+        shown = self.source(argument)
+        axis = self.analysis.keyword(node, "axis")
+        keepdims = self.analysis.keyword(node, "keepdims")
+        extra = "".join(f", {name}={self.source(expr)}" for name, expr in
+                        (("axis", axis), ("keepdims", keepdims)) if expr is not None)
+        qualified = self.analysis.qualified_name(node.func) or ""
+        spelling = optable.spelling_of(qualified) or ""
+        if spelling.startswith("ops.") and "." in func:
+            ns = func.rsplit(".", 1)[0]
+            root = f"{ns}.sqrt({ns}.sum({ns}.square({shown}){extra}) + 1e-7)"
+            squared = f"{ns}.sum({ns}.square({shown}){extra})"
+        else:
+            ns = func.split(".", 1)[0] if "." in func else "tf"
+            root = f"{ns}.sqrt({ns}.reduce_sum({ns}.square({shown}){extra}) + 1e-7)"
+            squared = f"{ns}.reduce_sum({ns}.square({shown}){extra})"
+        self.report(node, f"`{func}` of `{shown}`, which can be the zero vector, where the "
+                    "gradient of the norm is NaN (0 / 0): {evidence}", evidence=evidence,
+                    suggestion=f"use the squared distance `{squared}` if the loss allows it, "
+                    f"or add an epsilon inside the root: `{root}`")
+
+    def _check_root(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
+        if argument is None or "norm" not in self.analysis.value(node).tags:
+            return  # not sqrt(sum(square(d))): NAN201's business
+        evidence = self._evidence(node)
+        if evidence is None:
+            return
+        shown = self.source(argument)
+        if isinstance(node, cst.Call):
+            op = self.analysis.op_of(node)
+            half = ", 0.5" if op is not None and op.name == "pow" else ""
+            guarded = f"{self.source(node.func)}({shown} + 1e-7{half})"
+        else:
+            guarded = f"({shown} + 1e-7) ** 0.5"
+        self.report(node, f"hand-written euclidean norm: square root of the sum of squares "
+                    f"`{shown}`, which is 0 for a zero vector, where the gradient is NaN "
+                    "(0 / 0): {evidence}",
+                    evidence=evidence,
+                    suggestion=f"use the squared distance `{shown}` if the loss allows it, or "
+                    f"add an epsilon inside the root: `{guarded}`")
