@@ -72,7 +72,8 @@ class Op:
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
     ``count``, ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
-    constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``).
+    constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``),
+    ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no value).
     """
 
     name: str
@@ -240,6 +241,27 @@ OPS: Tuple[Op, ...] = (
     Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d",
                     "tf.contrib.layers.fully_connected"),
        transfer="layer_fn", args=("inputs|x", "units|filters|num_outputs")),
+    # -- objects that are not tensors: dtype policies, optimizers that take an epsilon -------
+    Op("set_dtype_policy", ("keras.mixed_precision.set_global_policy",
+                            "keras.mixed_precision.experimental.set_policy",
+                            "keras.mixed_precision.set_dtype_policy",
+                            "keras.config.set_dtype_policy"),
+       transfer="object", args=("policy|value",)),
+    Op("set_floatx", ("K.set_floatx", "keras.config.set_floatx"), transfer="object",
+       args=("value|dtype",)),
+    Op("dtype_policy", ("keras.mixed_precision.Policy", "keras.mixed_precision.experimental.Policy",
+                        "keras.mixed_precision.DTypePolicy", "keras.DTypePolicy",
+                        "keras.dtype_policies.DTypePolicy"),
+       transfer="object", args=("name",)),
+    Op("optimizer_with_epsilon", (
+        "keras.optimizers.Adam", "keras.optimizers.AdamW", "keras.optimizers.Adamax",
+        "keras.optimizers.Nadam", "keras.optimizers.RMSprop", "keras.optimizers.Adagrad",
+        "keras.optimizers.Adadelta", "keras.optimizers.legacy.Adam",
+        "keras.optimizers.legacy.Adamax", "keras.optimizers.legacy.Nadam",
+        "keras.optimizers.legacy.RMSprop", "keras.optimizers.legacy.Adagrad",
+        "keras.optimizers.legacy.Adadelta", "keras.optimizers.experimental.AdamW",
+        "tf.train.AdamOptimizer", "tf.train.RMSPropOptimizer", "tf.train.AdadeltaOptimizer"),
+       transfer="object", args=("learning_rate|lr",)),
 )
 
 

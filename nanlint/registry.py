@@ -15,6 +15,8 @@ from nanlint.rule import Rule
 BUILTIN: Dict[str, str] = {
     "NAN101": "nanlint.rules.unguarded_division:UnguardedDivision",
     "NAN102": "nanlint.rules.log_of_zero:LogOfZero",
+    "NAN103": "nanlint.rules.unstable_softmax_cross_entropy:UnstableSoftmaxCrossEntropy",
+    "NAN104": "nanlint.rules.exp_overflow:ExpOverflow",
     "NAN201": "nanlint.rules.sqrt_zero_gradient:SqrtZeroGradient",
     "NAN202": "nanlint.rules.norm_zero_gradient:NormZeroGradient",
     "NAN203": "nanlint.rules.relu_into_cosine:ReluIntoCosine",

@@ -679,6 +679,8 @@ class Analysis:
             lo, lo_open = 0.0, a.positive
             if a.hi < inf and b.lo > 0:
                 hi = a.hi / b.lo
+        elif b.nonnegative and a.hi <= 0 and a.known and b.known:
+            hi = 0.0  # `-(x ** 2) / (2 * sigma ** 2)`: a Gaussian exponent stays <= 0
         zero = a.zero
         negative = a.negative if b.positive else None
         return Value(lo=lo, hi=hi, lo_open=lo_open, zero=zero, negative=negative,
@@ -900,6 +902,9 @@ class Analysis:
             joined = replace(_join(branches), tensor=True)
             if any(b.known and b.lo == b.hi for b in branches):
                 joined = replace(joined, zero=None, negative=None)
+                if any("max" in b.tags for b in branches):
+                    # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+                    joined = replace(joined, tags=joined.tags | {"max"})
             return joined
         if transfer == "variable":
             trainable = self.keyword(call, "trainable")

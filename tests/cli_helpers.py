@@ -10,13 +10,13 @@ from conftest import run_cli
 from nanlint.cli import main
 
 # One NAN102 finding at line 3, column 8 (end column 22).
-TF_LOG = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p)\n"
+TF_LOG = "import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
 # Nothing to report.
 TF_CLEAN = "import tensorflow as tf\nloss = tf.nn.log_softmax(z)\n"
 # NAN101 and NAN102 (high) at line 4, NAN102 (low) at line 8, NAN201 (medium) at line 12.
 TF_MIXED = """import tensorflow as tf
 c = tf.reduce_sum(tf.cast(y > 0, tf.float32))
-p = tf.nn.softmax(z)
+p = tf.nn.relu(z)
 r = tf.math.log(p) / c
 
 

@@ -5,8 +5,8 @@ import json
 from conftest import run_cli
 from nanlint import runner
 
-BAD = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p)\n"
-GOOD = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p + 1e-7)\n"
+BAD = "import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
+GOOD = "import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p + 1e-7)\n"
 
 
 def _json(result):

@@ -8,7 +8,7 @@ from cli_helpers import TF_LOG, _no_colour_variables, check_json, make, nanlint
 
 __all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
 
-HEAD = "import tensorflow as tf\np = tf.nn.softmax(z)\n"
+HEAD = "import tensorflow as tf\np = tf.nn.relu(z)\n"
 # Line 4 of HEAD + this has NAN101 and NAN102 on the same node.
 BOTH = "c = tf.reduce_sum(tf.cast(y > 0, tf.float32))\nr = tf.math.log(p) / c"
 
@@ -136,7 +136,7 @@ def test_unknown_code_next_to_a_known_one(check):
 
 def test_ignore_file_after_code_is_nan001_and_suppresses_nothing(check):
     source = "import tensorflow as tf\n# nanlint: ignore-file[NAN102]\n" \
-             "p = tf.nn.softmax(z)\nloss = tf.math.log(p)\n"
+             "p = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
     reported, findings = check(source)
     assert reported == [(2, "NAN001"), (4, "NAN102")]
     assert "top of the file" in _nan001(findings, 2)["message"]

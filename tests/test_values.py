@@ -600,3 +600,31 @@ def test_message_for_a_count():
                      "r = t / c\n", "NAN101")
     assert len(found) == 1
     assert "`c` is the count `tf.reduce_sum(tf.cast(y > 0, tf.float32))` (line 2)" in found[0]
+
+
+# -- exponentials: sums, shifts and bounded exponents (NAN103, NAN104) ------------------------
+def test_sum_of_exp_plus_epsilon_is_still_a_sum_of_exp():
+    value = probe(TF + "probe(tf.reduce_sum(tf.exp(z)) + 1e-8)\n")
+    assert {"sum_exp", "sum_exp_unbounded"} <= value.tags
+    assert isinstance(value.node, cst.Call)  # the reduce_sum, for the rules to look into
+
+
+def test_hand_written_softmax_with_epsilon_in_the_denominator():
+    value = probe(TF + "probe(tf.exp(z) / (tf.reduce_sum(tf.exp(z)) + 1e-8))\n")
+    assert "handwritten_softmax" in value.tags
+
+
+def test_max_with_its_infinities_replaced_still_shifts():
+    value = probe(TF + """
+        m = tf.reduce_max(z, axis=-1, keepdims=True)
+        m = tf.where(tf.math.is_finite(m), m, 0.0)
+        probe(tf.exp(z - m))
+    """)
+    assert "exp_unbounded" not in value.tags
+
+
+def test_gaussian_exponent_is_bounded_above():
+    value = probe(TF + "probe(-(x ** 2) / (2.0 * sigma ** 2))\n")
+    assert value.hi == 0.0
+    gaussian = probe(TF + "probe(tf.exp(-tf.square(x) / (2.0 * s ** 2)))\n")
+    assert "exp_unbounded" not in gaussian.tags

@@ -1,0 +1,262 @@
+"""NAN104 exp-overflow."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.rule import Evidence, Rule, Value
+
+_AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
+_OVERFLOW = "exp overflows to inf above ~88 in float32"
+
+
+class ExpOverflow(Rule):
+    """
+    ## What it does
+    Flags `tf.exp` (also `tf.math.exp`, `K.exp`, `keras.ops.exp`) of a value that nothing
+    bounds, where the result feeds a sum or a division: a hand-written logsumexp
+    `log(reduce_sum(exp(z)))`, a normalization by `reduce_sum(exp(z))` that is not a plain
+    softmax (a weighted softmax, `x /= sum(exp(z))`), and a division by `exp(v)` of a learned,
+    unbounded value such as a log-variance predicted by a linear layer. A plain hand-written
+    softmax `exp(z) / reduce_sum(exp(z))` is NAN103's. `exp` of a bounded value is not
+    reported: after `clip_by_value`, `tanh`, `log_sigmoid`, or shifted by its maximum
+    (`z - reduce_max(z)`), nor `exp` of a parameter that is not summed or divided by.
+
+    ## Why is this bad?
+    In float32, `exp(x)` is `inf` for `x > ~88.7` and exactly 0 for `x < ~-104` (denormal
+    below ~-87). A sum of exponentials overflows as soon as one logit passes 88: with logits
+    `[1000, 0]`, `log(reduce_sum(exp(z)))` is `inf` with a NaN gradient, while
+    `reduce_logsumexp` gives 1000.0 and a finite gradient. `x / exp(v)` overflows to `inf`
+    (with a NaN gradient) once a learned log-variance or log-scale drifts below ~-88.7, and
+    divides by exactly 0 below ~-104; that happens when the model fits some samples exactly.
+    `tf.math.reduce_logsumexp` and `tf.nn.softmax` subtract the maximum before
+    exponentiating and never overflow.
+
+    A function parameter, an attribute or a value from another module is not evidence by
+    itself, so `x / tf.exp(log_scale)` in a library is quiet; a sum or logsumexp of `exp`
+    of such a value is reported with medium confidence, because the hand-written pattern is
+    unstable whatever the caller passes, and with high confidence when the exponent is a
+    known unbounded value (a matmul, a linear layer, a variable). The severity is warning,
+    not error: whether the exponent really passes 88 (or -88) depends on the data and the
+    training, which the linter cannot see.
+
+    ## Example
+    ```python
+    lse = tf.math.log(tf.reduce_sum(tf.exp(logits), axis=-1))
+    masked = mask * tf.exp(scores) / tf.reduce_sum(tf.exp(scores), axis=-1, keepdims=True)
+    log_var = tf.keras.layers.Dense(1)(h)
+    nll = tf.square(y - mu) / tf.exp(log_var) + log_var
+    ```
+
+    ## Use instead
+    ```python
+    lse = tf.math.reduce_logsumexp(logits, axis=-1)
+    shifted = scores - tf.reduce_max(scores, axis=-1, keepdims=True)
+    masked = mask * tf.exp(shifted) / tf.reduce_sum(tf.exp(shifted), axis=-1, keepdims=True)
+    log_var = tf.clip_by_value(tf.keras.layers.Dense(1)(h), -10.0, 10.0)
+    ```
+
+    ## Fix safety
+    No automatic fix yet. The future fix will be marked unsafe: `reduce_logsumexp` is equal
+    in exact arithmetic but rounds differently and changes the result exactly where the old
+    code overflowed, and clipping the exponent changes values outside the clip range.
+
+    ## Options
+    None.
+    """
+
+    code = "NAN104"
+    name = "exp-overflow"
+    severity = "warning"
+    summary = "exp of an unbounded value feeding a sum or a division"
+    fix_safety = None
+    VALID = [
+        "import tensorflow as tf\nlse = tf.math.reduce_logsumexp(z, axis=-1)\n",
+        "import tensorflow as tf\nm = tf.reduce_max(z, axis=-1, keepdims=True)\n"
+        "lse = m + tf.math.log(tf.reduce_sum(tf.exp(z - m), axis=-1, keepdims=True))\n",
+        "import tensorflow as tf\ndef f(x, log_scale):\n    return x / tf.exp(log_scale)\n",
+        "import tensorflow as tf\ns = tf.reduce_sum(tf.exp(tf.tanh(z)))\n",
+        "import numpy as np\nlse = np.log(np.sum(np.exp(z)))\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\nlse = tf.math.log(tf.reduce_sum(tf.exp(z), axis=-1))\n",
+        "from keras import ops\ndef f(x, w, y):\n    log_var = ops.matmul(x, w)\n"
+        "    return ops.square(y) / ops.exp(log_var)\n",
+        "import tensorflow as tf\ne = tf.exp(s)\ne /= tf.reduce_sum(e, axis=-1, keepdims=True)\n",
+    ]
+
+    # -- visitors ---------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None:
+            return
+        if op.name == "log":
+            argument = self.analysis.argument(node, op, 0)
+            if argument is not None:
+                self._check_logsumexp(node, argument)
+        elif op.name == "divide":
+            denominator = self.analysis.argument(node, op, 1)
+            if denominator is not None:
+                self._check_division(node, denominator)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Divide):
+            self._check_division(node, node.right)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, cst.DivideAssign):
+            self._check_division(node, node.value)
+
+    # -- log(sum(exp(z))) -------------------------------------------------------------------
+    def _check_logsumexp(self, node: cst.Call, argument: cst.BaseExpression) -> None:
+        value = self.analysis.value(argument)
+        if "sum_exp_unbounded" not in value.tags:
+            return
+        found = self._overflow_evidence(value)
+        if found is None:
+            return
+        evidence, logits, _ = found
+        reduce_call = value.node if isinstance(value.node, cst.Call) else None
+        axis = self._axis(reduce_call)
+        spelled = self._logsumexp_spelling(reduce_call)
+        args = logits + (f", axis={axis}" if axis else "")
+        shape = _compact(self.analysis.module, node)
+        self.report(node, f"hand-written logsumexp `{shape}`: {{evidence}}",
+                    evidence=evidence,
+                    suggestion=f"use `{spelled}({args})`, which subtracts the maximum before "
+                               f"exponentiating")
+
+    # -- divisions --------------------------------------------------------------------------
+    def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
+        bottom = self.analysis.value(denominator)
+        if "sum_exp_unbounded" in bottom.tags:
+            if not isinstance(node, cst.AugAssign) and "handwritten_softmax" in (
+                    self.analysis.value(node).tags):
+                return  # `exp(z) / sum(exp(z))` is a hand-written softmax: NAN103
+            found = self._overflow_evidence(bottom)
+            if found is None:
+                return
+            evidence, logits, exp_call = found
+            namespace, prefix = self._namespace(exp_call)
+            maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
+            shown = _compact(self.analysis.module, denominator)
+            self.report(node, f"division by `{shown}`, a sum of exponentials that overflows "
+                        f"to inf (x / inf, inf / inf = NaN): {{evidence}}", evidence=evidence,
+                        suggestion=f"shift the exponent by its maximum in the numerator and "
+                                   f"the denominator: `{logits} - {maximum}({logits}, axis=-1, "
+                                   f"keepdims=True)`, or work in log space (`reduce_logsumexp`)")
+            return
+        if "exp" in bottom.tags and isinstance(bottom.node, cst.Call):
+            self._check_exp_denominator(node, denominator, bottom.node)
+
+    def _check_exp_denominator(self, node: cst.CSTNode, denominator: cst.BaseExpression,
+                               exp_call: cst.Call) -> None:
+        """`x / exp(v)` of a learned value that training can drive below -88."""
+        op = self.analysis.op_of(exp_call)
+        if op is None or op.name != "exp":
+            return
+        argument = self.analysis.argument(exp_call, op, 0)
+        if argument is None:
+            return
+        value = self.analysis.value(argument)
+        learned = value.negative
+        if learned is None and value.zero is not None and value.zero.producer == "variable":
+            learned = value.zero
+        if not (value.known and value.lo == float("-inf") and learned is not None):
+            return
+        shown = _compact(self.analysis.module, argument)
+        evidence = Evidence(learned.node, learned.what, "a learned value that nothing bounds, "
+                            "so training can drive it below -88", "medium", producer="exp",
+                            name=learned.name)
+        namespace, prefix = self._namespace(exp_call)
+        clip = f"{prefix}.clip_by_value" if namespace == "tf" else f"{prefix}.clip"
+        self.report(node, f"division by `{_compact(self.analysis.module, denominator)}`, "
+                    f"which underflows towards 0: once `{shown}` drops below ~-88.7 the "
+                    f"quotient overflows to inf in float32 (exp is exactly 0 below ~-104): "
+                    f"{{evidence}}", evidence=evidence,
+                    suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -10.0, "
+                               f"10.0))`, or predict a positive scale directly with "
+                               f"`softplus(raw) + 1e-6`")
+
+    # -- evidence ---------------------------------------------------------------------------
+    def _overflow_evidence(self, total: Value) -> Optional[Tuple[Evidence, str, cst.Call]]:
+        """Evidence that the exponent inside ``sum(exp(z))`` is unbounded, and `z`'s source."""
+        reduce_call = total.node
+        if not isinstance(reduce_call, cst.Call):
+            return None
+        op = self.analysis.op_of(reduce_call)
+        if op is None:
+            return None
+        summand = self.analysis.argument(reduce_call, op, 0)
+        if summand is None:
+            return None
+        exp_call = self.analysis.value(summand).node
+        if not isinstance(exp_call, cst.Call):
+            return None
+        exp_op = self.analysis.op_of(exp_call)
+        if exp_op is None or exp_op.name != "exp":
+            return None
+        argument = self.analysis.argument(exp_call, exp_op, 0)
+        if argument is None:
+            return None
+        exponent = self.analysis.value(argument)
+        if exponent.hi != float("inf"):
+            return None
+        shown = self.source(argument)
+        if exponent.known:
+            why = (f"whose argument `{shown}` nothing bounds above: {_OVERFLOW}, so the sum is "
+                   f"inf")
+            confidence = "high"
+        else:
+            why = (f"whose argument `{shown}` is not shifted by its maximum or clipped: "
+                   f"{_OVERFLOW}, so the sum is inf")
+            confidence = "medium"
+        return Evidence(exp_call, "`{src}`", why, confidence, producer="exp"), shown, exp_call
+
+    # -- spelling ---------------------------------------------------------------------------
+    def _namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
+        """(namespace of the op's canonical spelling, the user's prefix for it)."""
+        if call is None:
+            return "tf", "tf"
+        qualified = self.analysis.qualified_name(call.func) or ""
+        spelling = optable.spelling_of(qualified) or ""
+        func = self.source(call.func)
+        namespace, _, tail = spelling.partition(".")
+        if namespace == "tf":
+            return "tf", func[: -len(tail) - 1] if func.endswith("." + tail) else "tf"
+        if namespace in ("ops", "K"):
+            return namespace, func.rpartition(".")[0] or ("keras.ops" if namespace == "ops"
+                                                          else "K")
+        return "tf", "tf"
+
+    def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> str:
+        namespace, prefix = self._namespace(reduce_call)
+        if namespace == "tf":
+            return f"{prefix}.math.reduce_logsumexp"
+        return f"{prefix}.logsumexp"
+
+    def _axis(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
+        if reduce_call is None:
+            return None
+        for arg in reduce_call.args:
+            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
+                return self.source(arg.value)
+        positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
+        return self.source(positional[1].value) if len(positional) > 1 else None
+
+
+def _short(source: str, limit: int = 60) -> str:
+    return source if len(source) <= limit else source[: limit - 3] + "..."
+
+
+def _compact(module: cst.Module, node: cst.CSTNode) -> str:
+    """The node's source on one line, without comments, shortened for a message."""
+    lines = []
+    for line in module.code_for_node(node).splitlines():
+        if "#" in line and "'" not in line and '"' not in line:
+            line = line[: line.index("#")]
+        lines.append(line)
+    return _short(" ".join(" ".join(lines).split()))
