@@ -17,9 +17,11 @@ BUILTIN: Dict[str, str] = {
     "NAN102": "nanlint.rules.log_of_zero:LogOfZero",
     "NAN103": "nanlint.rules.unstable_softmax_cross_entropy:UnstableSoftmaxCrossEntropy",
     "NAN104": "nanlint.rules.exp_overflow:ExpOverflow",
+    "NAN105": "nanlint.rules.vanishing_epsilon:VanishingEpsilon",
     "NAN201": "nanlint.rules.sqrt_zero_gradient:SqrtZeroGradient",
     "NAN202": "nanlint.rules.norm_zero_gradient:NormZeroGradient",
     "NAN203": "nanlint.rules.relu_into_cosine:ReluIntoCosine",
+    "NAN204": "nanlint.rules.where_does_not_guard_gradient:WhereDoesNotGuardGradient",
 }
 ENTRY_POINT_GROUP = "nanlint.rules"
 

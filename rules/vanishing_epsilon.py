@@ -1,0 +1,341 @@
+"""NAN105 vanishing-epsilon."""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from nanlint.rule import Evidence, Option, Rule, Value
+
+# What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
+FLOAT32_EPSILON = 1.1920929e-07  # machine epsilon: 1 + 1e-7 is the next float32 after 1
+FLOAT16_EPSILON = 9.765625e-04
+FLOAT16_TINY = 6.1035156e-05  # smallest normal float16
+FLOAT16_SUBNORMAL = 5.9604645e-08  # smallest subnormal float16: below half of it is 0.0
+FLOAT16_MAX = 65504.0
+FLOAT16 = frozenset({"float16", "half"})
+WIDE = frozenset({"float64", "double"})
+# Epsilon candidates offered as a replacement, smallest first: the first that survives wins.
+CANDIDATES = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
+# Where a constant sum meets a tensor inside a call: elementwise ops that convert it.
+MEETING_OPS = frozenset({"clip", "maximum", "minimum", "add", "subtract", "multiply",
+                         "divide", "where", "divide_no_nan"})
+_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+
+
+def stored(number: float, dtype: str) -> float:
+    """``number`` as ``dtype`` stores it (round to nearest even), as a Python float."""
+    try:
+        if dtype in FLOAT16:
+            return struct.unpack("<e", struct.pack("<e", number))[0]
+        single = struct.unpack("<f", struct.pack("<f", number))[0]
+    except OverflowError:
+        return math.copysign(math.inf, number)
+    if dtype == "bfloat16":
+        bits = struct.unpack("<I", struct.pack("<f", single))[0]
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    return single
+
+
+def _number(value: float) -> str:
+    """``1e-08`` → ``1e-8``, ``0.0009765625`` → ``9.77e-4``: numbers as people write them."""
+    text = f"{value:.3g}"
+    if "e" not in text and 0 < abs(value) < 0.01:
+        mantissa, exponent = f"{value:.2e}".split("e")
+        text = f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
+    return text.replace("e-0", "e-").replace("e+0", "e+")
+
+
+class VanishingEpsilon(Rule):
+    """
+    ## What it does
+    Flags an epsilon that its dtype cannot hold next to the other terms:
+
+    - a constant sum such as `1e-10 + 1` or `1 - 1e-10` that meets a float32 tensor
+      (`1e-10 + 1 - tf.sigmoid(z)`, `tf.clip_by_value(p, 1e-10, 1 - 1e-10)`): Python folds
+      it in float64, but it becomes exactly `1.0` when it is converted to float32;
+    - an epsilon below `float16-min-epsilon` (default 1e-4) added to a float16 value, or used
+      as the lower bound of a `tf.clip_by_value` / `tf.maximum` of one: a value from
+      `tf.cast(x, tf.float16)` or `dtype=tf.float16`, or, under a float16 dtype policy
+      (`tf.keras.mixed_precision.set_global_policy('mixed_float16')`, `'float16'`,
+      `tf.keras.backend.set_floatx('float16')`), a value inside a layer's `call`;
+    - an optimizer `epsilon` that float16 flushes to 0 (`Adam(epsilon=1e-8)`) under a pure
+      float16 policy (`set_floatx('float16')`, the policy `'float16'`).
+
+    ## Why is this bad?
+    float32 resolves 1.19e-7 relative to a value (its machine epsilon), so any term below
+    ~6e-8 vanishes next to 1: `log(1e-10 + 1 - sigmoid(100))` is `-inf` despite the
+    "epsilon". float16 is much coarser: machine epsilon 9.77e-4 (`1 + 1e-4` is 1.0), smallest
+    normal 6.1e-5, smallest subnormal ~6e-8 — `1e-8` in float16 is `0.0`, and `1 / 1e-5`
+    exceeds the float16 maximum 65504. An epsilon that rounds away guards nothing: the log,
+    the division or the optimizer's `m / (sqrt(v) + epsilon)` it was meant to protect sees 0.
+    Under the *mixed* policy Keras keeps variables and optimizer slots in float32, so an
+    optimizer epsilon is not reported there; under a pure float16 policy the slots are
+    float16 too.
+    The severity is warning: the value is wrong only near the point the epsilon was meant to
+    guard, and other code may keep it away from there.
+
+    ## Example
+    ```python
+    p = tf.sigmoid(logits)
+    loss = -tf.math.log(1e-10 + 1 - p)
+    p = tf.clip_by_value(p, 1e-10, 1.0 - 1e-10)
+    h = tf.cast(x, tf.float16)
+    y = h / (tf.reduce_sum(h) + 1e-8)
+    ```
+
+    ## Use instead
+    ```python
+    loss = -tf.math.log(1 - p + 1e-7)  # or tf.math.log_sigmoid(-logits)
+    p = tf.clip_by_value(p, 1e-7, 1.0 - 1e-7)  # tf.keras.backend.epsilon()
+    y = h / (tf.reduce_sum(h) + 1e-4)  # or compute the sum in float32
+    ```
+
+    ## Fix safety
+    No automatic fix yet. A larger epsilon changes values near the guarded point, so the
+    fix will be marked unsafe.
+
+    ## Options
+    - `float16-min-epsilon` (number, default `1e-4`): the smallest epsilon accepted next to
+      a float16 value. Below it the message says what float16 makes of it (0, a subnormal,
+      a reciprocal above 65504).
+    """
+
+    code = "NAN105"
+    name = "vanishing-epsilon"
+    severity = "warning"
+    summary = "epsilon too small to survive its dtype"
+    options = {
+        "float16-min-epsilon": Option(1e-4, float, "the smallest epsilon accepted next to a "
+                                      "float16 value"),
+    }
+    VALID = [
+        "import tensorflow as tf\np = tf.sigmoid(z)\nl = tf.math.log(1 - p + 1e-7)\n",
+        "import tensorflow as tf\np = tf.clip_by_value(tf.sigmoid(z), 1e-7, 1 - 1e-7)\n",
+        "import tensorflow as tf\nh = tf.cast(x, tf.float16)\ny = h / (tf.reduce_sum(h) + 1e-3)\n",
+        "weights = (0.435575156943986 - 4e-10, 0.023291483426056 + 1e-15)\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\np = tf.sigmoid(z)\nl = tf.math.log(1e-10 + 1 - p)\n",
+        "from tensorflow.keras import backend as K\n"
+        "def loss(y_true, y_pred):\n    return K.clip(y_pred, 1e-10, 1.0 - 1e-10)\n",
+        "import tensorflow as tf\nh = tf.cast(x, tf.float16)\ny = tf.math.log(h + 1e-8)\n",
+        "import tensorflow as tf\ntf.keras.backend.set_floatx('float16')\n"
+        "opt = tf.keras.optimizers.Adam(epsilon=1e-8)\n",
+    ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The module's dtype policy, recorded in source order: ("float16" | "mixed_float16",
+        # the call that set it). A later call replaces an earlier one.
+        self._policy: Optional[Tuple[str, cst.Call]] = None
+        self._last_policy_object: Optional[str] = None  # `Policy('mixed_float16')` seen last
+
+    # -- the dtype policy -------------------------------------------------------------------
+    def _policy_name(self, expr: Optional[cst.BaseExpression]) -> Optional[str]:
+        if isinstance(expr, cst.SimpleString):
+            text = expr.evaluated_value
+            return text if isinstance(text, str) else None
+        if isinstance(expr, cst.Call):
+            op = self.analysis.op_of(expr)
+            if op is not None and op.name == "dtype_policy":
+                return self._policy_name(self.analysis.argument(expr, op, 0))
+            return None
+        if isinstance(expr, cst.Name):
+            return self._last_policy_object  # `policy = Policy(...)`, then set_global_policy
+        return None
+
+    def _record_policy(self, node: cst.Call, name: Optional[str]) -> None:
+        if name in ("float16", "mixed_float16"):
+            self._policy = (name, node)
+        elif name is not None:
+            self._policy = None  # float32, bfloat16, ...: float16 no longer applies
+
+    # -- visits -----------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None:
+            return
+        if op.name == "dtype_policy":
+            self._last_policy_object = self._policy_name(self.analysis.argument(node, op, 0))
+        elif op.name == "set_dtype_policy":
+            self._record_policy(node, self._policy_name(self.analysis.argument(node, op, 0)))
+        elif op.name == "set_floatx":
+            name = self._policy_name(self.analysis.argument(node, op, 0))
+            self._record_policy(node, "float16" if name in FLOAT16 else name)
+        elif op.name == "optimizer_with_epsilon":
+            self._check_optimizer(node)
+        elif op.name in MEETING_OPS:
+            self._check_call(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if not isinstance(node.operator, _ARITHMETIC):
+            return
+        left, right = self.analysis.value(node.left), self.analysis.value(node.right)
+        for expr, other in ((node.left, right), (node.right, left)):
+            if self._check_constant_sum(expr, other):
+                return
+        if isinstance(node.operator, (cst.Add, cst.Subtract)):
+            for eps, other in ((left, right), (right, left)):
+                if self._check_float16_epsilon(node, eps, other, "added to"):
+                    return
+
+    # -- a constant sum that meets a tensor --------------------------------------------------
+    def _constant_sum(self, expr: cst.BaseExpression
+                      ) -> Optional[Tuple[float, float, float]]:
+        """(big, small, total) for `c ± e` of two constants, e.g. `1 - 1e-10`."""
+        if not (isinstance(expr, cst.BinaryOperation)
+                and isinstance(expr.operator, (cst.Add, cst.Subtract))):
+            return None
+        a, b = self.analysis.value(expr.left).const, self.analysis.value(expr.right).const
+        if a is None or b is None:
+            return None
+        sign = -1.0 if isinstance(expr.operator, cst.Subtract) else 1.0
+        big, small = (a, sign * b) if abs(a) >= abs(b) else (sign * b, a)
+        if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big):
+            return None
+        return big, small, a + sign * b
+
+    def _tensor_dtype(self, other: Value) -> Optional[Tuple[str, str]]:
+        """(dtype, confidence) of the tensor a constant meets, or None."""
+        if not other.tensor or other.const is not None:
+            return None
+        if other.dtype in WIDE:
+            return None
+        if other.dtype:
+            return other.dtype, "high"
+        return "float32", "high" if other.known else "medium"
+
+    def _check_constant_sum(self, expr: cst.BaseExpression, other: Value) -> bool:
+        found = self._constant_sum(expr)
+        met = self._tensor_dtype(other)
+        if found is None or met is None:
+            return False
+        big, small, total = found
+        dtype, confidence = met
+        if other.zero is not None and other.zero.convention:
+            confidence = "medium"  # a probability-named parameter of a loss function
+        if stored(total, dtype) != stored(big, dtype) or stored(small, dtype) == 0:
+            return False
+        dtype = "float16" if dtype in FLOAT16 else dtype
+        resolution = {"float16": FLOAT16_EPSILON, "bfloat16": 2.0 ** -7}.get(
+            dtype, FLOAT32_EPSILON)
+        shown = self.source(expr)
+        working = next((c for c in CANDIDATES
+                        if stored(big + math.copysign(c, small), dtype) != stored(big, dtype)),
+                       None)
+        advice = "K.epsilon()" if dtype == "float32" and working == 1e-7 else None
+        message = (f"`{shown}` is {total!r} in Python (float64) but exactly "
+                   f"{_number(stored(big, dtype))} once it meets a {dtype} tensor: {dtype}'s "
+                   f"machine epsilon is {_number(resolution)}, so a term below "
+                   f"~{_number(resolution * abs(big) / 2)} vanishes next to "
+                   f"{_number(big)} and the epsilon {_number(abs(small))} guards nothing")
+        if working is not None:
+            suggestion = (f"use an epsilon that {dtype} can hold next to {_number(big)}: "
+                          f"{_number(working)}" + (f" (`{advice}`)" if advice else ""))
+            if dtype == "float16":
+                suggestion += ", or keep this computation in float32"
+        else:
+            suggestion = "keep this computation in float32"
+        self.report(expr, message, confidence=confidence, suggestion=suggestion)
+        return True
+
+    # -- an epsilon next to a float16 value --------------------------------------------------
+    def _float16_source(self, value: Value) -> Optional[Tuple[str, Optional[Evidence]]]:
+        """Why ``value`` is float16: (confidence, evidence for the policy case), or None."""
+        if value.const is not None:
+            return None
+        if value.dtype in FLOAT16:
+            return "high", None
+        if value.dtype or self._policy is None:
+            return None
+        call = self._policy[1]
+        evidence = Evidence(call, "computed under the dtype policy set by `{src}`",
+                            "which makes Keras layers compute in float16",
+                            producer="policy")
+        function = self.analysis.in_function()
+        if function is not None and function.name.value == "call" and any(
+                isinstance(scope, cst.ClassDef) for scope in self.analysis.cursor.scopes):
+            return "medium", evidence  # a layer's `call`: its inputs are cast to float16
+        return None  # TF ops outside a layer still default to float32, even under floatx
+
+    def _check_float16_epsilon(self, node: cst.CSTNode, eps: Value, other: Value,
+                               how: str) -> bool:
+        epsilon = eps.const
+        minimum = self.settings["float16-min-epsilon"]
+        if epsilon is None or not 0 < epsilon < minimum:
+            return False
+        source = self._float16_source(other)
+        if source is None:
+            return False
+        confidence, evidence = source
+        in_float16 = stored(epsilon, "float16")
+        if in_float16 == 0:
+            what = "is exactly 0.0 in float16 (below half the smallest subnormal, ~6e-8)"
+        elif in_float16 < FLOAT16_TINY:
+            what = (f"is a float16 subnormal ({_number(in_float16)}; the smallest normal is "
+                    "6.1e-5, the smallest subnormal ~6e-8)")
+            if 1 / in_float16 > FLOAT16_MAX:
+                what += f", and 1/{_number(epsilon)} overflows the float16 maximum 65504"
+            elif confidence == "high":
+                confidence = "medium"
+        else:
+            what = ("is below the float16 resolution next to values of size ~1 (machine "
+                    "epsilon 9.77e-4: `1 + 1e-4` is 1.0 in float16)")
+            if confidence == "high":
+                confidence = "medium"
+        shown = self.source(node)
+        message = f"the epsilon {_number(epsilon)} {how} a float16 value in `{shown}` {what}"
+        message += ": {evidence}" if evidence is not None else ""
+        suggestion = (f"use an epsilon float16 can hold, e.g. {_number(minimum)} next to small "
+                      "values (1e-3 next to values of size ~1), or compute this in float32")
+        self.report(node, message, evidence=evidence, confidence=confidence,
+                    suggestion=suggestion)
+        return True
+
+    def _check_call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        expressions = [arg.value for arg in node.args]
+        values = [self.analysis.value(expr) for expr in expressions]
+        tensors = [v for v in values if v.tensor and v.const is None]
+        for expr in expressions:
+            if tensors and self._check_constant_sum(expr, tensors[0]):
+                return
+        if op is None or op.name not in ("clip", "maximum", "add"):
+            return
+        first = self.analysis.argument(node, op, 0)
+        second = self.analysis.argument(node, op, 1)
+        if first is None or second is None:
+            return
+        a, b = self.analysis.value(first), self.analysis.value(second)
+        if op.name == "clip":
+            self._check_float16_epsilon(node, b, a, "used as the lower clip bound of")
+        elif op.name == "maximum":
+            if not self._check_float16_epsilon(node, b, a, "used as the floor of"):
+                self._check_float16_epsilon(node, a, b, "used as the floor of")
+        elif not self._check_float16_epsilon(node, b, a, "added to"):
+            self._check_float16_epsilon(node, a, b, "added to")
+
+    # -- optimizers -------------------------------------------------------------------------
+    def _check_optimizer(self, node: cst.Call) -> None:
+        if self._policy is None or self._policy[0] != "float16":
+            return  # mixed precision keeps variables and optimizer slots in float32
+        expr = self.analysis.keyword(node, "epsilon")
+        if expr is None:
+            return
+        epsilon = self.analysis.value(expr).const
+        if epsilon is None or epsilon <= 0 or stored(epsilon, "float16") != 0:
+            return
+        evidence = Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
+                            "which makes the model's variables, and so the optimizer's slots, "
+                            "float16", producer="policy")
+        self.report(node, f"optimizer `epsilon={self.source(expr)}` is exactly 0.0 in "
+                    "float16 (smallest subnormal ~6e-8), so `m / (sqrt(v) + epsilon)` divides "
+                    "by 0 wherever v is 0: {evidence}", evidence=evidence, confidence="high",
+                    suggestion="use `epsilon=1e-4` (float16 holds it), or train with the "
+                    "'mixed_float16' policy, which keeps the optimizer's slots in float32")
+

@@ -1,0 +1,349 @@
+"""NAN204 where-does-not-guard-gradient."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import FrozenSet, Iterator, Optional
+
+import libcst as cst
+
+from nanlint.rule import Evidence, Rule
+
+_MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
+_SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
+_BOOL_OPS = frozenset({"bool"})
+
+
+@dataclass
+class Site:
+    """A singular op inside a branch: where it is, what it is, and its singular operand."""
+
+    node: cst.CSTNode  # the call or operation
+    kind: str  # "log", "divide", "pow"
+    operand: cst.BaseExpression  # log's argument, the denominator, the base of the power
+    numerator: Optional[cst.BaseExpression] = None  # of a division
+    name: Optional[str] = None  # the variable that holds it, when the branch is reached so
+    top: Optional[cst.BaseExpression] = None  # the branch expression that holds it directly
+
+
+_WHY = {
+    "log": "whose derivative 1/x is infinite where `{x}` is 0",
+    "divide": "whose derivative is infinite where the denominator `{x}` is 0",
+    "pow": "whose derivative is infinite where `{x}` is 0 (and NaN where it is negative)",
+}
+
+
+class WhereDoesNotGuardGradient(Rule):
+    """
+    ## What it does
+    Flags `tf.where(cond, f(x), other)` (also `tf.compat.v1.where`, `K.switch`,
+    `keras.ops.where`) where `f` is a log, a division or a fractional or negative power and
+    the condition compares `f`'s singular argument with 0 (`x > 0`, `tf.equal(n, 0)`,
+    `mask = x > 0`, `(x > 0) & valid`): the author guards the singular point, but only on
+    the outside. The branch may be assigned to a variable first
+    (`y = tf.math.log(x); tf.where(x > 0, y, 0.)`). Quiet when the argument is made safe
+    itself — the double where `f(tf.where(x > 0, x, 1))`, a positive value,
+    `log(x + 1e-7)` — when the numerator of a division is zeroed by a `where`, and on
+    `tf.sqrt` / `tf.math.rsqrt`.
+
+    ## Why is this bad?
+    `tf.where` selects values, but both branches are computed and differentiated. For an
+    element where the condition is false, the gradient that reaches `f(x)` is 0, and the
+    chain rule multiplies it by `f'(x)`, which is infinite at the very point the `where`
+    avoids: `0 * inf = NaN`, and the NaN spreads into every weight. Checked under
+    TensorFlow 2.21: the gradient of `tf.where(x > 0, f(x), 0)` at `x = 0` is NaN for
+    `f = log`, `1/x` and `x ** 0.5`. `tf.sqrt` and `tf.math.rsqrt` are not reported: their
+    gradients already give 0 there. The severity is error: the NaN appears exactly at the
+    point the author anticipated, so it is reached, and it poisons every weight at once.
+
+    ## Example
+    ```python
+    y = tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))
+    mean = tf.where(tf.equal(n, 0), tf.zeros_like(total), total / n)
+    ```
+
+    ## Use instead
+    ```python
+    safe_x = tf.where(x > 0, x, tf.ones_like(x))  # the "double where"
+    y = tf.where(x > 0, tf.math.log(safe_x), tf.zeros_like(x))
+    mean = tf.math.divide_no_nan(total, n)
+    ```
+
+    ## Fix safety
+    No automatic fix yet. The double-where rewrite leaves every value unchanged, but it
+    changes the code the gradient flows through, so the fix will be marked unsafe.
+
+    ## Options
+    None.
+    """
+
+    code = "NAN204"
+    name = "where-does-not-guard-gradient"
+    severity = "error"
+    summary = "tf.where that guards only the value, not the gradient, of log, division or pow"
+    VALID = [
+        "import tensorflow as tf\nsafe = tf.where(x > 0, x, tf.ones_like(x))\n"
+        "y = tf.where(x > 0, tf.math.log(safe), tf.zeros_like(x))\n",
+        "import tensorflow as tf\ny = tf.where(x > 0, tf.sqrt(x), tf.zeros_like(x))\n",
+        "import tensorflow as tf\ny = tf.where(x > 0, tf.math.log(x + 1e-7), 0.0)\n",
+        "import numpy as np\ny = np.where(x > 0, np.log(x), 0.0)\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\ny = tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))\n",
+        "from tensorflow.keras import backend as K\nr = K.switch(K.equal(n, 0), n * 0, s / n)\n",
+        "from keras import ops\ny = ops.log(x)\nz = ops.where(x > 0, y, 0.0)\n",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None or op.name != "where":
+            return
+        cond = self.analysis.argument(node, op, 0)
+        branches = [self.analysis.argument(node, op, 1), self.analysis.argument(node, op, 2)]
+        if cond is None or branches[0] is None or branches[1] is None:
+            return  # `tf.where(cond)` returns indices
+        if not self.analysis.gradient_may_flow(node):
+            return
+        for position, branch in enumerate(branches):
+            for site in self._sites(branch, branch, None, _MAX_HOPS):
+                if self._safe(site.operand) or not self._tests(cond, self._aliases(
+                        site.operand, 1), _MAX_HOPS):
+                    continue
+                if site.numerator is not None and self._from_where(site.numerator, _MAX_HOPS):
+                    continue  # the numerator is zeroed by a where: its gradient is guarded
+                self._report(node, cond, branch, position, site)
+                return
+
+    # -- finding the singular ops of a branch ---------------------------------------------
+    def _sites(self, expr: cst.CSTNode, top: cst.BaseExpression, name: Optional[str],
+               hops: int) -> Iterator[Site]:
+        if isinstance(expr, (cst.Lambda, cst.Comparison)):
+            return  # a callable branch of K.switch runs under tf.cond; booleans: no gradient
+        if isinstance(expr, cst.Name):
+            if hops > 0:
+                definition = self.analysis.definition(expr)
+                if definition is not None:
+                    yield from self._sites(definition, definition, expr.value,
+                                           hops - 1)
+            return
+        if isinstance(expr, cst.Call):
+            op = self.analysis.op_of(expr)
+            if op is not None and op.name == "where":
+                return  # an inner where is checked on its own
+            if op is not None and (self.analysis.qualified_name(expr.func) or "").endswith(
+                    "stop_gradient"):
+                return
+            site = self._call_site(expr, op) if op is not None else self._helper_site(expr)
+            if site is not None:
+                site.name, site.top = name, top
+                yield site
+                return
+            for arg in expr.args:
+                yield from self._sites(arg.value, top, name, hops)
+            return
+        if isinstance(expr, cst.BinaryOperation):
+            site = self._operator_site(expr)
+            if site is not None:
+                site.name, site.top = name, top
+                yield site
+                return
+        for child in expr.children:
+            if isinstance(child, cst.BaseExpression):
+                yield from self._sites(child, top, name, hops)
+
+    def _call_site(self, call: cst.Call, op) -> Optional[Site]:
+        if op.name == "log":
+            operand = self.analysis.argument(call, op, 0)
+            return Site(call, "log", operand) if operand is not None else None
+        if op.name == "divide":
+            operand = self.analysis.argument(call, op, 1)
+            return Site(call, "divide", operand, self.analysis.argument(call, op, 0)) if (
+                operand is not None) else None
+        if op.name == "pow":
+            base, exponent = self.analysis.argument(call, op, 0), self.analysis.argument(
+                call, op, 1)
+            if base is not None and exponent is not None and self._singular_exponent(exponent):
+                return Site(call, "pow", base)
+        return None
+
+    def _helper_site(self, call: cst.Call) -> Optional[Site]:
+        """A helper of the same file, `def safe_log(v): return tf.math.log(v)`: the singular
+        op of its one return expression, applied to a parameter, maps to the argument."""
+        callee = self.analysis.callee(call)
+        function = callee.node if callee is not None and callee.kind == "function" else None
+        if not isinstance(function, cst.FunctionDef) or not isinstance(
+                function.body, cst.IndentedBlock):
+            return None
+        returns = [small for line in function.body.body
+                   if isinstance(line, cst.SimpleStatementLine) for small in line.body
+                   if isinstance(small, cst.Return)]
+        if len(returns) != 1 or returns[0].value is None:
+            return None
+        inner = returns[0].value
+        site = None
+        if isinstance(inner, cst.Call):
+            op = self.analysis.op_of(inner)
+            site = self._call_site(inner, op) if op is not None else None
+        elif isinstance(inner, cst.BinaryOperation):
+            site = self._operator_site(inner)
+        if site is None or not isinstance(site.operand, cst.Name):
+            return None
+        names = [param.name.value for param in function.params.params]
+        if site.operand.value not in names:
+            return None
+        position = names.index(site.operand.value)
+        argument = next((arg.value for arg in call.args if arg.keyword is not None
+                         and arg.keyword.value == site.operand.value), None)
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if argument is None and position < len(positional):
+            argument = positional[position]
+        if argument is None:
+            return None
+        return Site(call, site.kind, argument, None)
+
+    def _operator_site(self, node: cst.BinaryOperation) -> Optional[Site]:
+        if isinstance(node.operator, cst.Divide):
+            return Site(node, "divide", node.right, node.left)
+        if isinstance(node.operator, cst.Power) and self._singular_exponent(node.right):
+            return Site(node, "pow", node.left)
+        return None
+
+    def _singular_exponent(self, exponent: cst.BaseExpression) -> bool:
+        """A power whose derivative is infinite at 0: a fraction below 1, or negative;
+        a non-integer above 1 is NaN for a negative base."""
+        number = self.analysis.value(exponent).const
+        return number is not None and (number < 0 or number != int(number))
+
+    def _safe(self, operand: cst.BaseExpression) -> bool:
+        """The operand cannot reach the singular point, or is itself guarded."""
+        value = self.analysis.value(operand)
+        if value.const is not None or value.positive:
+            return True
+        if value.hi < 0 or (value.hi == 0 and value.hi_open):
+            return True
+        return self._from_where(operand, _MAX_HOPS) or self._has_epsilon(operand, _MAX_HOPS)
+
+    def _from_where(self, expr: cst.BaseExpression, hops: int) -> bool:
+        """The double where: the operand is itself a `where`, also through a cast, a reshape
+        or a variable."""
+        if self.analysis.value(expr).origin == "where":
+            return True
+        if isinstance(expr, cst.Name) and hops > 0:
+            definition = self.analysis.definition(expr)
+            return definition is not None and self._from_where(definition, hops - 1)
+        if isinstance(expr, cst.Call) and expr.args:
+            op = self.analysis.op_of(expr)
+            if op is not None and op.transfer in ("like", "cast"):
+                return self._from_where(expr.args[0].value, hops)
+        return False
+
+    def _has_epsilon(self, expr: cst.BaseExpression, hops: int) -> bool:
+        """`x + 1e-7`: the singular point moved off 0, where an exact hit is no risk."""
+        if isinstance(expr, cst.Name) and hops > 0:
+            definition = self.analysis.definition(expr)
+            return definition is not None and self._has_epsilon(definition, hops - 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            sides = (expr.left, expr.right)
+        elif isinstance(expr, cst.Call):
+            op = self.analysis.op_of(expr)
+            if op is None or op.name != "add":
+                return False
+            sides = (self.analysis.argument(expr, op, 0), self.analysis.argument(expr, op, 1))
+        else:
+            return False
+        return any(side is not None and (self.analysis.value(side).const or 0) > 0
+                   for side in sides)
+
+    # -- does the condition test the operand at its singular point? ----------------------
+    def _aliases(self, expr: cst.BaseExpression, hops: int) -> FrozenSet[str]:
+        """Spellings of the operand: its source, the source of its definition, and the
+        other factor of a product or quotient by a constant (`2 * p` is 0 where `p` is)."""
+        found = {self.source(expr)}
+        if isinstance(expr, cst.BinaryOperation) and isinstance(
+                expr.operator, (cst.Multiply, cst.Divide)):
+            for this, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                if self.analysis.value(other).const is not None:
+                    found |= self._aliases(this, hops)
+        elif isinstance(expr, cst.Call) and expr.args:
+            op = self.analysis.op_of(expr)
+            if op is not None and op.transfer in ("like", "cast"):
+                found |= self._aliases(expr.args[0].value, hops)
+        elif isinstance(expr, cst.Name) and hops > 0:
+            definition = self.analysis.definition(expr)
+            if definition is not None:
+                found |= self._aliases(definition, hops - 1)
+        return frozenset(found)
+
+    def _tests(self, cond: cst.BaseExpression, operand: FrozenSet[str], hops: int) -> bool:
+        """The condition compares the operand with 0 (or a tiny constant): `x > 0`,
+        `tf.not_equal(n, 0)`, `(x > 0) & valid`, or a variable `mask = x > 0`."""
+        if isinstance(cond, cst.Name):
+            if hops <= 0:
+                return False
+            definition = self.analysis.definition(cond)
+            return definition is not None and self._tests(definition, operand, hops - 1)
+        if isinstance(cond, cst.UnaryOperation):
+            return self._tests(cond.expression, operand, hops)
+        if isinstance(cond, cst.BinaryOperation) and isinstance(
+                cond.operator, (cst.BitAnd, cst.BitOr)):
+            return self._tests(cond.left, operand, hops) or self._tests(cond.right, operand,
+                                                                         hops)
+        if isinstance(cond, cst.BooleanOperation):
+            return self._tests(cond.left, operand, hops) or self._tests(cond.right, operand,
+                                                                         hops)
+        if isinstance(cond, cst.Comparison):
+            sides = [cond.left, *(target.comparator for target in cond.comparisons)]
+            return any(self._pair(a, b, operand) for a, b in zip(sides, sides[1:]))
+        if isinstance(cond, cst.Call) and getattr(self.analysis.op_of(cond), "name",
+                                                  None) in _BOOL_OPS:
+            args = [arg.value for arg in cond.args if arg.keyword is None
+                    or arg.keyword.value in ("x", "y")]
+            if len(args) == 2 and self._pair(args[0], args[1], operand):
+                return True
+            return any(self._tests(arg, operand, hops) for arg in args)
+        return False
+
+    def _pair(self, a: cst.BaseExpression, b: cst.BaseExpression,
+              operand: FrozenSet[str]) -> bool:
+        for side, other in ((a, b), (b, a)):
+            limit = self.analysis.value(other).const
+            if limit is not None and abs(limit) <= _SINGULAR_LIMIT and (
+                    self._aliases(side, 1) & operand):
+                return True
+        return False
+
+    # -- the report -------------------------------------------------------------------------
+    def _report(self, node: cst.Call, cond: cst.BaseExpression, branch: cst.BaseExpression,
+                position: int, site: Site) -> None:
+        func = self.source(node.func)
+        operand = self.source(site.operand)
+        cond_src = self.source(cond)
+        what = {"log": "the output of `{op}`", "divide": "the division `{src}`",
+                "pow": "the power `{src}`"}[site.kind]
+        if isinstance(site.node, cst.Call) and self.analysis.op_of(site.node) is None:
+            what = {"log": "a log", "divide": "a division", "pow": "a power"}[site.kind] + \
+                " computed by the helper `{op}`"
+        if site.node is not site.top:
+            what = "built from " + what
+        shown_operand = operand if len(operand) <= 60 else operand[:57] + "..."
+        evidence = Evidence(site.node, what, _WHY[site.kind].replace("{x}", shown_operand),
+                            "high",
+                            producer=site.kind, name=site.name)
+        safe = f"safe_{operand}" if isinstance(site.operand, cst.Name) else "safe"
+        ones = (f"{self.source(node.func.value)}.ones_like({operand})"
+                if isinstance(node.func, cst.Attribute) else "1.0")
+        inner = (f"{func}({cond_src}, {operand}, {ones})" if position == 0
+                 else f"{func}({cond_src}, {ones}, {operand})")
+        suggestion = f"guard the argument as well (the double where): `{safe} = {inner}`, "
+        if site.name is None and site.top is branch:
+            replaced = branch.deep_replace(site.operand, cst.Name(safe))
+            shown = " ".join(self.analysis.module.code_for_node(replaced).split())
+            suggestion += f"then use `{shown}` as the branch"
+        else:
+            suggestion += f"and compute `{site.name}` from `{safe}` instead of `{operand}`"
+        message = (f"`{func}({cond_src}, ...)` guards the value of `{self.source(branch)}` "
+                   "but not its gradient: {evidence}; the branch not taken is still "
+                   "differentiated, and its zero gradient times that infinite derivative is "
+                   "0 * inf = NaN")
+        self.report(node, message, evidence=evidence, confidence="high",
+                    suggestion=suggestion)
