@@ -79,6 +79,16 @@ class Rule:
     def source(self, node: cst.CSTNode) -> str:
         return " ".join(self.analysis.module.code_for_node(node).split())
 
+    def compact(self, node: cst.CSTNode, limit: int = 60) -> str:
+        """The node's source on one line, without comments, shortened for a message."""
+        lines = []
+        for line in self.analysis.module.code_for_node(node).splitlines():
+            if "#" in line and "'" not in line and '"' not in line:
+                line = line[: line.index("#")]
+            lines.append(line)
+        text = " ".join(" ".join(lines).split())
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
     @staticmethod
     def stronger(evidence: Optional[Evidence], other: Optional[Evidence]) -> Optional[Evidence]:
         if evidence is None:

@@ -123,7 +123,7 @@ class ExpOverflow(Rule):
         axis = self._axis(reduce_call)
         spelled = self._logsumexp_spelling(reduce_call)
         args = logits + (f", axis={axis}" if axis else "")
-        shape = _compact(self.analysis.module, node)
+        shape = self.compact(node)
         self.report(node, f"hand-written logsumexp `{shape}`: {{evidence}}",
                     evidence=evidence,
                     suggestion=f"use `{spelled}({args})`, which subtracts the maximum before "
@@ -142,7 +142,7 @@ class ExpOverflow(Rule):
             evidence, logits, exp_call = found
             namespace, prefix = self._namespace(exp_call)
             maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
-            shown = _compact(self.analysis.module, denominator)
+            shown = self.compact(denominator)
             self.report(node, f"division by `{shown}`, a sum of exponentials that overflows "
                         f"to inf (x / inf, inf / inf = NaN): {{evidence}}", evidence=evidence,
                         suggestion=f"shift the exponent by its maximum in the numerator and "
@@ -167,13 +167,13 @@ class ExpOverflow(Rule):
             learned = value.zero
         if not (value.known and value.lo == float("-inf") and learned is not None):
             return
-        shown = _compact(self.analysis.module, argument)
+        shown = self.compact(argument)
         evidence = Evidence(learned.node, learned.what, "a learned value that nothing bounds, "
                             "so training can drive it below -88", "medium", producer="exp",
                             name=learned.name)
         namespace, prefix = self._namespace(exp_call)
         clip = f"{prefix}.clip_by_value" if namespace == "tf" else f"{prefix}.clip"
-        self.report(node, f"division by `{_compact(self.analysis.module, denominator)}`, "
+        self.report(node, f"division by `{self.compact(denominator)}`, "
                     f"which underflows towards 0: once `{shown}` drops below ~-88.7 the "
                     f"quotient overflows to inf in float32 (exp is exactly 0 below ~-104): "
                     f"{{evidence}}", evidence=evidence,
@@ -246,17 +246,3 @@ class ExpOverflow(Rule):
                 return self.source(arg.value)
         positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
         return self.source(positional[1].value) if len(positional) > 1 else None
-
-
-def _short(source: str, limit: int = 60) -> str:
-    return source if len(source) <= limit else source[: limit - 3] + "..."
-
-
-def _compact(module: cst.Module, node: cst.CSTNode) -> str:
-    """The node's source on one line, without comments, shortened for a message."""
-    lines = []
-    for line in module.code_for_node(node).splitlines():
-        if "#" in line and "'" not in line and '"' not in line:
-            line = line[: line.index("#")]
-        lines.append(line)
-    return _short(" ".join(" ".join(lines).split()))

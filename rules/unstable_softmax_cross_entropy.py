@@ -157,7 +157,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if "handwritten_softmax" in value.tags:
             self._covered.add(id(producer))
         func = self.source(node.func)
-        shown = _compact(self.analysis.module, argument)
+        shown = self.compact(argument)
         logits, call = self._logits(producer)
         root = self._root(call)
         factor = self._factors.get(id(node))
@@ -238,7 +238,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         root = self._root(exp_call)
         spelled = f"{root}.softmax" if root.endswith("ops") else f"{root}.nn.softmax"
         args = self.source(argument) + (f", axis={axis}" if axis else "")
-        shape = _compact(self.analysis.module, node)
+        shape = self.compact(node)
         self.report(node, f"hand-written softmax `{shape}`: {{evidence}}",
                     evidence=evidence,
                     suggestion=f"use `{spelled}({args})`, which shifts the logits by their "
@@ -377,18 +377,3 @@ def _negated(source: str) -> str:
     if source.replace(".", "").replace("_", "").isalnum():
         return f"-{source}"
     return f"-({source})"
-
-
-
-def _short(source: str, limit: int = 60) -> str:
-    return source if len(source) <= limit else source[: limit - 3] + "..."
-
-
-def _compact(module: cst.Module, node: cst.CSTNode) -> str:
-    """The node's source on one line, without comments, shortened for a message."""
-    lines = []
-    for line in module.code_for_node(node).splitlines():
-        if "#" in line and "'" not in line and '"' not in line:
-            line = line[: line.index("#")]
-        lines.append(line)
-    return _short(" ".join(" ".join(lines).split()))
