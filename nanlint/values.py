@@ -144,7 +144,11 @@ class Settings:
         {"y_pred", "probs", "prob", "probabilities", "predictions", "y_prob", "y_hat"})
     loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
     # Functions through which no gradient flows: tests, and Keras metric bookkeeping.
-    no_gradient_pattern: str = r"^test|^(update_state|result|reset_state|reset_states)$"
+    # Functions where no gradient is taken: tests, metric state, and optimizer updates
+    # (they receive gradients and assign to variables outside the tape).
+    no_gradient_pattern: str = (r"^test|^(update_state|result|reset_state|reset_states"
+                                r"|update_step|_update_step|_resource_apply_dense"
+                                r"|_resource_apply_sparse|_apply_dense|_apply_sparse)$")
 
 
 @dataclass

@@ -62,7 +62,7 @@ class ReluIntoCosine(Rule):
     epsilon (`norm + eps`, `tf.maximum(norm, eps)`) and `divide_no_nan` are not reported
     here (the norm's own gradient is still NaN at 0: NAN202 reports that). This rule
     replaces NAN101 on the division it reports; nothing is reported where evidently no
-    gradient is taken (tests, metric `update_state`).
+    gradient is taken (tests, metric `update_state`, an optimizer's `update_step`).
     """
 
     code = "NAN203"
