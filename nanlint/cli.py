@@ -44,6 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="worker processes (default: the number of cores; 1: no pool)")
     check.add_argument("--quiet", "-q", action="store_true",
                        help="print findings only: no code frames, no summary")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the safe fixes (files are rewritten in place)")
+    check.add_argument("--unsafe-fixes", action="store_true",
+                       help="apply the unsafe fixes too (implies --fix; with --diff, show "
+                       "them)")
+    check.add_argument("--diff", action="store_true",
+                       help="print a unified diff of what --fix would change and write "
+                       "nothing (exit 1 if there is something to fix)")
     check.add_argument("--verbose", action="store_true",
                        help="show tracebacks of internal errors")
 
@@ -108,17 +116,44 @@ def _check(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
-    outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    if args.diff or args.fix or args.unsafe_fixes:
+        from nanlint.fixing import SAFETIES
+
+        mode = runner.FixMode(SAFETIES["unsafe" if args.unsafe_fixes else "safe"],
+                              write=not args.diff)
+        outcome = runner.run_fixes(files, config, mode, jobs=args.jobs)
+        if args.diff:
+            return _report_diff(outcome)
+    else:
+        outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     if args.format == "json":
         report_json(findings, len(files), sys.stdout)
     else:
-        report_text(findings, len(files), sys.stdout, quiet=args.quiet)
+        report_text(findings, len(files), sys.stdout, quiet=args.quiet, fixed=outcome.fixed,
+                    unsafe_shown=args.unsafe_fixes)
     if any(f.name == "internal-error" for f in findings):
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _report_diff(outcome) -> int:
+    """``--diff``: the patch on stdout, a one-line count on stderr."""
+    for diff in outcome.diffs:
+        sys.stdout.write(diff)
+    errors = [f for f in outcome.findings if f.code == "NAN000"]
+    for finding in errors:
+        sys.stderr.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} "
+                         f"{finding.message}\n")
+    noun = "finding" if outcome.fixed == 1 else "findings"
+    files = "file" if outcome.files_fixed == 1 else "files"
+    sys.stderr.write(f"Would fix {outcome.fixed} {noun} in {outcome.files_fixed} {files}.\n"
+                     if outcome.fixed else "No fixes available.\n")
+    if any(f.name == "internal-error" for f in errors):
+        return EXIT_ERROR
+    return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN
 
 
 def _clean() -> int:

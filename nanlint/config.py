@@ -39,6 +39,8 @@ class Config:
     respect_gitignore: bool = True
     check_all_files: bool = False
     epsilon: float = 1e-7
+    fix_epsilon: float = 1e-7
+    fix_epsilon_float16: float = 1e-3
     probability_parameters: Optional[List[str]] = None
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
@@ -63,7 +65,8 @@ class Config:
         codes = frozenset(self.enabled_codes(relative))
         options = self._cache.get(codes)
         if options is None:
-            settings = Settings(epsilon=self.epsilon)
+            settings = Settings(epsilon=self.epsilon, fix_epsilon=self.fix_epsilon,
+                                fix_epsilon_float16=self.fix_epsilon_float16)
             if self.probability_parameters is not None:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             options = LintOptions(
@@ -162,7 +165,12 @@ def _read(path: Path) -> Dict[str, Any]:
 
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
-        "respect-gitignore", "check-all-files", "epsilon", "probability-parameters", "rules")
+        "respect-gitignore", "check-all-files", "epsilon", "fix-epsilon", "fix-epsilon-float16",
+        "probability-parameters", "rules")
+# The smallest epsilon that survives being added to 1 in each dtype (half its machine
+# epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
+_FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
+                      "fix-epsilon-float16": (2.0 ** -11, "float16")}
 
 
 def _validate(data: Dict[str, Any], path: Path) -> Config:
@@ -196,6 +204,13 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                     or not math.isfinite(value)):
                 raise ConfigError(f"{where} must be a positive number, got {value!r}")
             config.epsilon = float(value)
+        elif key in _FIX_EPSILON_FLOOR:
+            floor, dtype = _FIX_EPSILON_FLOOR[key]
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not floor < value < 1):
+                raise ConfigError(f"{where} must be a number above {floor:.3g} (smaller "
+                                  f"vanishes next to 1 in {dtype}) and below 1, got {value!r}")
+            setattr(config, key.replace("-", "_"), float(value))
         elif key == "probability-parameters":
             config.probability_parameters = _strings(value, where)
         elif key == "rules":

@@ -18,7 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from nanlint import suppression
 from nanlint.finding import Finding
 from nanlint.optable import TF_MODULE_ROOTS
-from nanlint.rule import Report, Rule
+from nanlint.rule import Fix, Report, Rule
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
 
 PARSE_ERROR = ("NAN000", "parse-error")
@@ -61,6 +61,12 @@ def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[SourceError]]:
 
 def decode(data: bytes) -> str:
     """Bytes → text, honouring a BOM and a coding declaration, as Python itself does."""
+    return decode_with_encoding(data)[0]
+
+
+def decode_with_encoding(data: bytes) -> Tuple[str, str]:
+    """The text and the encoding that turns it back into the same bytes (``utf-8-sig``
+    for a file with a BOM)."""
     if b"\x00" in data:
         raise SourceError("binary file (contains NUL bytes), not Python source")
     try:
@@ -81,7 +87,8 @@ def decode(data: bytes) -> str:
         raise SourceError(f"unknown encoding `{encoding}`") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text
+        encoding = "utf-8-sig"
+    return text, encoding
 
 
 def parse(source: str) -> cst.Module:
@@ -362,8 +369,24 @@ def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
-            suggestion=report.suggestion, source_lines=tuple(lines[start.line - 1:end.line])))
+            suggestion=report.suggestion, fix=_fix(module, report.fix, positions),
+            source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
+
+
+def _fix(module: cst.Module, fix: Optional[Fix], positions: Any) -> Optional[Dict[str, Any]]:
+    """A rule's libcst edit as text edits at the replaced nodes' positions."""
+    if fix is None:
+        return None
+    edits = []
+    for old, new in fix.replacements:
+        position = positions.get(old)
+        if position is None:
+            return None  # a node outside this module: the rule's fix cannot be placed
+        start, end = position.start, position.end
+        edits.append({"line": start.line, "column": start.column + 1, "end_line": end.line,
+                      "end_column": end.column + 1, "replacement": module.code_for_node(new)})
+    return {"safety": fix.safety, "description": fix.description, "edits": edits}
 
 
 def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, column: int,

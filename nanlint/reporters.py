@@ -55,10 +55,39 @@ def frame(finding: Finding) -> List[str]:
     return out
 
 
-def summary(findings: List[Finding], files_scanned: int) -> str:
+def marker(finding: Finding, unsafe_shown: bool) -> str:
+    """`` [*]`` after the code of a finding that `--fix` (or `--unsafe-fixes`) would fix."""
+    fix = finding.fix
+    if not fix or (fix.get("safety") != "safe" and not unsafe_shown):
+        return ""
+    return " [*]"
+
+
+def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
+    """What was fixed, and what could be: ruff's wording."""
+    safe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "safe")
+    unsafe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "unsafe")
+    parts = []
+    if fixed:
+        parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")
+    if unsafe_shown:
+        safe, unsafe = safe + unsafe, 0
+    if safe:
+        flag = "--unsafe-fixes" if unsafe_shown else "--fix"
+        parts.append(f"[*] {safe} fixable with `{flag}`.")
+    if unsafe:
+        more = " more" if safe else ""
+        parts.append(f"{unsafe}{more} fixable with `--unsafe-fixes`.")
+    return " ".join(parts)
+
+
+def summary(findings: List[Finding], files_scanned: int, fixed: int = 0,
+            unsafe_shown: bool = False) -> str:
     files = "file" if files_scanned == 1 else "files"
+    fixes = fix_summary(findings, fixed, unsafe_shown)
+    tail = f" {fixes}" if fixes else ""
     if not findings:
-        return f"No findings in {files_scanned} {files}."
+        return f"No findings in {files_scanned} {files}.{tail}"
     by_severity = Counter(f.severity for f in findings)
     parts = []
     for severity, word in (("error", "error"), ("warning", "warning"), ("info", "info")):
@@ -68,20 +97,21 @@ def summary(findings: List[Finding], files_scanned: int) -> str:
     affected = len({f.path for f in findings})
     noun = "finding" if len(findings) == 1 else "findings"
     return (f"Found {len(findings)} {noun} ({', '.join(parts)}) in {affected} of "
-            f"{files_scanned} {files}.")
+            f"{files_scanned} {files}.{tail}")
 
 
 def report_text(findings: List[Finding], files_scanned: int, stream: IO[str],
-                quiet: bool = False, colour: Optional[bool] = None) -> None:
+                quiet: bool = False, colour: Optional[bool] = None, fixed: int = 0,
+                unsafe_shown: bool = False) -> None:
     if colour is None:
         colour = use_colour(stream)
     if colour:
-        _report_rich(findings, files_scanned, stream, quiet)
+        _report_rich(findings, files_scanned, stream, quiet, fixed, unsafe_shown)
         return
     write = stream.write
     for finding in findings:
-        write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} "
-              f"{finding.message}\n")
+        write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code}"
+              f"{marker(finding, unsafe_shown)} {finding.message}\n")
         if quiet:
             continue
         for line in frame(finding):
@@ -90,14 +120,14 @@ def report_text(findings: List[Finding], files_scanned: int, stream: IO[str],
             write(f"  help: {finding.suggestion}\n")
         write("\n")
     if not quiet:
-        write(summary(findings, files_scanned) + "\n")
+        write(summary(findings, files_scanned, fixed, unsafe_shown) + "\n")
 
 
 _STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
 
 def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
-                 quiet: bool) -> None:
+                 quiet: bool, fixed: int = 0, unsafe_shown: bool = False) -> None:
     from rich.console import Console
     from rich.text import Text
 
@@ -107,6 +137,7 @@ def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
         head.append(f"{finding.path}:{finding.line}:{finding.column}:", style="bold")
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
+        head.append(marker(finding, unsafe_shown), style="bold cyan")
         head.append(f" {finding.message}")
         console.print(head)
         if quiet:
@@ -126,7 +157,7 @@ def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
             console.print(text)
         console.print()
     if not quiet:
-        console.print(Text(summary(findings, files_scanned),
+        console.print(Text(summary(findings, files_scanned, fixed, unsafe_shown),
                            style="bold red" if findings else "bold green"))
 
 

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
+from libcst.helpers import parse_template_expression
 
 from nanlint.optable import Op
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Value
 
-__all__ = ["Rule", "Option", "Analysis", "Evidence", "Value", "Op", "Report"]
+__all__ = ["Rule", "Option", "Analysis", "Evidence", "Value", "Op", "Report", "Fix"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")
@@ -32,6 +33,21 @@ class Option:
     doc: str
 
 
+@dataclass(frozen=True)
+class Fix:
+    """A libcst edit: each ``(old, new)`` pair replaces the node ``old`` by ``new``.
+
+    ``safety`` is "safe" (equal wherever the original was finite) or "unsafe" (changes
+    values near the singularity). The engine turns the pairs into text edits at the old
+    nodes' positions, rendering the new nodes in the file's own style (its newlines, and
+    the untouched sub-nodes with their formatting and comments).
+    """
+
+    description: str
+    replacements: Tuple[Tuple[cst.CSTNode, cst.CSTNode], ...]
+    safety: str
+
+
 @dataclass
 class Report:
     """A finding before positions are known: the engine turns it into a ``Finding``."""
@@ -43,6 +59,7 @@ class Report:
     evidence: Optional[Evidence]
     suggestion: Optional[str]
     statement: Optional[cst.CSTNode]
+    fix: Optional[Fix] = None
 
 
 class Rule:
@@ -68,12 +85,39 @@ class Rule:
         self.settings = values
 
     def report(self, node: cst.CSTNode, message: str, *, evidence: Optional[Evidence] = None,
-               confidence: Optional[str] = None, suggestion: Optional[str] = None) -> None:
+               confidence: Optional[str] = None, suggestion: Optional[str] = None,
+               fix: Optional[Fix] = None) -> None:
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
-                                    statements[-1] if statements else None))
+                                    statements[-1] if statements else None, fix))
+
+    # -- building fixes ----------------------------------------------------------------------
+    def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
+            safety: Optional[str] = None) -> Fix:
+        """Replace ``old`` by ``new``; the safety defaults to the rule's ``fix_safety``."""
+        return Fix(description, ((old, new),), safety or self.fix_safety or "unsafe")
+
+    @staticmethod
+    def template(text: str, **parts: cst.BaseExpression) -> cst.BaseExpression:
+        """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside."""
+        return parse_template_expression(text, **parts)
+
+    def epsilon(self, value: Optional[Value] = None) -> str:
+        """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105)."""
+        settings = self.analysis.settings
+        if value is not None and value.dtype in ("float16", "half", "bfloat16"):
+            return _literal(settings.fix_epsilon_float16)
+        return _literal(settings.fix_epsilon)
+
+    def plus_epsilon(self, expression: cst.BaseExpression, value: Optional[Value] = None,
+                     parenthesize: bool = False) -> cst.BaseExpression:
+        """``expression + eps``, in parentheses where an operator binds tighter."""
+        inner = expression if _binds_tighter_than_plus(expression) else _parenthesized(
+            expression)
+        result = self.template("{x} + " + self.epsilon(value), x=inner)
+        return _parenthesized(result) if parenthesize else result
 
     # -- helpers every rule may use ---------------------------------------------------------
     def source(self, node: cst.CSTNode) -> str:
@@ -114,3 +158,34 @@ class Rule:
                     raise TypeError(f"{cls.__name__}.{attr}: no libcst node of that name")
                 found.append((node_type, attr))
         return found
+
+
+def _literal(number: float) -> str:
+    """``1e-07`` → ``1e-7``, ``0.001`` → ``1e-3``: an epsilon as people write it."""
+    text = repr(float(number))
+    if "e" not in text and 0 < number < 0.01:
+        mantissa, exponent = f"{number:.12e}".split("e")
+        text = f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
+    return text.replace("e-0", "e-")
+
+
+_TIGHT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide,
+                    cst.Modulo, cst.Power, cst.MatrixMultiply)
+
+
+def _binds_tighter_than_plus(node: cst.BaseExpression) -> bool:
+    """``node + x`` reads as intended without parentheses around ``node``."""
+    if getattr(node, "lpar", None):
+        return True
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, _TIGHT_OPERATORS)
+    if isinstance(node, cst.UnaryOperation):
+        return not isinstance(node.operator, cst.Not)
+    return not isinstance(node, (cst.BooleanOperation, cst.Comparison, cst.IfExp, cst.Lambda,
+                                 cst.NamedExpr, cst.Yield, cst.Await))
+
+
+def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    if getattr(node, "lpar", None):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

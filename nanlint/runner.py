@@ -33,6 +33,17 @@ class Outcome:
     findings: List[Finding] = field(default_factory=list)
     files_checked: int = 0
     from_cache: int = 0
+    fixed: int = 0  # findings removed by fixes
+    files_fixed: int = 0
+    diffs: List[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FixMode:
+    """``--fix`` / ``--unsafe-fixes`` / ``--diff``: which fixes, and whether to write."""
+
+    safeties: frozenset
+    write: bool
 
 
 # -- fingerprints ----------------------------------------------------------------------------
@@ -128,16 +139,60 @@ def clean(root: Path) -> bool:
 
 # -- running ---------------------------------------------------------------------------------
 _WORKER_CONFIG: Optional[Config] = None
+_WORKER_FIX: Optional[FixMode] = None
 
 
-def _init_worker(config: Config) -> None:
-    global _WORKER_CONFIG
+def _init_worker(config: Config, mode: Optional[FixMode] = None) -> None:
+    global _WORKER_CONFIG, _WORKER_FIX
     _WORKER_CONFIG = config
+    _WORKER_FIX = mode
 
 
 def _lint_chunk(chunk: Sequence[Tuple[str, str, Optional[bytes]]]) -> List[List[Finding]]:
     assert _WORKER_CONFIG is not None
     return [_lint_one(_WORKER_CONFIG, path, display, data) for path, display, data in chunk]
+
+
+def _fix_chunk(chunk: Sequence[Tuple[str, str]]) -> List[Tuple[List[Finding], int, str]]:
+    assert _WORKER_CONFIG is not None and _WORKER_FIX is not None
+    return [_fix_one(_WORKER_CONFIG, _WORKER_FIX, path, display) for path, display in chunk]
+
+
+def _fix_one(config: Config, mode: FixMode, path: str, display: str
+             ) -> Tuple[List[Finding], int, str]:
+    from nanlint import fixing
+
+    outcome = fixing.fix_file(path, display, config.options_for(Path(path)), mode.safeties,
+                              write=mode.write)
+    diff = "" if mode.write or not outcome.changed else fixing.unified_diff(
+        outcome.original, outcome.text, display)
+    return outcome.findings, outcome.fixed, diff
+
+
+def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 0) -> Outcome:
+    """Fix every file (or, without ``mode.write``, compute the diffs); no cache."""
+    outcome = Outcome(files_checked=len(files))
+    work = [(str(path), relative_display(path)) for path in files]
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(work) <= SERIAL_LIMIT:
+        results = [_fix_one(config, mode, path, display) for path, display in work]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        size = max(1, min(32, len(work) // (jobs * 4)))
+        chunks = [work[i:i + size] for i in range(0, len(work), size)]
+        results = []
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(config, mode)) as pool:
+            for chunk_result in pool.map(_fix_chunk, chunks):
+                results.extend(chunk_result)
+    for findings, fixed, diff in results:
+        outcome.findings.extend(findings)
+        outcome.fixed += fixed
+        outcome.files_fixed += 1 if fixed else 0
+        if diff:
+            outcome.diffs.append(diff)
+    return outcome
 
 
 def _lint_one(config: Config, path: str, display: str, data: Optional[bytes]) -> List[Finding]:

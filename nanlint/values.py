@@ -140,6 +140,8 @@ class Settings:
     """What the analysis may assume; filled from the configuration."""
 
     epsilon: float = 1e-7  # the value of `K.epsilon()`
+    fix_epsilon: float = 1e-7  # the epsilon that fixes insert
+    fix_epsilon_float16: float = 1e-3  # ... next to a float16 value (it holds 1 + 1e-3)
     probability_parameters: FrozenSet[str] = frozenset(
         {"y_pred", "probs", "prob", "probabilities", "predictions", "y_prob", "y_hat"})
     loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"

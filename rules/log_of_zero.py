@@ -37,8 +37,12 @@ class LogOfZero(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. Adding an epsilon or clipping changes values near 0, so the fix
-    will be marked unsafe; see NAN103 for the exact rewrites of `log(softmax(z))`.
+    Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
+    configured `fix-epsilon` inside the log (`tf.math.log(p + 1e-7)`; `fix-epsilon-float16`
+    next to a float16 value). That changes values near 0, which is the point, so it is
+    applied only with `--unsafe-fixes`. NAN103 has exact (safe) rewrites for
+    `log(softmax(z))` and `log(sigmoid(z))`. A value that can be negative gets no fix: an
+    epsilon does not help there.
 
     ## Options
     None for the rule. The analysis option `probability-parameters` lists the parameter
@@ -49,6 +53,7 @@ class LogOfZero(Rule):
     name = "log-of-zero"
     severity = "error"
     summary = "log of a value that can be 0 or negative"
+    fix_safety = "unsafe"
     VALID = [
         "import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p + 1e-7)\n",
         "import tensorflow as tf\nl = tf.nn.log_softmax(z)\n",
@@ -90,4 +95,8 @@ class LogOfZero(Rule):
                           f"`tf.nn.softplus({shown}) + 1e-7`")
         else:
             suggestion = f"add an epsilon: `{func}({shown} + 1e-7)`, or clip the value"
-        self.report(node, message, evidence=evidence, suggestion=suggestion)
+        fix = None
+        if value.negative is None:
+            fix = self.fix(f"add an epsilon inside `{func}`", argument,
+                           self.plus_epsilon(argument, value))
+        self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)

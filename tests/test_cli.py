@@ -109,7 +109,9 @@ def test_json_document(tmp_path):
         "end_column": 22,  # one past the last character
         "message": finding["message"],
         "suggestion": finding["suggestion"],
-        "fix": None,
+        "fix": {"safety": "unsafe", "description": "add an epsilon inside `tf.math.log`",
+                "edits": [{"line": 3, "column": 20, "end_line": 3, "end_column": 21,
+                           "replacement": "p + 1e-7"}]},
     }
     assert "tf.math.log" in finding["message"] and "relu" in finding["message"]
     assert "1e-7" in finding["suggestion"]
@@ -131,7 +133,11 @@ def test_json_every_finding_has_the_documented_fields(tmp_path):
         assert set(finding) == FINDING_KEYS
         assert finding["severity"] in ("error", "warning", "info")
         assert finding["confidence"] in ("high", "medium", "low")
-        assert finding["fix"] is None
+        fix = finding["fix"]
+        assert fix is None or (set(fix) == {"safety", "description", "edits"}
+                               and fix["safety"] in ("safe", "unsafe") and fix["edits"])
+        for edit in (fix or {}).get("edits", ()):
+            assert set(edit) == {"line", "column", "end_line", "end_column", "replacement"}
         for key in ("line", "column", "end_line", "end_column"):
             assert isinstance(finding[key], int) and finding[key] >= 1, (key, finding)
         assert (finding["end_line"], finding["end_column"]) > (finding["line"],
@@ -183,14 +189,16 @@ def test_text_output(tmp_path):
     assert carets.count("^") == len("tf.math.log(p)")
     help_lines = [line for line in lines if line.startswith("  help: ")]
     assert len(help_lines) == 1 and "1e-7" in help_lines[0]
-    assert lines[-1] == "Found 1 finding (1 error) in 1 of 1 file."
+    assert lines[-1] == ("Found 1 finding (1 error) in 1 of 1 file. "
+                         "1 fixable with `--unsafe-fixes`.")
 
 
 def test_text_summary_counts_severities_and_files(tmp_path):
     make(tmp_path, {"a.py": TF_MIXED, "b.py": TF_LOG, "c.py": TF_CLEAN})
     result = run_cli("check", cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == (
-        "Found 5 findings (4 errors, 1 warning) in 2 of 3 files.")
+        "Found 5 findings (4 errors, 1 warning) in 2 of 3 files. "
+        "3 fixable with `--unsafe-fixes`.")
 
 
 def test_text_has_no_ansi_codes_when_not_a_terminal(tmp_path):
@@ -414,7 +422,7 @@ REQUIRED_RULES = [
     ("NAN000", "parse-error", "error", "none"),
     ("NAN001", "invalid-suppression", "warning", "none"),
     ("NAN101", "unguarded-division", "error", "none"),
-    ("NAN102", "log-of-zero", "error", "none"),
+    ("NAN102", "log-of-zero", "error", "unsafe"),
     ("NAN201", "sqrt-zero-gradient", "warning", "none"),
 ]
 

@@ -1,0 +1,233 @@
+"""Applying fixes: every fix of a file in one pass, verified, then written atomically.
+
+A finding's fix is a list of text edits (computed by the engine from the rule's libcst
+edit). All non-overlapping fixes of a file are applied at once; the result is parsed and
+linted again, and fixes that overlapped wait for the next round. The result is accepted only
+if it parses and none of the fixed findings is still there; otherwise the file is left
+untouched and its findings say why. Writing goes to a temporary file in the same folder,
+renamed over the original, so a file is always either wholly old or wholly new.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from nanlint.engine import (LintOptions, SourceError, decode_with_encoding, lint_source, parse,
+                            read_bytes)
+from nanlint.finding import Finding
+
+SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
+MAX_ROUNDS = 10
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # what libcst (and Python) count as a line break
+
+
+@dataclass
+class FixOutcome:
+    findings: List[Finding]  # what remains, at its position in the fixed text
+    fixed: int = 0  # findings removed by fixes
+    original: str = ""
+    text: str = ""  # the fixed text (== original when nothing changed)
+    problem: Optional[str] = None  # why nothing was fixed, for the file's findings
+    encoding: str = "utf-8"
+    data: bytes = field(default=b"", repr=False)
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+
+def fixable(finding: Finding, safeties: frozenset) -> bool:
+    return bool(finding.fix) and finding.fix.get("safety") in safeties
+
+
+# -- text edits ------------------------------------------------------------------------------
+def _line_starts(text: str) -> List[int]:
+    return [0] + [match.end() for match in _NEWLINE.finditer(text)]
+
+
+def _offset(starts: List[int], line: int, column: int) -> int:
+    return starts[line - 1] + column - 1
+
+
+def apply_edits(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Tuple[Finding, int]]]:
+    """Apply the fixes of ``findings`` that do not overlap an earlier one.
+
+    Returns the new text and, for each applied finding, its start offset in the new text.
+    """
+    starts = _line_starts(text)
+    chosen: List[Tuple[Finding, List[Tuple[int, int, str]]]] = []
+    taken: List[Tuple[int, int]] = []
+    ordered = sorted(findings, key=lambda f: (f.line, f.column))
+    for finding in ordered:
+        edits = [(_offset(starts, e["line"], e["column"]),
+                  _offset(starts, e["end_line"], e["end_column"]), e["replacement"])
+                 for e in finding.fix["edits"]]
+        if any(start < end_ and begin < stop for start, stop, _ in edits
+               for begin, end_ in taken):
+            continue  # overlaps a fix already chosen: the next round sees it again
+        if any(start < stop2 and start2 < stop for i, (start, stop, _) in enumerate(edits)
+               for start2, stop2, _ in edits[i + 1:]):
+            continue  # a fix whose own edits overlap is broken: never apply it
+        chosen.append((finding, edits))
+        taken.extend((start, stop) for start, stop, _ in edits)
+    edits_all = sorted((edit for _, edits in chosen for edit in edits), key=lambda e: e[0])
+    pieces, position, shifts = [], 0, []
+    for start, stop, replacement in edits_all:
+        pieces.append(text[position:start])
+        pieces.append(replacement)
+        position = stop
+        shifts.append((start, stop, len(replacement) - (stop - start)))
+    pieces.append(text[position:])
+
+    def moved(offset: int) -> int:
+        """Where ``offset`` of the old text is in the new one (inside an edit: its start)."""
+        shift = 0
+        for start, stop, delta in shifts:
+            if start < offset < stop:
+                return start + shift
+            if start < offset:
+                shift += delta
+        return offset + shift
+
+    applied = [(finding, moved(_offset(starts, finding.line, finding.column)))
+               for finding, _ in chosen]
+    return "".join(pieces), applied
+
+
+# -- fixing one file -------------------------------------------------------------------------
+def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
+               ) -> FixOutcome:
+    findings = lint_source(source, path, options)
+    outcome = FixOutcome(findings=findings, original=source, text=source)
+    text, fixed = source, 0
+    for _ in range(MAX_ROUNDS):
+        todo = [f for f in findings if fixable(f, safeties)]
+        if not todo:
+            break
+        new_text, applied = apply_edits(text, todo)
+        problem = _unparsable(new_text)
+        if problem is None:
+            new_findings = lint_source(new_text, path, options)
+            starts = _line_starts(new_text)
+            still = {(f.code, _offset(starts, f.line, f.column)) for f in new_findings}
+            stuck = [f for f, offset in applied if (f.code, offset) in still]
+            if stuck:
+                first = stuck[0]
+                problem = (f"the fix of {first.code} at line {first.line} does not remove "
+                           "the finding")
+        if problem is not None:
+            return _refused(outcome, problem)
+        text, findings, fixed = new_text, new_findings, fixed + len(applied)
+    else:
+        return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
+    outcome.text, outcome.findings, outcome.fixed = text, findings, fixed
+    return outcome
+
+
+def _unparsable(text: str) -> Optional[str]:
+    try:
+        parse(text)
+        ast.parse(text)
+    except (SourceError, SyntaxError, ValueError) as error:
+        return f"the fixed code would not parse ({' '.join(str(error).split())})"
+    except (RecursionError, MemoryError):
+        return "the fixed code is nested too deeply to check"
+    return None
+
+
+def _refused(outcome: FixOutcome, problem: str) -> FixOutcome:
+    note = f" (fix not applied: {problem}; nothing was written)"
+    outcome.findings = [replace(f, message=f.message + note) if f.fix else f
+                        for f in outcome.findings]
+    outcome.problem = problem
+    return outcome
+
+
+def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: frozenset,
+             write: bool) -> FixOutcome:
+    data, error = read_bytes(file_path)
+    if error is None:
+        try:
+            source, encoding = decode_with_encoding(data)
+        except SourceError as problem:
+            error = problem
+    if error is not None:
+        found = [error.finding(display_path)] if "NAN000" in options.engine_codes else []
+        return FixOutcome(findings=found)
+    outcome = fix_source(source, display_path, options, safeties)
+    outcome.encoding, outcome.data = encoding, data
+    if write and outcome.changed:
+        problem = write_atomically(file_path, data, outcome.text.encode(encoding))
+        if problem is not None:
+            refused = fix_source(source, display_path, options, frozenset())
+            refused = _refused(refused, problem)
+            refused.original = refused.text = source
+            return refused
+    return outcome
+
+
+def write_atomically(path: str, expected: bytes, new: bytes) -> Optional[str]:
+    """Replace the file's bytes ``expected`` by ``new``; a problem as one phrase, or None."""
+    try:
+        info = os.stat(path)
+        if not info.st_mode & stat.S_IWUSR:
+            return "the file is read-only"
+        now, _ = read_bytes(path)
+        if now != expected:
+            return "the file changed on disk while it was being checked"
+        folder = os.path.dirname(os.path.abspath(path))
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".nanlint-",
+                                                 suffix=".tmp")
+    except OSError as error:
+        return f"cannot write: {error.strerror or error}"
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(new)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return f"cannot write: {error.strerror or error}"
+    return None
+
+
+# -- diffs -----------------------------------------------------------------------------------
+def unified_diff(original: str, fixed: str, path: str) -> str:
+    """A diff that ``patch -p0`` and ``git apply -p0`` apply to the original file."""
+    before = _lines(original)
+    after = _lines(fixed)
+    out: List[str] = []
+    for line in difflib.unified_diff(before, after, fromfile=path, tofile=path):
+        if _NEWLINE.search(line[-2:]) is None:
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def _lines(text: str) -> List[str]:
+    lines, position = [], 0
+    for match in _NEWLINE.finditer(text):
+        lines.append(text[position:match.end()])
+        position = match.end()
+    if position < len(text):
+        lines.append(text[position:])
+    return lines
+
+
+def summary_counts(findings: Sequence[Finding]) -> Dict[str, int]:
+    """How many findings have a safe fix, and how many only an unsafe one."""
+    safe = sum(1 for f in findings if fixable(f, SAFETIES["safe"]))
+    unsafe = sum(1 for f in findings if fixable(f, SAFETIES["unsafe"])) - safe
+    return {"safe": safe, "unsafe": unsafe}

@@ -1,0 +1,226 @@
+"""Fixes: in/out pairs per rule, idempotence, safety levels, --diff, and writes that lose
+nothing (unparsable results, CRLF, BOM, encodings, permissions, read-only files)."""
+
+import json
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from conftest import FIXTURES, options_for, run_cli
+from nanlint import registry
+from nanlint.engine import LintOptions, lint_source
+from nanlint.fixing import SAFETIES, fix_file, fix_source, write_atomically
+from nanlint.rule import Rule
+
+PAIRS = sorted((FIXTURES / "fixes").glob("*.in.py"))
+UNSAFE = SAFETIES["unsafe"]
+LOG_OF_RELU = "import tensorflow as tf\nh = tf.nn.relu(x)\nloss = tf.math.log(h)\n"
+LOG_FIXED = "import tensorflow as tf\nh = tf.nn.relu(x)\nloss = tf.math.log(h + 1e-7)\n"
+
+
+def _code(pair: Path) -> str:
+    return pair.name.split("_", 1)[0]
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name)
+def test_fix_pair(pair):
+    source = pair.read_text(encoding="utf-8")
+    expected = pair.with_name(pair.name.replace(".in.py", ".out.py")).read_text(
+        encoding="utf-8")
+    code = _code(pair)
+    before = [f for f in lint_source(source, pair.name, options_for()) if f.code == code]
+    assert any(f.fix for f in before), f"{pair.name} has no fixable {code} finding"
+    outcome = fix_source(source, pair.name, options_for(), UNSAFE)
+    assert outcome.problem is None
+    assert outcome.text == expected
+    assert not [f for f in outcome.findings if f.code == code and f.fix]
+    again = fix_source(expected, pair.name, options_for(), UNSAFE)
+    assert again.text == expected and again.fixed == 0  # idempotent
+
+
+def test_every_fixable_rule_has_a_pair():
+    fixable = {rule.code for rule in registry.every_rule() if rule.fix_safety}
+    paired = {_code(pair) for pair in PAIRS}
+    assert fixable, "no rule declares a fix"
+    assert fixable <= paired, f"fixable rules without an in/out pair: {fixable - paired}"
+    assert paired <= fixable, f"pairs for rules that declare no fix: {paired - fixable}"
+
+
+@pytest.mark.parametrize("rule", [r for r in registry.every_rule() if r.code[3] != "0"],
+                         ids=lambda r: r.code)
+def test_fix_safety_is_documented(rule):
+    section = rule.documentation().split("## Fix safety", 1)[1].split("##", 1)[0]
+    if rule.fix_safety:
+        assert rule.fix_safety.capitalize() in section, section
+        assert "No automatic fix" not in section
+    else:
+        assert "No automatic fix" in section or "no automatic fix" in section, section
+
+
+def test_safe_fixes_only_by_default():
+    safe = fix_source(LOG_OF_RELU, "a.py", options_for(), SAFETIES["safe"])
+    assert safe.text == LOG_OF_RELU and safe.fixed == 0
+    unsafe = fix_source(LOG_OF_RELU, "a.py", options_for(), UNSAFE)
+    assert unsafe.text == LOG_FIXED and unsafe.fixed == 1
+
+
+# -- the command line ------------------------------------------------------------------------
+def test_unsafe_fixes_over_the_fixture_files(tmp_path):
+    """Issue acceptance: every file still parses, every fixable finding is gone, and a
+    second run changes nothing."""
+    for path in FIXTURES.glob("NAN*.py"):
+        shutil.copy(path, tmp_path / path.name)
+    before = json.loads(run_cli("check", "--format", "json", "--no-cache", ".",
+                                cwd=tmp_path).stdout)["findings"]
+    assert sum(1 for f in before if f["fix"]) >= 10
+    result = run_cli("check", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    assert "Fixed" in result.stdout and "fix not applied" not in result.stdout
+    for path in tmp_path.glob("*.py"):
+        cst.parse_module(path.read_text(encoding="utf-8"))
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    after = json.loads(run_cli("check", "--format", "json", "--no-cache", ".",
+                               cwd=tmp_path).stdout)["findings"]
+    assert [f for f in after if f["fix"]] == []
+    assert len(after) < len(before)
+    snapshot = {p.name: p.read_bytes() for p in tmp_path.glob("*.py")}
+    second = run_cli("check", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert "Fixed" not in second.stdout
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.py")} == snapshot
+
+
+@pytest.mark.parametrize("tool", ["patch", "git"])
+def test_diff_applies_like_fix(tmp_path, tool):
+    if shutil.which(tool) is None:
+        pytest.fail(f"{tool} is needed for this test")
+    original, fixed = tmp_path / "original", tmp_path / "fixed"
+    for folder in (original, fixed):
+        folder.mkdir()
+        for path in FIXTURES.glob("NAN*.py"):
+            shutil.copy(path, folder / path.name)
+    diff = run_cli("check", "--diff", "--unsafe-fixes", ".", cwd=original)
+    assert diff.returncode == 1, diff.stderr
+    assert diff.stdout.startswith("--- ") and "Would fix" in diff.stderr
+    snapshot = {p.name: p.read_bytes() for p in original.glob("*.py")}
+    assert run_cli("check", "--unsafe-fixes", ".", cwd=fixed).returncode in (0, 1)
+    assert {p.name: p.read_bytes() for p in original.glob("*.py")} == snapshot  # --diff wrote nothing
+    command = (["patch", "-p0", "--quiet"] if tool == "patch"
+               else ["git", "apply", "-p0", "--unsafe-paths", "-"])
+    applied = subprocess.run(command, cwd=original, input=diff.stdout, text=True,
+                             capture_output=True)
+    assert applied.returncode == 0, applied.stderr + applied.stdout
+    assert {p.name: p.read_bytes() for p in original.glob("*.py")} == {
+        p.name: p.read_bytes() for p in fixed.glob("*.py")}
+
+
+def test_diff_exit_codes_and_safe_default(tmp_path):
+    (tmp_path / "a.py").write_text(LOG_OF_RELU, encoding="utf-8")
+    plain = run_cli("check", "--diff", "a.py", cwd=tmp_path)  # NAN102's fix is unsafe
+    assert (plain.returncode, plain.stdout) == (0, "")
+    assert "No fixes available" in plain.stderr
+    unsafe = run_cli("check", "--diff", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    assert unsafe.returncode == 1
+    assert "+loss = tf.math.log(h + 1e-7)" in unsafe.stdout
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_OF_RELU
+    fix = run_cli("check", "--fix", "a.py", cwd=tmp_path)
+    assert fix.returncode == 1 and "1 fixable with `--unsafe-fixes`" in fix.stdout
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_OF_RELU
+    done = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    assert done.returncode == 0 and "Fixed 1 finding" in done.stdout
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_FIXED
+
+
+def test_fix_epsilon_is_configurable(tmp_path):
+    (tmp_path / "a.py").write_text(LOG_OF_RELU, encoding="utf-8")
+    (tmp_path / ".nanlint.yaml").write_text("fix-epsilon: 1.0e-6\n", encoding="utf-8")
+    assert run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path).returncode == 0
+    assert "tf.math.log(h + 1e-6)" in (tmp_path / "a.py").read_text(encoding="utf-8")
+    (tmp_path / ".nanlint.yaml").write_text("fix-epsilon: 1.0e-9\n", encoding="utf-8")
+    result = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    assert result.returncode == 2 and "fix-epsilon" in result.stderr
+    assert "vanishes next to 1 in float32" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- writing: nothing is ever lost -----------------------------------------------------------
+class BrokenFix(Rule):
+    """A rule whose fix produces code that does not parse."""
+
+    code = "NAN999"
+    name = "broken-fix"
+    fix_safety = "safe"
+
+    def visit_Call(self, node):
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "log":
+            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+
+
+def test_a_fix_that_would_not_parse_is_not_written(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_bytes(LOG_OF_RELU.encode())
+    options = LintOptions(rules=[BrokenFix])
+    outcome = fix_file(str(path), "a.py", options, UNSAFE, write=True)
+    assert path.read_bytes() == LOG_OF_RELU.encode()
+    assert outcome.problem and "would not parse" in outcome.problem
+    [finding] = outcome.findings
+    assert "fix not applied" in finding.message and "nothing was written" in finding.message
+
+
+@pytest.mark.parametrize("encoded", [
+    LOG_OF_RELU.replace("\n", "\r\n").encode(),
+    b"\xef\xbb\xbf" + LOG_OF_RELU.encode(),
+    ("# -*- coding: latin-1 -*-\n# caf\u00e9\n" + LOG_OF_RELU).encode("latin-1"),
+    LOG_OF_RELU.rstrip("\n").encode(),  # no newline at the end
+], ids=["crlf", "bom", "latin-1", "no-final-newline"])
+def test_line_endings_bom_and_encoding_survive(tmp_path, encoded):
+    path = tmp_path / "a.py"
+    path.write_bytes(encoded)
+    outcome = fix_file(str(path), "a.py", options_for(), UNSAFE, write=True)
+    assert outcome.fixed == 1
+    expected = encoded.replace(b"tf.math.log(h)", b"tf.math.log(h + 1e-7)")
+    assert path.read_bytes() == expected
+
+
+def test_permissions_are_kept(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text(LOG_OF_RELU, encoding="utf-8")
+    path.chmod(0o640)
+    fix_file(str(path), "a.py", options_for(), UNSAFE, write=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert path.read_text(encoding="utf-8") == LOG_FIXED
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]  # no temporary file left
+
+
+def test_a_read_only_file_is_not_touched(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text(LOG_OF_RELU, encoding="utf-8")
+    path.chmod(0o444)
+    try:
+        result = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    finally:
+        path.chmod(0o644)
+    assert path.read_text(encoding="utf-8") == LOG_OF_RELU
+    assert result.returncode == 1
+    assert "fix not applied: the file is read-only" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_file_changed_since_it_was_read_is_not_written(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text("edited meanwhile\n", encoding="utf-8")
+    problem = write_atomically(str(path), LOG_OF_RELU.encode(), LOG_FIXED.encode())
+    assert problem == "the file changed on disk while it was being checked"
+    assert path.read_text(encoding="utf-8") == "edited meanwhile\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
+
+
+def test_json_findings_carry_the_fix_edits():
+    [finding] = lint_source(LOG_OF_RELU, "a.py", options_for(["NAN102"]))
+    assert finding.to_json()["fix"] == {
+        "safety": "unsafe", "description": "add an epsilon inside `tf.math.log`",
+        "edits": [{"line": 3, "column": 20, "end_line": 3, "end_column": 21,
+                   "replacement": "h + 1e-7"}]}
