@@ -17,14 +17,14 @@ import re
 import stat
 import tempfile
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint.engine import (LintOptions, SourceError, decode_with_encoding, lint_source, parse,
                             read_bytes)
 from nanlint.finding import Finding
 
 SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
-MAX_ROUNDS = 10
+MAX_ROUNDS = 50  # rounds of fixing (overlapping fixes wait for the next round)
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what libcst (and Python) count as a line break
 
 
@@ -56,10 +56,12 @@ def _offset(starts: List[int], line: int, column: int) -> int:
     return starts[line - 1] + column - 1
 
 
-def apply_edits(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Tuple[Finding, int]]]:
+def apply_edits(text: str, findings: Sequence[Finding]
+                ) -> Tuple[str, List[Tuple[Finding, int]], Callable[[int], int]]:
     """Apply the fixes of ``findings`` that do not overlap an earlier one.
 
-    Returns the new text and, for each applied finding, its start offset in the new text.
+    Returns the new text, each applied finding with its start offset in the new text, and
+    the map from old offsets to new ones.
     """
     starts = _line_starts(text)
     chosen: List[Tuple[Finding, List[Tuple[int, int, str]]]] = []
@@ -98,37 +100,54 @@ def apply_edits(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Tuple
 
     applied = [(finding, moved(_offset(starts, finding.line, finding.column)))
                for finding, _ in chosen]
-    return "".join(pieces), applied
+    return "".join(pieces), applied, moved
 
 
 # -- fixing one file -------------------------------------------------------------------------
 def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
                ) -> FixOutcome:
+    """Apply fixes in rounds until none is left. A fix whose result does not parse, or
+    does not remove its finding, is set aside (its finding says why) and the others go on."""
     findings = lint_source(source, path, options)
     outcome = FixOutcome(findings=findings, original=source, text=source)
     text, fixed = source, 0
+    rejected: Dict[Tuple[str, int], str] = {}  # (code, offset in `text`) → why not
     for _ in range(MAX_ROUNDS):
-        todo = [f for f in findings if fixable(f, safeties)]
+        starts = _line_starts(text)
+        todo = [f for f in findings if fixable(f, safeties)
+                and _key(f, starts) not in rejected]
         if not todo:
             break
-        new_text, applied = apply_edits(text, todo)
+        new_text, applied, moved = apply_edits(text, todo)
         problem = _unparsable(new_text)
-        if problem is None:
-            new_findings = lint_source(new_text, path, options)
-            starts = _line_starts(new_text)
-            still = {(f.code, _offset(starts, f.line, f.column)) for f in new_findings}
-            stuck = [f for f, offset in applied if (f.code, offset) in still]
-            if stuck:
-                first = stuck[0]
-                problem = (f"the fix of {first.code} at line {first.line} does not remove "
-                           "the finding")
         if problem is not None:
-            return _refused(outcome, problem)
+            broken = [f for f, _ in applied if _unparsable(apply_edits(text, [f])[0])]
+            if not broken:
+                return _refused(outcome, problem)  # only the combination breaks: stop
+            rejected.update((_key(f, starts), problem) for f in broken)
+            continue
+        new_findings = lint_source(new_text, path, options)
+        new_starts = _line_starts(new_text)
+        still = {_key(f, new_starts) for f in new_findings}
+        stuck = [f for f, offset in applied if (f.code, offset) in still]
+        if stuck:
+            rejected.update((_key(f, starts), "the fix does not remove the finding")
+                            for f in stuck)
+            continue
+        rejected = {(code, moved(offset)): why for (code, offset), why in rejected.items()}
         text, findings, fixed = new_text, new_findings, fixed + len(applied)
     else:
         return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
-    outcome.text, outcome.findings, outcome.fixed = text, findings, fixed
+    starts = _line_starts(text)
+    outcome.findings = [
+        replace(f, message=f"{f.message} (fix not applied: {rejected[_key(f, starts)]})")
+        if _key(f, starts) in rejected else f for f in findings]
+    outcome.text, outcome.fixed = text, fixed
     return outcome
+
+
+def _key(finding: Finding, starts: List[int]) -> Tuple[str, int]:
+    return finding.code, _offset(starts, finding.line, finding.column)
 
 
 def _unparsable(text: str) -> Optional[str]:

@@ -51,8 +51,13 @@ class NormZeroGradient(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. The squared distance or an epsilon inside the root changes the
-    values (unsafe).
+    Unsafe: the fix puts the configured `fix-epsilon` inside the root. A hand-written root
+    gets `tf.sqrt(s + 1e-7)`; `tf.norm(d, axis=a, keepdims=k)` becomes
+    `tf.sqrt(tf.reduce_sum(tf.square(d), axis=a, keepdims=k) + 1e-7)` (`ops.sqrt(ops.sum(...))`
+    for `keras.ops.norm`). Both change values near 0, so they apply only with
+    `--unsafe-fixes`; a norm with other arguments (a positional axis, `name=`) is left to
+    you. The squared distance, often the better cure, changes the loss and is never applied
+    automatically.
 
     ## Options
     None. Only euclidean norms are checked: `ord=1` and `ord=np.inf` have a finite
@@ -69,6 +74,7 @@ class NormZeroGradient(Rule):
     code = "NAN202"
     name = "norm-zero-gradient"
     severity = "warning"
+    fix_safety = "unsafe"
     summary = "euclidean norm of a value that can be the zero vector (NaN gradient)"
     supersedes = frozenset({"NAN201"})
     VALID = [
@@ -150,17 +156,37 @@ class NormZeroGradient(Rule):
         qualified = self.analysis.qualified_name(node.func) or ""
         spelling = optable.spelling_of(qualified) or ""
         if spelling.startswith("ops.") and "." in func:
-            ns = func.rsplit(".", 1)[0]
-            root = f"{ns}.sqrt({ns}.sum({ns}.square({shown}){extra}) + 1e-7)"
-            squared = f"{ns}.sum({ns}.square({shown}){extra})"
+            ns, total = func.rsplit(".", 1)[0], "sum"
         else:
-            ns = func.split(".", 1)[0] if "." in func else "tf"
-            root = f"{ns}.sqrt({ns}.reduce_sum({ns}.square({shown}){extra}) + 1e-7)"
-            squared = f"{ns}.reduce_sum({ns}.square({shown}){extra})"
+            ns, total = (func.split(".", 1)[0] if "." in func else "tf"), "reduce_sum"
+        squared = f"{ns}.{total}({ns}.square({shown}){extra})"
+        root = f"{ns}.sqrt({squared} + 1e-7)"
         self.report(node, f"`{func}` of `{shown}`, which can be the zero vector, where the "
                     "gradient of the norm is NaN (0 / 0): {evidence}", evidence=evidence,
                     suggestion=f"use the squared distance `{squared}` if the loss allows it, "
-                    f"or add an epsilon inside the root: `{root}`")
+                    f"or add an epsilon inside the root: `{root}`",
+                    fix=self._norm_fix(node, argument, ns, total))
+
+    def _norm_fix(self, node: cst.Call, argument: cst.BaseExpression, ns: str, total: str):
+        """``norm(d, axis=a)`` → ``sqrt(reduce_sum(square(d), axis=a) + eps)``."""
+        keywords = {}
+        for position, arg in enumerate(node.args):
+            if arg.star or (arg.keyword is None and position > 0):
+                return None
+            if arg.keyword is not None:
+                if arg.keyword.value not in ("axis", "keepdims", "ord", "x", "tensor"):
+                    return None
+                keywords[arg.keyword.value] = arg.value
+        parts = {"d": argument}
+        extra = ""
+        for name in ("axis", "keepdims"):
+            if name in keywords:
+                parts[name] = keywords[name]
+                extra += f", {name}={{{name}}}"
+        epsilon = self.epsilon(self.analysis.value(argument))
+        replacement = self.template(
+            f"{ns}.sqrt({ns}.{total}({ns}.square({{d}}){extra}) + {epsilon})", **parts)
+        return self.fix("add an epsilon inside the root", node, replacement)
 
     def _check_root(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
         if argument is None or "norm" not in self.analysis.value(node).tags:
@@ -175,9 +201,12 @@ class NormZeroGradient(Rule):
             guarded = f"{self.source(node.func)}({shown} + 1e-7{half})"
         else:
             guarded = f"({shown} + 1e-7) ** 0.5"
+        fix = self.fix("add an epsilon inside the root", argument,
+                       self.plus_epsilon(argument, self.analysis.value(argument),
+                                         parenthesize=isinstance(node, cst.BinaryOperation)))
         self.report(node, f"hand-written euclidean norm: square root of the sum of squares "
                     f"`{shown}`, which is 0 for a zero vector, where the gradient is NaN "
                     "(0 / 0): {evidence}",
                     evidence=evidence,
                     suggestion=f"use the squared distance `{shown}` if the loss allows it, or "
-                    f"add an epsilon inside the root: `{guarded}`")
+                    f"add an epsilon inside the root: `{guarded}`", fix=fix)

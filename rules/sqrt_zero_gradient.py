@@ -43,8 +43,11 @@ class SqrtZeroGradient(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. An epsilon inside the root changes values near 0 (unsafe);
-    `sqrt(exp(v))` → `exp(v / 2)` is exact (safe).
+    Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
+    configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
+    `tf.pow(x + 1e-7, 0.5)`), which changes values near 0 and is applied only with
+    `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
+    A value that can be negative gets no fix.
 
     ## Options
     None.
@@ -54,6 +57,7 @@ class SqrtZeroGradient(Rule):
     name = "sqrt-zero-gradient"
     severity = "warning"
     summary = "square root of a value that can be 0 (infinite gradient)"
+    fix_safety = "unsafe"
     VALID = [
         "import tensorflow as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b)) + 1e-7)\n",
         "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",
@@ -97,7 +101,8 @@ class SqrtZeroGradient(Rule):
                         "float32 and the gradient of the root is then NaN",
                         confidence="high",
                         suggestion=f"use `tf.exp(0.5 * {inner})`, which is equal and has no "
-                        "singularity" if inner else "use `tf.exp(0.5 * v)` instead")
+                        "singularity" if inner else "use `tf.exp(0.5 * v)` instead",
+                        fix=self._halved_exponent(node, argument))
             return
         evidence = value.zero or value.negative
         if evidence is None or evidence.convention or evidence.discrete:
@@ -115,7 +120,28 @@ class SqrtZeroGradient(Rule):
         else:
             message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
             suggestion = "make the argument non-negative before the root"
-        self.report(node, message, evidence=evidence, suggestion=suggestion)
+        fix = None
+        if value.negative is None:
+            fix = self.fix("add an epsilon inside the root", argument,
+                           self.plus_epsilon(argument, value,
+                                             parenthesize=isinstance(node, cst.BinaryOperation)))
+        self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
+
+    def _halved_exponent(self, node: cst.CSTNode, argument: cst.BaseExpression):
+        """``sqrt(exp(v))`` → ``exp(0.5 * v)``: equal everywhere, so a safe fix."""
+        if not isinstance(argument, cst.Call) or not isinstance(node, cst.Call):
+            return None
+        op = self.analysis.op_of(argument)
+        if op is None or op.name != "exp" or len(argument.args) != 1:
+            return None
+        inner = argument.args[0]
+        exponent = inner.value
+        if not isinstance(exponent, (cst.Name, cst.Attribute, cst.Call, cst.Subscript,
+                                     cst.Integer, cst.Float)) and not exponent.lpar:
+            exponent = exponent.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        halved = argument.with_changes(args=[inner.with_changes(
+            value=self.template("0.5 * {v}", v=exponent))])
+        return self.fix("take the root in the exponent", node, halved, safety="safe")
 
     def _exp_argument(self, argument: cst.BaseExpression) -> Optional[str]:
         if isinstance(argument, cst.Call):

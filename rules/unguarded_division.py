@@ -41,8 +41,13 @@ class UnguardedDivision(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. Guarding changes values where the denominator is near 0 (that
-    is the point), so the fix will be marked unsafe.
+    Unsafe: where the denominator is known not to be negative, the fix adds the configured
+    `fix-epsilon` to it (`total / (count + 1e-7)`; `fix-epsilon-float16` for a float16
+    value), also inside `tf.divide(a, b)` and `divide_no_nan(a, b)`. That changes values
+    where the denominator is near 0, which is the point, so it is applied only with
+    `--unsafe-fixes`. For a count, `tf.math.divide_no_nan` (0 for an empty mask) may be what
+    you mean; the fix does not choose it for you. A denominator that can be negative gets
+    no fix: adding an epsilon can move its zero instead of removing it.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
@@ -53,6 +58,7 @@ class UnguardedDivision(Rule):
     name = "unguarded-division"
     severity = "error"
     summary = "division by a tensor that can be 0"
+    fix_safety = "unsafe"
     options = {
         "check-divide-no-nan": Option(True, bool, "also report divide_no_nan by a continuous "
                                       "value that can get tiny"),
@@ -109,7 +115,15 @@ class UnguardedDivision(Rule):
         else:
             suggestion = f"add an epsilon to the denominator: `({shown} + 1e-7)`"
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
-                    evidence=evidence, suggestion=suggestion)
+                    evidence=evidence, suggestion=suggestion,
+                    fix=self._fix(denominator, isinstance(node, cst.BinaryOperation)))
+
+    def _fix(self, denominator: cst.BaseExpression, operand: bool = False):
+        value = self.analysis.value(denominator)
+        if value.negative is not None:
+            return None
+        return self.fix("add an epsilon to the denominator", denominator,
+                        self.plus_epsilon(denominator, value, parenthesize=operand))
 
     def _check_no_nan(self, node: cst.Call, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
@@ -119,4 +133,5 @@ class UnguardedDivision(Rule):
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
-                    suggestion=f"add an epsilon instead: `numerator / ({shown} + 1e-7)`")
+                    suggestion=f"add an epsilon instead: `numerator / ({shown} + 1e-7)`",
+                    fix=self._fix(denominator))

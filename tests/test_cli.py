@@ -198,7 +198,7 @@ def test_text_summary_counts_severities_and_files(tmp_path):
     result = run_cli("check", cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == (
         "Found 5 findings (4 errors, 1 warning) in 2 of 3 files. "
-        "3 fixable with `--unsafe-fixes`.")
+        "5 fixable with `--unsafe-fixes`.")
 
 
 def test_text_has_no_ansi_codes_when_not_a_terminal(tmp_path):
@@ -421,9 +421,9 @@ def test_nan000_can_be_ignored(tmp_path, nanlint):
 REQUIRED_RULES = [
     ("NAN000", "parse-error", "error", "none"),
     ("NAN001", "invalid-suppression", "warning", "none"),
-    ("NAN101", "unguarded-division", "error", "none"),
+    ("NAN101", "unguarded-division", "error", "unsafe"),
     ("NAN102", "log-of-zero", "error", "unsafe"),
-    ("NAN201", "sqrt-zero-gradient", "warning", "none"),
+    ("NAN201", "sqrt-zero-gradient", "warning", "unsafe"),
 ]
 
 

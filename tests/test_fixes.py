@@ -165,9 +165,9 @@ def test_a_fix_that_would_not_parse_is_not_written(tmp_path):
     options = LintOptions(rules=[BrokenFix])
     outcome = fix_file(str(path), "a.py", options, UNSAFE, write=True)
     assert path.read_bytes() == LOG_OF_RELU.encode()
-    assert outcome.problem and "would not parse" in outcome.problem
     [finding] = outcome.findings
-    assert "fix not applied" in finding.message and "nothing was written" in finding.message
+    assert "(fix not applied: the fixed code would not parse" in finding.message
+    assert outcome.fixed == 0 and not outcome.changed
 
 
 @pytest.mark.parametrize("encoded", [
