@@ -251,6 +251,19 @@ class Analysis:
             return binding.value
         return None
 
+    def unchanged_since(self, expr: cst.BaseExpression, name: cst.Name) -> bool:
+        """``expr``, made of names only, means here what it meant where ``name`` was last
+        assigned: none of its names was bound again in between (so a fix may move ``expr``
+        from that assignment to here)."""
+        scope, index = self._here()
+        binding, where = self._resolve(name.value, scope, index)
+        if binding is None or binding.kind != "assign" or where is not scope:
+            return False
+        if not isinstance(expr, cst.Name):
+            return False
+        used, used_in = self._resolve(expr.value, scope, index)
+        return used is None or used_in is not scope or used.index < binding.index
+
     def in_function(self) -> Optional[cst.FunctionDef]:
         for node in reversed(self.cursor.scopes):
             if isinstance(node, cst.FunctionDef):

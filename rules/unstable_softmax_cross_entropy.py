@@ -7,7 +7,7 @@ from typing import Dict, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.rule import Evidence, Rule
+from nanlint.rule import Fix, Evidence, Rule
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
 _AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
@@ -58,11 +58,16 @@ class UnstableSoftmaxCrossEntropy(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. When it comes, `log(softmax(z))` → `log_softmax(z)` will be marked
-    safe (the same value, computed stably). The other rewrites will be unsafe: a fused
-    cross-entropy returns the per-example loss and replaces the reduction around it, labels
-    must be a distribution (or integer ids for the sparse form), and `log_sigmoid` /
-    `nn.softmax` change results exactly where the old code overflowed or underflowed.
+    Safe: the fixes compute the same value stably, so the result equals the old one
+    wherever the old one was finite. `log(softmax(z))` becomes `log_softmax(z)` (with the
+    softmax's own arguments, e.g. `axis`), `log(sigmoid(z))` becomes `log_sigmoid(z)`,
+    `log(1 - sigmoid(z))` becomes `log_sigmoid(-z)`, and a hand-written
+    `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` becomes `nn.softmax(z, axis=a)`.
+    A softmax assigned to a variable first is fixed too when its logits are a plain name not
+    assigned again in between. The fix keeps the user's namespace (`tf`, `tf.compat.v1`,
+    `keras.ops`); softmaxes from `K.` or from a layer's activation, and hand-written
+    cross-entropies as a whole, are left to you: a fused cross-entropy returns the
+    per-example loss and replaces the reduction around it, which no fix should guess.
 
     ## Options
     None.
@@ -72,7 +77,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     name = "unstable-softmax-cross-entropy"
     severity = "error"
     summary = "cross-entropy or log computed from a softmax/sigmoid output instead of logits"
-    fix_safety = None
+    fix_safety = "safe"
     supersedes = frozenset({"NAN102"})
     VALID = [
         "import tensorflow as tf\n"
@@ -174,7 +179,46 @@ class UnstableSoftmaxCrossEntropy(Rule):
             message = (f"`{func}` of `{shown}` ({what} output) is -inf once the probability "
                        f"reaches 0, and its gradient NaN: {{evidence}}")
             suggestion = self._log_form(kind, complement, root, logits, call)
-        self.report(node, message, evidence=evidence, suggestion=suggestion)
+        probability = self._subtrahend(argument) if complement else argument
+        self.report(node, message, evidence=evidence, suggestion=suggestion,
+                    fix=self._log_fix(node, probability, producer, complement))
+
+    def _log_fix(self, node: cst.Call, probability: Optional[cst.BaseExpression],
+                 producer: cst.CSTNode, complement: bool) -> Optional[Fix]:
+        """``log(softmax(z))`` → ``log_softmax(z)``, ``log(sigmoid(z))`` →
+        ``log_sigmoid(z)``, ``log(1 - sigmoid(z))`` → ``log_sigmoid(-z)``: exact, so safe.
+        The softmax may also be a variable assigned just before, if its logits are a name
+        that was not assigned again since."""
+        if not isinstance(producer, cst.Call) or probability is None:
+            return None
+        op = self.analysis.op_of(producer)
+        namespace = self._namespace(producer)
+        if op is None or op.name not in ("softmax", "sigmoid") or namespace not in ("tf", "ops"):
+            return None
+        if probability is not producer:
+            logits = _first_argument(producer)
+            if not (isinstance(probability, cst.Name)
+                    and self.analysis.definition(probability) is producer
+                    and logits is not None
+                    and all(isinstance(arg.value, (cst.Name, cst.Integer, cst.UnaryOperation))
+                            for arg in producer.args)
+                    and self.analysis.unchanged_since(logits, probability)):
+                return None
+        root = self._root(producer)
+        ops = namespace == "ops"
+        if op.name == "softmax":
+            func = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
+            return self.fix(f"use `{func}`", node, producer.with_changes(
+                func=cst.parse_expression(func), lpar=node.lpar, rpar=node.rpar))
+        func = f"{root}.log_sigmoid" if ops else f"{root}.math.log_sigmoid"
+        logits = _first_argument(producer)
+        if logits is None or len(producer.args) != 1:
+            return None
+        if complement:
+            logits = cst.UnaryOperation(cst.Minus(), logits if _atomic(logits)
+                                        else logits.with_changes(lpar=[cst.LeftParen()],
+                                                                 rpar=[cst.RightParen()]))
+        return self.fix(f"use `{func}`", node, self.template(f"{func}({{z}})", z=logits))
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """`p` in `1 - p` (or `tf.subtract(1, p)`)."""
@@ -243,7 +287,35 @@ class UnstableSoftmaxCrossEntropy(Rule):
                     evidence=evidence,
                     suggestion=f"use `{spelled}({args})`, which shifts the logits by their "
                                f"maximum (or `log_softmax` / a fused cross-entropy if a log "
-                               f"follows)")
+                               f"follows)",
+                    fix=self._softmax_fix(node, numerator, denominator, exp_call, spelled))
+
+    def _softmax_fix(self, node: cst.CSTNode, numerator: cst.BaseExpression,
+                     denominator: cst.BaseExpression, exp_call: cst.Call, spelled: str
+                     ) -> Optional[Fix]:
+        """``exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)`` → ``softmax(z, axis=a)``:
+        only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
+        if numerator is not exp_call or not isinstance(denominator, cst.Call):
+            return None
+        axis = keepdims = None
+        for arg in denominator.args[1:]:
+            if arg.keyword is None and axis is None:
+                axis = arg.value
+            elif arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
+                axis = arg.value
+            elif arg.keyword is not None and arg.keyword.value == "keepdims":
+                keepdims = arg.value
+        inner = _first_argument(denominator)
+        if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
+                or not isinstance(inner, cst.Call)
+                or self.analysis.module.code_for_node(inner).strip()
+                != self.analysis.module.code_for_node(exp_call).strip()):
+            return None
+        logits = _first_argument(exp_call)
+        if logits is None or self._namespace(exp_call) not in ("tf", "ops"):
+            return None  # `K.exp`: no softmax in the user's namespace
+        replacement = self.template(f"{spelled}({{z}}, axis={{a}})", z=logits, a=axis)
+        return self.fix(f"use `{spelled}`", node, replacement)
 
     # -- spelling the fix in the user's namespace -------------------------------------------
     def _logits(self, producer: cst.CSTNode) -> Tuple[Optional[str], Optional[cst.Call]]:
@@ -266,6 +338,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
             argument = _first_argument(exp_call)
             return (self.source(argument) if argument is not None else None), exp_call
         return None, None
+
+    def _namespace(self, call: cst.Call) -> str:
+        """`tf`, `ops` or `K`: the family of the call's canonical spelling."""
+        qualified = self.analysis.qualified_name(call.func) or ""
+        return (optable.spelling_of(qualified) or "").partition(".")[0]
 
     def _root(self, call: Optional[cst.Call]) -> str:
         """`tf`, `tf1`, `tf.compat.v1`, `ops` or `keras.ops`: where the fused op lives."""
@@ -371,6 +448,11 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
+
+
+def _atomic(node: cst.BaseExpression) -> bool:
+    return bool(getattr(node, "lpar", None)) or isinstance(
+        node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float))
 
 
 def _negated(source: str) -> str:
