@@ -111,6 +111,11 @@ class Rule:
             return _literal(settings.fix_epsilon_float16)
         return _literal(settings.fix_epsilon)
 
+    @staticmethod
+    def number(value: float) -> cst.BaseExpression:
+        """A float literal as people write it (``1e-7``, ``1e-3``, ``0.05``)."""
+        return cst.parse_expression(_literal(value))
+
     def plus_epsilon(self, expression: cst.BaseExpression, value: Optional[Value] = None,
                      parenthesize: bool = False) -> cst.BaseExpression:
         """``expression + eps``, in parentheses where an operator binds tighter."""

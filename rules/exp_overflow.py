@@ -7,7 +7,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.rule import Evidence, Rule, Value
+from nanlint.rule import Evidence, Fix, Rule, Value
 
 _AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
@@ -60,9 +60,12 @@ class ExpOverflow(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. The future fix will be marked unsafe: `reduce_logsumexp` is equal
-    in exact arithmetic but rounds differently and changes the result exactly where the old
-    code overflowed, and clipping the exponent changes values outside the clip range.
+    Safe, for the hand-written logsumexp written in one expression:
+    `log(reduce_sum(exp(z), axis=a, keepdims=k))` becomes
+    `reduce_logsumexp(z, axis=a, keepdims=k)` (`K.logsumexp`, `keras.ops.logsumexp` in
+    those namespaces) — the same value wherever the old one was finite. A sum assigned to a
+    variable first, and the divisions (which need a shift or a clip chosen for the model),
+    are left to you.
 
     ## Options
     None.
@@ -72,7 +75,7 @@ class ExpOverflow(Rule):
     name = "exp-overflow"
     severity = "warning"
     summary = "exp of an unbounded value feeding a sum or a division"
-    fix_safety = None
+    fix_safety = "safe"
     VALID = [
         "import tensorflow as tf\nlse = tf.math.reduce_logsumexp(z, axis=-1)\n",
         "import tensorflow as tf\nm = tf.reduce_max(z, axis=-1, keepdims=True)\n"
@@ -127,7 +130,26 @@ class ExpOverflow(Rule):
         self.report(node, f"hand-written logsumexp `{shape}`: {{evidence}}",
                     evidence=evidence,
                     suggestion=f"use `{spelled}({args})`, which subtracts the maximum before "
-                               f"exponentiating")
+                               f"exponentiating",
+                    fix=self._logsumexp_fix(node, argument, reduce_call, spelled))
+
+    def _logsumexp_fix(self, node: cst.Call, argument: cst.BaseExpression,
+                       reduce_call: Optional[cst.Call], spelled: str) -> Optional[Fix]:
+        """``log(reduce_sum(exp(z), ...))`` in one expression → ``reduce_logsumexp(z, ...)``."""
+        if reduce_call is None or argument is not reduce_call or not reduce_call.args:
+            return None
+        summand = reduce_call.args[0]
+        if summand.keyword is not None or not isinstance(summand.value, cst.Call):
+            return None
+        exp_op = self.analysis.op_of(summand.value)
+        if exp_op is None or exp_op.name != "exp" or len(summand.value.args) != 1:
+            return None
+        exponent = summand.value.args[0].value
+        call = reduce_call.with_changes(
+            func=cst.parse_expression(spelled),
+            args=[summand.with_changes(value=exponent), *reduce_call.args[1:]],
+            lpar=node.lpar, rpar=node.rpar)
+        return self.fix(f"use `{spelled}`", node, call)
 
     # -- divisions --------------------------------------------------------------------------
     def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:

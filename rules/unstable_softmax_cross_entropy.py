@@ -7,7 +7,7 @@ from typing import Dict, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.rule import Fix, Evidence, Rule
+from nanlint.rule import Evidence, Fix, Rule
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
 _AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")

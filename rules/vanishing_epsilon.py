@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Option, Rule, Value
+from nanlint.rule import Evidence, Fix, Option, Rule, Value
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
 FLOAT32_EPSILON = 1.1920929e-07  # machine epsilon: 1 + 1e-7 is the next float32 after 1
@@ -96,8 +96,12 @@ class VanishingEpsilon(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. A larger epsilon changes values near the guarded point, so the
-    fix will be marked unsafe.
+    Unsafe: the fix replaces a literal epsilon by one the dtype holds — the smallest of
+    1e-7, 1e-6, ... that survives next to the other term of a constant sum (`1e-10 + 1` →
+    `1e-7 + 1`), `fix-epsilon-float16` (default 1e-3, at least `float16-min-epsilon`) next to
+    a float16 value, and `1e-4` for an optimizer's `epsilon`. A larger epsilon changes
+    values near the point it guards, so it is applied only with `--unsafe-fixes`. A named
+    constant (`EPS = 1e-10`) is not rewritten: its other uses may be right as they are.
 
     ## Options
     - `float16-min-epsilon` (number, default `1e-4`): the smallest epsilon accepted next to
@@ -109,6 +113,7 @@ class VanishingEpsilon(Rule):
     name = "vanishing-epsilon"
     severity = "warning"
     summary = "epsilon too small to survive its dtype"
+    fix_safety = "unsafe"
     options = {
         "float16-min-epsilon": Option(1e-4, float, "the smallest epsilon accepted next to a "
                                       "float16 value"),
@@ -180,8 +185,8 @@ class VanishingEpsilon(Rule):
             if self._check_constant_sum(expr, other):
                 return
         if isinstance(node.operator, (cst.Add, cst.Subtract)):
-            for eps, other in ((left, right), (right, left)):
-                if self._check_float16_epsilon(node, eps, other, "added to"):
+            for eps, other, eps_node in ((left, right, node.left), (right, left, node.right)):
+                if self._check_float16_epsilon(node, eps, other, "added to", eps_node):
                     return
 
     # -- a constant sum that meets a tensor --------------------------------------------------
@@ -241,8 +246,20 @@ class VanishingEpsilon(Rule):
                 suggestion += ", or keep this computation in float32"
         else:
             suggestion = "keep this computation in float32"
-        self.report(expr, message, confidence=confidence, suggestion=suggestion)
+        fix = None
+        if working is not None:
+            small_node = expr.right if abs(self.analysis.value(expr.left).const or 0) >= abs(
+                self.analysis.value(expr.right).const or 0) else expr.left
+            fix = self._literal_fix(small_node, working)
+        self.report(expr, message, confidence=confidence, suggestion=suggestion, fix=fix)
         return True
+
+    def _literal_fix(self, node: cst.BaseExpression, number: float) -> Optional[Fix]:
+        """Replace a literal epsilon (not a named constant: its other uses may be fine)."""
+        if not isinstance(node, (cst.Float, cst.Integer)):
+            return None
+        replacement = self.number(number).with_changes(lpar=node.lpar, rpar=node.rpar)
+        return self.fix(f"use the epsilon {_number(number)}", node, replacement)
 
     # -- an epsilon next to a float16 value --------------------------------------------------
     def _float16_source(self, value: Value) -> Optional[Tuple[str, Optional[Evidence]]]:
@@ -264,7 +281,7 @@ class VanishingEpsilon(Rule):
         return None  # TF ops outside a layer still default to float32, even under floatx
 
     def _check_float16_epsilon(self, node: cst.CSTNode, eps: Value, other: Value,
-                               how: str) -> bool:
+                               how: str, eps_node: Optional[cst.BaseExpression] = None) -> bool:
         epsilon = eps.const
         minimum = self.settings["float16-min-epsilon"]
         if epsilon is None or not 0 < epsilon < minimum:
@@ -293,8 +310,12 @@ class VanishingEpsilon(Rule):
         message += ": {evidence}" if evidence is not None else ""
         suggestion = (f"use an epsilon float16 can hold, e.g. {_number(minimum)} next to small "
                       "values (1e-3 next to values of size ~1), or compute this in float32")
+        fix = None
+        if eps_node is not None:
+            fix = self._literal_fix(eps_node, max(self.analysis.settings.fix_epsilon_float16,
+                                                  minimum))
         self.report(node, message, evidence=evidence, confidence=confidence,
-                    suggestion=suggestion)
+                    suggestion=suggestion, fix=fix)
         return True
 
     def _check_call(self, node: cst.Call) -> None:
@@ -313,12 +334,12 @@ class VanishingEpsilon(Rule):
             return
         a, b = self.analysis.value(first), self.analysis.value(second)
         if op.name == "clip":
-            self._check_float16_epsilon(node, b, a, "used as the lower clip bound of")
+            self._check_float16_epsilon(node, b, a, "used as the lower clip bound of", second)
         elif op.name == "maximum":
-            if not self._check_float16_epsilon(node, b, a, "used as the floor of"):
-                self._check_float16_epsilon(node, a, b, "used as the floor of")
-        elif not self._check_float16_epsilon(node, b, a, "added to"):
-            self._check_float16_epsilon(node, a, b, "added to")
+            if not self._check_float16_epsilon(node, b, a, "used as the floor of", second):
+                self._check_float16_epsilon(node, a, b, "used as the floor of", first)
+        elif not self._check_float16_epsilon(node, b, a, "added to", second):
+            self._check_float16_epsilon(node, a, b, "added to", first)
 
     # -- optimizers -------------------------------------------------------------------------
     def _check_optimizer(self, node: cst.Call) -> None:
@@ -337,5 +358,6 @@ class VanishingEpsilon(Rule):
                     "float16 (smallest subnormal ~6e-8), so `m / (sqrt(v) + epsilon)` divides "
                     "by 0 wherever v is 0: {evidence}", evidence=evidence, confidence="high",
                     suggestion="use `epsilon=1e-4` (float16 holds it), or train with the "
-                    "'mixed_float16' policy, which keeps the optimizer's slots in float32")
+                    "'mixed_float16' policy, which keeps the optimizer's slots in float32",
+                    fix=self._literal_fix(expr, max(1e-4, self.settings["float16-min-epsilon"])))
 

@@ -71,8 +71,13 @@ class WhereDoesNotGuardGradient(Rule):
     ```
 
     ## Fix safety
-    No automatic fix yet. The double-where rewrite leaves every value unchanged, but it
-    changes the code the gradient flows through, so the fix will be marked unsafe.
+    Unsafe: where the singular op sits in the branch itself, the fix guards its argument
+    with the same condition — the double where, `tf.where(x > 0, tf.math.log(tf.where(x >
+    0, x, tf.ones_like(x))), 0.)` (`ops.ones_like`, `K.ones_like` in those namespaces, `1.0`
+    for a bare `where`). Every value stays the same and the NaN gradient becomes the right
+    one, but the condition and the argument are now computed twice and the gradient takes
+    another path, so it is applied only with `--unsafe-fixes`. A singular op assigned to a
+    variable first is left to you (the guard belongs where the variable is computed).
 
     ## Options
     None.
@@ -81,6 +86,7 @@ class WhereDoesNotGuardGradient(Rule):
     code = "NAN204"
     name = "where-does-not-guard-gradient"
     severity = "error"
+    fix_safety = "unsafe"
     summary = "tf.where that guards only the value, not the gradient, of log, division or pow"
     VALID = [
         "import tensorflow as tf\nsafe = tf.where(x > 0, x, tf.ones_like(x))\n"
@@ -346,5 +352,15 @@ class WhereDoesNotGuardGradient(Rule):
                    "but not its gradient: {evidence}; the branch not taken is still "
                    "differentiated, and its zero gradient times that infinite derivative is "
                    "0 * inf = NaN")
+        fix = None
+        if site.top is branch and site.name is None:
+            guard = (node.func.value.with_changes(lpar=[], rpar=[])
+                     if isinstance(node.func, cst.Attribute) else None)
+            ones = (self.template(f"{self.source(guard)}.ones_like({{x}})", x=site.operand)
+                    if guard is not None else cst.Float("1.0"))
+            sides = (site.operand, ones) if position == 0 else (ones, site.operand)
+            guarded = self.template("{where}({cond}, {a}, {b})", where=node.func, cond=cond,
+                                    a=sides[0], b=sides[1])
+            fix = self.fix("guard the argument too (the double where)", site.operand, guarded)
         self.report(node, message, evidence=evidence, confidence="high",
-                    suggestion=suggestion)
+                    suggestion=suggestion, fix=fix)
