@@ -224,3 +224,39 @@ def test_json_findings_carry_the_fix_edits():
         "safety": "unsafe", "description": "add an epsilon inside `tf.math.log`",
         "edits": [{"line": 3, "column": 20, "end_line": 3, "end_column": 21,
                    "replacement": "h + 1e-7"}]}
+
+
+SOFTMAX_LOG = ("import tensorflow as tf\nprobs = tf.nn.softmax(z)\n"
+               "loss = tf.math.log(tf.nn.softmax(z)) + tf.math.log(tf.nn.relu(z))\n")
+
+
+def test_text_marks_fixable_findings_and_counts_them(tmp_path):
+    (tmp_path / "a.py").write_text(SOFTMAX_LOG, encoding="utf-8")
+    result = run_cli("check", "--no-cache", "a.py", cwd=tmp_path)
+    lines = [line for line in result.stdout.splitlines() if line.startswith("a.py:")]
+    assert [line.split(" ", 2)[1:2] for line in lines] == [["NAN103"], ["NAN102"]]
+    assert lines[0].split()[2] == "[*]"  # safe: --fix applies it
+    assert lines[1].split()[2] != "[*]"  # unsafe: only with --unsafe-fixes
+    assert result.stdout.rstrip().endswith(
+        "[*] 1 fixable with `--fix`. 1 more fixable with `--unsafe-fixes`.")
+    shown = run_cli("check", "--no-cache", "--unsafe-fixes", "--diff", "a.py", cwd=tmp_path)
+    assert "+loss = tf.nn.log_softmax(z) + tf.math.log(tf.nn.relu(z) + 1e-7)" in shown.stdout
+
+
+def test_fix_then_report_what_remains(tmp_path):
+    (tmp_path / "a.py").write_text(SOFTMAX_LOG, encoding="utf-8")
+    result = run_cli("check", "--fix", "--format", "json", "a.py", cwd=tmp_path)
+    assert result.returncode == 1
+    [left] = json.loads(result.stdout)["findings"]
+    assert left["code"] == "NAN102" and left["fix"]["safety"] == "unsafe"
+    assert left["line"] == 3 and left["column"] == 31  # its position in the fixed file
+    assert "tf.nn.log_softmax(z)" in (tmp_path / "a.py").read_text(encoding="utf-8")
+
+
+def test_one_fix_set_aside_does_not_stop_the_others(tmp_path):
+    options = LintOptions(rules=[BrokenFix, *registry.rule_classes(["NAN103"])])
+    source = "import tensorflow as tf\na = tf.math.log(tf.nn.softmax(z))\nb = tf.math.log(x)\n"
+    outcome = fix_source(source, "a.py", options, UNSAFE)
+    assert "tf.nn.log_softmax(z)" in outcome.text and "b = tf.math.log(x)" in outcome.text
+    [left] = [f for f in outcome.findings if f.line == 3]
+    assert "fix not applied" in left.message
