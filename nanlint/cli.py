@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from nanlint import __version__
+from nanlint.finding import SEVERITIES
+from nanlint.reporters import FORMATS, STATISTICS_FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -28,7 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check files and folders (default: .)")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=tuple(FORMATS), default="text",
+                       help="output format (default: text)")
+    check.add_argument("--output-file", "-o", metavar="FILE", type=Path,
+                       help="write the report to FILE instead of standard output")
+    check.add_argument("--statistics", action="store_true",
+                       help="print the number of findings per rule instead of the findings "
+                       "(text or json)")
+    check.add_argument("--fail-on", choices=SEVERITIES, default="info",
+                       help="exit 1 only for findings of this severity or worse "
+                       "(default: info, any finding)")
     check.add_argument("--select", metavar="CODES",
                        help="codes or prefixes to check, comma-separated (replaces the "
                        "configuration's select)")
@@ -87,7 +98,7 @@ def _check(args: argparse.Namespace) -> int:
     from nanlint import config as configuration
     from nanlint import runner
     from nanlint.discovery import discover
-    from nanlint.reporters import report_json, report_text, write_error
+    from nanlint.reporters import Scan, write_error
 
     try:
         config = configuration.load(args.config)
@@ -97,6 +108,10 @@ def _check(args: argparse.Namespace) -> int:
             config.ignore = config.ignore + configuration.split_codes(args.ignore, "--ignore")
     except configuration.ConfigError as error:
         write_error(str(error))
+        return EXIT_ERROR
+    if args.statistics and args.format not in STATISTICS_FORMATS:
+        write_error(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, "
+                    f"not {args.format}")
         return EXIT_ERROR
 
     paths = [Path(p) for p in args.paths]
@@ -110,15 +125,45 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
-    if args.format == "json":
-        report_json(findings, len(files), sys.stdout)
-    else:
-        report_text(findings, len(files), sys.stdout, quiet=args.quiet)
+    scan = Scan(findings, [configuration.relative_display(path) for path in files])
+    if not _report(scan, args):
+        return EXIT_ERROR
     if any(f.name == "internal-error" for f in findings):
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
-    if findings and not args.exit_zero:
+    if _fails(scan.findings, args.fail_on) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _report(scan, args: argparse.Namespace) -> bool:
+    """Write the report to standard output or --output-file; False if it cannot be written."""
+    import functools
+    import io
+
+    from nanlint.reporters import report_text, write_error
+
+    reporter = (STATISTICS_FORMATS if args.statistics else FORMATS)[args.format]
+    if args.output_file is None:
+        reporter(scan, sys.stdout, args.quiet)
+        return True
+    if reporter is report_text:
+        reporter = functools.partial(report_text, colour=False)  # a file gets no colour codes
+    buffer = io.StringIO()
+    reporter(scan, buffer, args.quiet)
+    try:
+        with open(args.output_file, "w", encoding="utf-8") as handle:
+            handle.write(buffer.getvalue())
+    except OSError as error:
+        write_error(f"cannot write {args.output_file}: {error.strerror or error}")
+        return False
+    return True
+
+
+def _fails(findings, fail_on: str) -> bool:
+    """Is any finding at least as severe as ``fail_on``? (An unknown severity counts.)"""
+    worst_allowed = SEVERITIES.index(fail_on)
+    return any(SEVERITIES.index(f.severity) <= worst_allowed if f.severity in SEVERITIES
+               else True for f in findings)
 
 
 def _clean() -> int:
