@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fail-on", choices=SEVERITIES, default="info",
                        help="exit 1 only for findings of this severity or worse "
                        "(default: info, any finding)")
+    recorded = check.add_mutually_exclusive_group()
+    recorded.add_argument("--baseline", metavar="FILE", type=Path,
+                          help="report only findings not recorded in this baseline file")
+    recorded.add_argument("--write-baseline", metavar="FILE", type=Path,
+                          help="record the current findings in FILE and report nothing")
     check.add_argument("--select", metavar="CODES",
                        help="codes or prefixes to check, comma-separated (replaces the "
                        "configuration's select)")
@@ -98,6 +103,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from nanlint import baseline
     from nanlint import config as configuration
     from nanlint import runner
     from nanlint.discovery import discover
@@ -116,6 +122,13 @@ def _check(args: argparse.Namespace) -> int:
         write_error(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, "
                     f"not {args.format}")
         return EXIT_ERROR
+    recorded = None
+    if args.baseline is not None:
+        try:
+            recorded = baseline.load(args.baseline)
+        except baseline.BaselineError as error:
+            write_error(str(error))
+            return EXIT_ERROR
 
     paths = [Path(p) for p in args.paths]
     files, problems = discover(paths, config.exclude, config.root, config.respect_gitignore)
@@ -128,10 +141,23 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
+    crashed = any(f.name == "internal-error" for f in findings)
+    if args.write_baseline is not None:
+        try:
+            count = baseline.write(args.write_baseline, findings)
+        except baseline.BaselineError as error:
+            write_error(str(error))
+            return EXIT_ERROR
+        noun = "finding" if count == 1 else "findings"
+        sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
+        return EXIT_ERROR if crashed else EXIT_CLEAN
     scan = Scan(findings, [configuration.relative_display(path) for path in files])
+    if recorded is not None:
+        scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
+        scan.baseline = str(args.baseline)
     if not _report(scan, args):
         return EXIT_ERROR
-    if any(f.name == "internal-error" for f in findings):
+    if crashed:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if _fails(scan.findings, args.fail_on) and not args.exit_zero:
         return EXIT_FINDINGS
