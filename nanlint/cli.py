@@ -190,9 +190,8 @@ def _report(scan, args: argparse.Namespace) -> bool:
 
 def _fails(findings, fail_on: str) -> bool:
     """Is any finding at least as severe as ``fail_on``? (An unknown severity counts.)"""
-    worst_allowed = SEVERITIES.index(fail_on)
-    return any(SEVERITIES.index(f.severity) <= worst_allowed if f.severity in SEVERITIES
-               else True for f in findings)
+    rank = {severity: position for position, severity in enumerate(SEVERITIES)}
+    return any(rank.get(finding.severity, 0) <= rank[fail_on] for finding in findings)
 
 
 def _clean() -> int:
