@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from nanlint import __version__
+from nanlint.finding import SEVERITIES
+from nanlint.reporters import FORMATS, STATISTICS_FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -28,7 +30,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check files and folders (default: .)")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=tuple(FORMATS), default="text",
+                       help="output format (default: text)")
+    check.add_argument("--output-file", "-o", metavar="FILE", type=Path,
+                       help="write the report to FILE instead of standard output")
+    check.add_argument("--statistics", action="store_true",
+                       help="print the number of findings per rule instead of the findings "
+                       "(text or json)")
+    check.add_argument("--fail-on", choices=SEVERITIES, default="info",
+                       help="exit 1 only for findings of this severity or worse "
+                       "(default: info, any finding)")
+    recorded = check.add_mutually_exclusive_group()
+    recorded.add_argument("--baseline", metavar="FILE", type=Path,
+                          help="report only findings not recorded in this baseline file")
+    recorded.add_argument("--write-baseline", metavar="FILE", type=Path,
+                          help="record the current findings in FILE and report nothing")
     check.add_argument("--select", metavar="CODES",
                        help="codes or prefixes to check, comma-separated (replaces the "
                        "configuration's select)")
@@ -59,7 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--format", choices=("text", "json"), default="text")
 
     rule = commands.add_parser("rule", help="print a rule's documentation")
-    rule.add_argument("code", metavar="CODE")
+    rule.add_argument("code", metavar="CODE", nargs="?")
+    rule.add_argument("--all", action="store_true", help="every rule's documentation")
+    rule.add_argument("--format", choices=("text", "markdown"), default="text",
+                      help="markdown: one document with a table of rules (docs/rules.md)")
 
     commands.add_parser("clean", help="remove the result cache (.nanlint_cache)")
     return parser
@@ -92,10 +111,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from nanlint import baseline
     from nanlint import config as configuration
     from nanlint import runner
     from nanlint.discovery import discover
-    from nanlint.reporters import report_json, report_text, write_error
+    from nanlint.reporters import Scan, write_error
 
     try:
         config = configuration.load(args.config)
@@ -106,6 +126,17 @@ def _check(args: argparse.Namespace) -> int:
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
+    if args.statistics and args.format not in STATISTICS_FORMATS:
+        write_error(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, "
+                    f"not {args.format}")
+        return EXIT_ERROR
+    recorded = None
+    if args.baseline is not None:
+        try:
+            recorded = baseline.load(args.baseline)
+        except baseline.BaselineError as error:
+            write_error(str(error))
+            return EXIT_ERROR
 
     paths = [Path(p) for p in args.paths]
     files, problems = discover(paths, config.exclude, config.root, config.respect_gitignore)
@@ -127,14 +158,26 @@ def _check(args: argparse.Namespace) -> int:
     else:
         outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
-    if args.format == "json":
-        report_json(findings, len(files), sys.stdout)
-    else:
-        report_text(findings, len(files), sys.stdout, quiet=args.quiet, fixed=outcome.fixed,
-                    unsafe_shown=args.unsafe_fixes)
-    if any(f.name == "internal-error" for f in findings):
+    crashed = any(f.name == "internal-error" for f in findings)
+    if args.write_baseline is not None:
+        try:
+            count = baseline.write(args.write_baseline, findings)
+        except baseline.BaselineError as error:
+            write_error(str(error))
+            return EXIT_ERROR
+        noun = "finding" if count == 1 else "findings"
+        sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
+        return EXIT_ERROR if crashed else EXIT_CLEAN
+    scan = Scan(findings, [configuration.relative_display(path) for path in files],
+                fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes)
+    if recorded is not None:
+        scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
+        scan.baseline = str(args.baseline)
+    if not _report(scan, args):
+        return EXIT_ERROR
+    if crashed:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
-    if findings and not args.exit_zero:
+    if _fails(scan.findings, args.fail_on) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -154,6 +197,36 @@ def _report_diff(outcome) -> int:
     if any(f.name == "internal-error" for f in errors):
         return EXIT_ERROR
     return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN
+
+
+def _report(scan, args: argparse.Namespace) -> bool:
+    """Write the report to standard output or --output-file; False if it cannot be written."""
+    import functools
+    import io
+
+    from nanlint.reporters import report_text, write_error
+
+    reporter = (STATISTICS_FORMATS if args.statistics else FORMATS)[args.format]
+    if args.output_file is None:
+        reporter(scan, sys.stdout, args.quiet)
+        return True
+    if reporter is report_text:
+        reporter = functools.partial(report_text, colour=False)  # a file gets no colour codes
+    buffer = io.StringIO()
+    reporter(scan, buffer, args.quiet)
+    try:
+        with open(args.output_file, "w", encoding="utf-8") as handle:
+            handle.write(buffer.getvalue())
+    except OSError as error:
+        write_error(f"cannot write {args.output_file}: {error.strerror or error}")
+        return False
+    return True
+
+
+def _fails(findings, fail_on: str) -> bool:
+    """Is any finding at least as severe as ``fail_on``? (An unknown severity counts.)"""
+    rank = {severity: position for position, severity in enumerate(SEVERITIES)}
+    return any(rank.get(finding.severity, 0) <= rank[fail_on] for finding in findings)
 
 
 def _clean() -> int:
@@ -198,20 +271,59 @@ def _rule(args: argparse.Namespace) -> int:
     from nanlint import registry
     from nanlint.reporters import write_error
 
-    code = args.code.upper()
-    by_code = {rule.code: rule for rule in registry.every_rule()}
-    rule = by_code.get(code)
-    if rule is None:
-        write_error(f"unknown rule `{args.code}`; `nanlint rules` lists them")
+    if args.all == (args.code is not None):
+        write_error("give either a rule CODE or --all")
         return EXIT_ERROR
-    sys.stdout.write(render_rule(rule))
+    every = registry.every_rule()
+    if args.all:
+        chosen = every
+    else:
+        chosen = [rule for rule in every if rule.code == args.code.upper()]
+        if not chosen:
+            write_error(f"unknown rule `{args.code}`; `nanlint rules` lists them")
+            return EXIT_ERROR
+    if args.format == "markdown":
+        sys.stdout.write(render_markdown(chosen, listing=args.all))
+    else:
+        sys.stdout.write("\n".join(render_rule(rule) for rule in chosen))
     return EXIT_CLEAN
 
 
-def render_rule(rule) -> str:
-    fix = {"safe": "safe fix available", "unsafe": "unsafe fix available"}.get(
+def _fix_words(rule) -> str:
+    return {"safe": "safe fix available", "unsafe": "unsafe fix available"}.get(
         rule.fix_safety or "", "no automatic fix")
+
+
+def render_rule(rule) -> str:
     lines: List[str] = [f"# {rule.name} ({rule.code})", "",
-                        f"Severity: {rule.severity}. Fix: {fix}.", "",
+                        f"Severity: {rule.severity}. Fix: {_fix_words(rule)}.", "",
                         rule.documentation(), ""]
+    return "\n".join(lines)
+
+
+MARKDOWN_NOTE = ("<!-- Generated by `nanlint rule --all --format markdown > docs/rules.md`. "
+                 "Do not edit: change the rule's docstring and generate it again. -->")
+
+
+def render_markdown(rules, listing: bool) -> str:
+    """Rule documentation as Markdown; with ``listing``, the whole docs/rules.md page."""
+    lines: List[str] = []
+    if listing:
+        lines += ["# nanlint rules", "", MARKDOWN_NOTE, "",
+                  "| code | name | severity | fix | summary |", "|---|---|---|---|---|"]
+        for rule in rules:
+            anchor = f"{rule.code}-{rule.name}".lower()
+            summary = rule.summary.replace("|", "\\|")
+            lines.append(f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity} | "
+                         f"{rule.fix_safety or 'none'} | {summary} |")
+        lines.append("")
+    for rule in rules:
+        lines += [f"## {rule.code} {rule.name}", "",
+                  f"Severity: {rule.severity}. Fix: {_fix_words(rule)}. "
+                  f"Origin: {rule.origin}.", ""]
+        in_code = False
+        for line in rule.documentation().splitlines():
+            in_code ^= line.startswith("```")
+            lines.append("#" + line if line.startswith("## ") and not in_code else line)
+        lines.append("")
     return "\n".join(lines)

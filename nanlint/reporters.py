@@ -1,17 +1,39 @@
-"""Output formats: readable text with code frames, and JSON for scripts."""
+"""Output formats: readable text with code frames, JSON for scripts, and the formats CI
+systems read: SARIF 2.1.0, GitHub workflow commands, JUnit XML and GitLab Code Quality.
+
+Every reporter takes a ``Scan`` and a stream. They read only the documented fields of a
+finding (``Finding.to_json`` keys), so new fields do not break them.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
-from typing import IO, List, Optional
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable, Dict, List, Optional
+from urllib.parse import quote
 
 from nanlint import __version__
-from nanlint.finding import Finding
+from nanlint.finding import SEVERITIES, Finding
+from nanlint.fingerprint import fingerprints, posix
 
 _MAX_FRAME_LINES = 6
+
+
+@dataclass
+class Scan:
+    """What a run found: the findings to report and the files that were checked."""
+
+    findings: List[Finding]
+    files: List[str] = field(default_factory=list)  # display paths, in order
+    baselined: int = 0  # findings hidden by --baseline
+    baseline: Optional[str] = None  # the baseline file, if one was used
+    fixed: int = 0  # findings removed by --fix
+    unsafe_shown: bool = False  # --unsafe-fixes: unsafe fixes count as available
 
 
 def use_colour(stream: IO[str]) -> bool:
@@ -22,12 +44,18 @@ def use_colour(stream: IO[str]) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def report_json(findings: List[Finding], files_scanned: int, stream: IO[str]) -> None:
-    document = {
+def report_json(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    document: Dict[str, Any] = {
         "nanlint_version": __version__,
-        "files_scanned": files_scanned,
-        "findings": [finding.to_json() for finding in findings],
+        "files_scanned": len(scan.files),
+        "findings": [finding.to_json() for finding in scan.findings],
     }
+    if scan.baseline is not None:
+        document["suppressed_by_baseline"] = scan.baselined
+    _dump(document, stream)
+
+
+def _dump(document: Any, stream: IO[str]) -> None:
     json.dump(document, stream, indent=2)
     stream.write("\n")
 
@@ -81,37 +109,41 @@ def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
     return " ".join(parts)
 
 
-def summary(findings: List[Finding], files_scanned: int, fixed: int = 0,
-            unsafe_shown: bool = False) -> str:
+def summary(scan: Scan) -> str:
+    findings, files_scanned = scan.findings, len(scan.files)
     files = "file" if files_scanned == 1 else "files"
-    fixes = fix_summary(findings, fixed, unsafe_shown)
-    tail = f" {fixes}" if fixes else ""
     if not findings:
-        return f"No findings in {files_scanned} {files}.{tail}"
-    by_severity = Counter(f.severity for f in findings)
-    parts = []
-    for severity, word in (("error", "error"), ("warning", "warning"), ("info", "info")):
-        count = by_severity.get(severity, 0)
-        if count:
-            parts.append(f"{count} {word}{'s' if count != 1 and word != 'info' else ''}")
-    affected = len({f.path for f in findings})
-    noun = "finding" if len(findings) == 1 else "findings"
-    return (f"Found {len(findings)} {noun} ({', '.join(parts)}) in {affected} of "
-            f"{files_scanned} {files}.{tail}")
+        text = f"No findings in {files_scanned} {files}."
+    else:
+        by_severity = Counter(f.severity for f in findings)
+        parts = []
+        for severity in SEVERITIES:
+            count = by_severity.get(severity, 0)
+            if count:
+                plural = "s" if count != 1 and severity != "info" else ""
+                parts.append(f"{count} {severity}{plural}")
+        affected = len({f.path for f in findings})
+        noun = "finding" if len(findings) == 1 else "findings"
+        text = (f"Found {len(findings)} {noun} ({', '.join(parts)}) in {affected} of "
+                f"{files_scanned} {files}.")
+    if scan.baseline is not None:
+        noun = "finding" if scan.baselined == 1 else "findings"
+        text += f" {scan.baselined} {noun} suppressed by the baseline ({scan.baseline})."
+    fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown)
+    return f"{text} {fixes}" if fixes else text
 
 
-def report_text(findings: List[Finding], files_scanned: int, stream: IO[str],
-                quiet: bool = False, colour: Optional[bool] = None, fixed: int = 0,
-                unsafe_shown: bool = False) -> None:
+def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
+                colour: Optional[bool] = None) -> None:
     if colour is None:
         colour = use_colour(stream)
     if colour:
-        _report_rich(findings, files_scanned, stream, quiet, fixed, unsafe_shown)
+        _report_rich(scan, stream, quiet)
         return
     write = stream.write
-    for finding in findings:
+    for finding in scan.findings:
         write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code}"
-              f"{marker(finding, unsafe_shown)} {finding.message}\n")
+              f"{marker(finding, scan.unsafe_shown)} {finding.message}\n")
         if quiet:
             continue
         for line in frame(finding):
@@ -120,24 +152,23 @@ def report_text(findings: List[Finding], files_scanned: int, stream: IO[str],
             write(f"  help: {finding.suggestion}\n")
         write("\n")
     if not quiet:
-        write(summary(findings, files_scanned, fixed, unsafe_shown) + "\n")
+        write(summary(scan) + "\n")
 
 
 _STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
 
-def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
-                 quiet: bool, fixed: int = 0, unsafe_shown: bool = False) -> None:
+def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
     from rich.console import Console
     from rich.text import Text
 
     console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
-    for finding in findings:
+    for finding in scan.findings:
         head = Text()
         head.append(f"{finding.path}:{finding.line}:{finding.column}:", style="bold")
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
-        head.append(marker(finding, unsafe_shown), style="bold cyan")
+        head.append(marker(finding, scan.unsafe_shown), style="bold cyan")
         head.append(f" {finding.message}")
         console.print(head)
         if quiet:
@@ -157,8 +188,223 @@ def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
             console.print(text)
         console.print()
     if not quiet:
-        console.print(Text(summary(findings, files_scanned, fixed, unsafe_shown),
-                           style="bold red" if findings else "bold green"))
+        console.print(Text(summary(scan), style="bold red" if scan.findings else "bold green"))
+
+
+# -- SARIF 2.1.0 -----------------------------------------------------------------------------
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+FINGERPRINT_KEY = "nanlint/v1"  # in partialFingerprints; the baseline uses the same digest
+_SOURCE_ROOT = "%SRCROOT%"
+
+
+def project_url() -> Optional[str]:
+    """The project's home page from the installed package metadata, if it declares one."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        meta = metadata("nanlint")
+    except PackageNotFoundError:
+        return None
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("homepage", "home", "repository", "source"):
+            return url.strip()
+    return meta.get("Home-page") or None
+
+
+def _sarif_rule(rule) -> Dict[str, Any]:
+    documentation = rule.documentation()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary or rule.name},
+        "fullDescription": {"text": rule.section("What it does") or rule.summary or rule.name},
+        "help": {"text": documentation or rule.summary, "markdown": documentation or rule.summary},
+        "defaultConfiguration": {"level": SARIF_LEVELS.get(rule.severity, "warning")},
+        "properties": {"origin": rule.origin, "fix": rule.fix_safety or "none"},
+    }
+
+
+def _artifact(path: str) -> Dict[str, str]:
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(posix(path)), "uriBaseId": _SOURCE_ROOT}
+
+
+def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
+                  ) -> Dict[str, Any]:
+    data = finding.to_json()
+    text = data["message"]
+    if data.get("suggestion"):
+        text += f"\nhelp: {data['suggestion']}"
+    region: Dict[str, Any] = {"startLine": data["line"], "startColumn": data["column"],
+                              "endLine": data["end_line"], "endColumn": data["end_column"]}
+    if finding.source_lines:
+        region["snippet"] = {"text": "\n".join(finding.source_lines)}
+    properties = {key: data[key] for key in ("name", "confidence", "suggestion", "fix")
+                  if data.get(key) is not None}
+    result: Dict[str, Any] = {
+        "ruleId": data["code"],
+        "level": SARIF_LEVELS.get(data["severity"], "warning"),
+        "message": {"text": text},
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact(data["path"]),
+                                            "region": region}}],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "properties": properties,
+    }
+    if rule_index is not None:
+        result["ruleIndex"] = rule_index
+    return result
+
+
+def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    from nanlint import registry
+
+    rules = [_sarif_rule(rule) for rule in registry.every_rule()]
+    index = {rule["id"]: position for position, rule in enumerate(rules)}
+    driver: Dict[str, Any] = {"name": "nanlint", "version": __version__,
+                              "semanticVersion": __version__, "rules": rules}
+    url = project_url()
+    if url:
+        driver["informationUri"] = url
+    results = [_sarif_result(finding, index.get(finding.code), fingerprint)
+               for finding, fingerprint in zip(scan.findings, fingerprints(scan.findings))]
+    run = {
+        "tool": {"driver": driver},
+        "originalUriBaseIds": {_SOURCE_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    _dump({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, stream)
+
+
+# -- GitHub Actions workflow commands ----------------------------------------------------------
+GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _github_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def report_github(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    for finding in scan.findings:
+        data = finding.to_json()
+        properties = {"file": posix(data["path"]), "line": data["line"], "col": data["column"],
+                      "endLine": data["end_line"], "endColumn": data["end_column"],
+                      "title": f"{data['code']} {data['name']}"}
+        text = data["message"]
+        if data.get("suggestion"):
+            text += f"\nhelp: {data['suggestion']}"
+        joined = ",".join(f"{key}={_github_property(str(value))}"
+                          for key, value in properties.items())
+        level = GITHUB_LEVELS.get(data["severity"], "warning")
+        stream.write(f"::{level} {joined}::{_github_data(text)}\n")
+
+
+# -- JUnit XML -------------------------------------------------------------------------------
+# XML 1.0 cannot hold most control characters, not even escaped.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def report_junit(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    """One test suite; a failing test case per finding, a passing one per clean file."""
+    import xml.etree.ElementTree as ET
+
+    counts = {"tests": 0, "failures": 0}
+    suite = ET.Element("testsuite", name="nanlint")
+    flagged = set()
+    for finding in scan.findings:
+        data = finding.to_json()
+        path = posix(data["path"])
+        flagged.add(data["path"])
+        case = ET.SubElement(suite, "testcase", name=_xml(
+            f"{data['code']} {data['name']} at {data['line']}:{data['column']}"),
+            classname=_xml(_classname(path)), file=_xml(path), line=str(data["line"]))
+        failure = ET.SubElement(case, "failure", type=data["code"],
+                                message=_xml(data["message"]))
+        text = f"{path}:{data['line']}:{data['column']}: {data['code']} {data['message']}"
+        if data.get("suggestion"):
+            text += f"\nhelp: {data['suggestion']}"
+        failure.text = _xml(text)
+        counts["failures"] += 1
+    for path in scan.files:
+        if path not in flagged:
+            ET.SubElement(suite, "testcase", name=_xml(posix(path)),
+                          classname=_xml(_classname(posix(path))), file=_xml(posix(path)))
+    counts["tests"] = len(suite)
+    attributes = {key: str(value) for key, value in counts.items()}
+    attributes.update(errors="0", skipped="0")
+    suite.attrib.update(attributes)
+    root = ET.Element("testsuites", name="nanlint", **attributes)
+    root.append(suite)
+    ET.indent(root)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ET.tostring(root, encoding="unicode"))
+    stream.write("\n")
+
+
+def _classname(path: str) -> str:
+    """`pkg/train.py` → `pkg.train`, as JUnit viewers group test classes by dots."""
+    stem = path[:-len(".py")] if path.endswith(".py") else path
+    return stem.strip("/").replace("/", ".")
+
+
+# -- GitLab Code Quality ---------------------------------------------------------------------
+GITLAB_SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
+
+
+def report_gitlab(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    issues = []
+    for finding, fingerprint in zip(scan.findings, fingerprints(scan.findings)):
+        data = finding.to_json()
+        issues.append({
+            "type": "issue",
+            "description": f"{data['code']} {data['message']}",
+            "check_name": data["code"],
+            "categories": ["Bug Risk"],
+            "fingerprint": fingerprint,
+            "severity": GITLAB_SEVERITIES.get(data["severity"], "major"),
+            "location": {"path": posix(data["path"]), "lines": {"begin": data["line"]}},
+        })
+    _dump(issues, stream)
+
+
+# -- statistics ------------------------------------------------------------------------------
+def statistics(findings: List[Finding]) -> List[Dict[str, Any]]:
+    """Findings per code and name, the most frequent first."""
+    counts = Counter((f.code, f.name) for f in findings)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [{"code": code, "name": name, "count": count} for (code, name), count in ordered]
+
+
+def report_statistics_text(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    rows = statistics(scan.findings)
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    for row in rows:
+        stream.write(f"{row['count']:>{width}}  {row['code']}  {row['name']}\n")
+    if not quiet:
+        stream.write(summary(scan) + "\n")
+
+
+def report_statistics_json(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    _dump(statistics(scan.findings), stream)
+
+
+Reporter = Callable[[Scan, IO[str], bool], None]
+FORMATS: Dict[str, Reporter] = {"text": report_text, "json": report_json, "sarif": report_sarif,
+                                "github": report_github, "junit": report_junit,
+                                "gitlab": report_gitlab}
+STATISTICS_FORMATS: Dict[str, Reporter] = {"text": report_statistics_text,
+                                           "json": report_statistics_json}
 
 
 def write_error(message: str) -> None:

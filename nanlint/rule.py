@@ -153,6 +153,17 @@ class Rule:
         return inspect.cleandoc(cls.__doc__ or "")
 
     @classmethod
+    def section(cls, title: str) -> str:
+        """The text of one ``## title`` section of the documentation ("" if it has none)."""
+        found, lines = False, []
+        for line in cls.documentation().splitlines():
+            if line.startswith("## "):
+                found = line[3:].strip() == title
+            elif found:
+                lines.append(line)
+        return "\n".join(lines).strip()
+
+    @classmethod
     def handlers(cls) -> List[Tuple[type, str]]:
         """(libcst node type, method name) for each ``visit_<Node>`` the rule defines."""
         found = []

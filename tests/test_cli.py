@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import (FINDING_KEYS, FINDING_LINE, TF_CLEAN, TF_LOG, TF_MIXED,
                          _no_colour_variables, assert_one_line_error, check_json, codes_at,
                          make, nanlint)
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from nanlint import __version__, registry
 
 __all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
@@ -484,3 +484,52 @@ def test_unknown_rule_exits_2(tmp_path):
     assert result.returncode == 2
     assert result.stdout == ""
     assert_one_line_error(result.stderr, "NAN999")
+
+
+# -- rule documentation as Markdown (docs/rules.md) ------------------------------------------
+DOCS = ROOT / "docs" / "rules.md"
+REGENERATE = "nanlint rule --all --format markdown > docs/rules.md"
+
+
+def test_docs_rules_md_is_up_to_date(nanlint):
+    status, out, err = nanlint("rule", "--all", "--format", "markdown", cwd=ROOT)
+    assert status == 0 and err == ""
+    assert DOCS.is_file(), f"docs/rules.md is missing; generate it with `{REGENERATE}`"
+    assert DOCS.read_text(encoding="utf-8") == out, (
+        f"docs/rules.md is out of date; regenerate it with `{REGENERATE}`")
+
+
+def test_markdown_of_every_rule_has_a_linked_table_and_every_section(tmp_path, nanlint):
+    status, out, _ = nanlint("rule", "--all", "--format", "markdown", cwd=tmp_path)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "# nanlint rules"
+    headings = [line[3:] for line in lines if line.startswith("## ")]
+    assert headings == [f"{rule.code} {rule.name}" for rule in registry.every_rule()]
+    links = re.findall(r"^\| \[(NAN\d{3})\]\(#([a-z0-9-]+)\) \|", out, re.MULTILINE)
+    assert links == [(rule.code, f"{rule.code.lower()}-{rule.name}")
+                     for rule in registry.every_rule()]
+    sections = [line[4:] for line in lines if line.startswith("### ")]
+    assert sections == list(SECTIONS) * len(headings)
+    assert "```python" in out  # the examples come along
+
+
+def test_markdown_of_one_rule(tmp_path, nanlint):
+    status, out, _ = nanlint("rule", "nan102", "--format", "markdown", cwd=tmp_path)
+    assert status == 0
+    assert out.startswith("## NAN102 log-of-zero\n")
+    assert "| code |" not in out and "### Why is this bad?" in out
+
+
+def test_text_of_every_rule(tmp_path, nanlint):
+    status, out, _ = nanlint("rule", "--all", cwd=tmp_path)
+    assert status == 0
+    titles = [line for line in out.splitlines() if re.match(r"^# [a-z-]+ \(NAN\d{3}\)$", line)]
+    assert titles == [f"# {rule.name} ({rule.code})" for rule in registry.every_rule()]
+
+
+@pytest.mark.parametrize("args", [["rule"], ["rule", "NAN101", "--all"]])
+def test_rule_needs_a_code_or_all(tmp_path, args):
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert_one_line_error(result.stderr, "CODE", "--all")
