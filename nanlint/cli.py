@@ -27,7 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files and folders (default: .)")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files and folders to check (default: .); `-` reads standard input")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="the path to report standard input as; its configuration "
+                       "(per-file-ignores) applies, and it is checked even if excluded")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--select", metavar="CODES",
                        help="codes or prefixes to check, comma-separated (replaces the "
@@ -99,21 +103,35 @@ def _check(args: argparse.Namespace) -> int:
         write_error(str(error))
         return EXIT_ERROR
 
-    paths = [Path(p) for p in args.paths]
-    files, problems = discover(paths, config.exclude, config.root, config.respect_gitignore)
-    for problem in problems:
-        write_error(problem)
-    if problems:
-        return EXIT_ERROR
     if args.jobs < 0:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
-    outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
-    findings = sorted(outcome.findings, key=lambda f: f.sort_key)
-    if args.format == "json":
-        report_json(findings, len(files), sys.stdout)
+    stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
+    if stdin:
+        if args.paths not in ([], ["-"]):
+            write_error("`-` (standard input) cannot be combined with other paths")
+            return EXIT_ERROR
+        findings = runner.run_stdin(sys.stdin.buffer.read(), args.stdin_filename, config)
+        files_scanned = 1
     else:
-        report_text(findings, len(files), sys.stdout, quiet=args.quiet)
+        if args.stdin_filename is not None:
+            write_error("--stdin-filename needs `-` as the path to check")
+            return EXIT_ERROR
+        paths = [Path(p) for p in args.paths or ["."]]
+        files, problems = discover(paths, config.exclude, config.root,
+                                   config.respect_gitignore)
+        for problem in problems:
+            write_error(problem)
+        if problems:
+            return EXIT_ERROR
+        outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+        findings = outcome.findings
+        files_scanned = len(files)
+    findings = sorted(findings, key=lambda f: f.sort_key)
+    if args.format == "json":
+        report_json(findings, files_scanned, sys.stdout)
+    else:
+        report_text(findings, files_scanned, sys.stdout, quiet=args.quiet)
     if any(f.name == "internal-error" for f in findings):
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if findings and not args.exit_zero:

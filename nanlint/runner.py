@@ -140,13 +140,27 @@ def _lint_chunk(chunk: Sequence[Tuple[str, str, Optional[bytes]]]) -> List[List[
     return [_lint_one(_WORKER_CONFIG, path, display, data) for path, display, data in chunk]
 
 
-def _lint_one(config: Config, path: str, display: str, data: Optional[bytes]) -> List[Finding]:
-    options = config.options_for(Path(path))
+def _lint_one(config: Config, path: Optional[str], display: str, data: Optional[bytes]
+              ) -> List[Finding]:
+    options = config.options_for(Path(path) if path is not None else None)
     if data is None:
+        assert path is not None
         data, error = read_bytes(path)
         if error is not None:
             return [error.finding(display)] if "NAN000" in options.engine_codes else []
     return lint_bytes(data, display, options)
+
+
+def run_stdin(data: bytes, filename: Optional[str], config: Config) -> List[Finding]:
+    """Lint source read from standard input as if it were the file ``filename`` (no cache).
+
+    Without a filename it is reported as ``-`` and only the configuration's select and
+    ignore apply; with one, also its per-file-ignores. Exclusion does not apply: the editor
+    asked for this file, as a file named on the command line is always checked.
+    """
+    if filename is None:
+        return _lint_one(config, None, "-", data)
+    return _lint_one(config, filename, relative_display(Path(filename)), data)
 
 
 def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = True,
