@@ -279,11 +279,14 @@ def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
 
 def _suppression_problems(source: str, path: str, options: LintOptions, lines: List[str],
                           comments: suppression.Suppressions) -> List[Finding]:
+    """Malformed comments, and (once every finding has been matched) unused ones."""
     if "NAN001" not in options.engine_codes:
         return []
+    enabled = frozenset(rule.code for rule in options.rules) | (
+        options.engine_codes & {"NAN000"})
     return [_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line, problem.column + 1,
                             problem.message, lines, end_column=problem.end_column + 1)
-            for problem in comments.problems]
+            for problem in comments.problems + comments.unused(enabled)]
 
 
 def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
@@ -314,13 +317,17 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
                                 f"internal error in {crash.code}: {type(error).__name__}: "
                                 f"{' '.join(str(error).split())}", lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
-    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes}
+    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes
+                  if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
     comments = suppression.parse(source, options.known_codes)
+    shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
+    # A report below min-confidence is not shown, but still uses its suppression: the
+    # comment is needed again as soon as the threshold is lowered.
+    needed = any(shown) or (reports and (comments.by_line or comments.whole_file))
     try:
-        findings = _findings(module, reports, path, lines, comments) if reports else []
+        findings = _findings(module, reports, shown, path, lines, comments) if needed else []
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
@@ -328,8 +335,8 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     return findings
 
 
-def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[str],
-              comments: suppression.Suppressions) -> List[Finding]:
+def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
+              lines: List[str], comments: suppression.Suppressions) -> List[Finding]:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
     def line_of(node: cst.CSTNode) -> Optional[int]:
@@ -338,7 +345,7 @@ def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[
 
     findings = []
     seen = set()
-    for report in reports:
+    for report, show in zip(reports, shown):
         position = positions[report.node]
         start, end = position.start, position.end
         span_start, span_end = start.line, end.line
@@ -348,7 +355,7 @@ def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[
             if not isinstance(report.statement, _COMPOUND):
                 span_end = max(span_end, statement.end.line)
         rule = report.rule
-        if comments.suppresses(rule.code, range(span_start, span_end + 1)):
+        if comments.suppresses(rule.code, range(span_start, span_end + 1)) or not show:
             continue
         key = (rule.code, start.line, start.column, end.line, end.column)
         if key in seen:

@@ -68,20 +68,32 @@ class InvalidSuppression(Rule):
     ## What it does
     Reports a `# nanlint:` comment that suppresses nothing: one without codes
     (`# nanlint: ignore`), with an unknown code, a misspelled directive, or an
-    `ignore-file` that is not at the top of the file.
+    `ignore-file` that is not at the top of the file. Also an unused suppression: a
+    code in `# nanlint: ignore[...]`, `# noqa: ...` or `ignore-file[...]` that is enabled
+    for the file but has no finding where the comment applies. A code that is not enabled
+    (not selected, ignored, or in the file's per-file-ignores) is not judged, since
+    another configuration may enable it; a comment that names NAN001 itself is never
+    reported.
 
     ## Why is this bad?
     A suppression without codes would hide every present and future finding on its line;
     nanlint fails closed instead and tells you, so that the comment can say what it means.
+    A suppression that outlived its finding hides the next, different mistake on the same
+    line: remove it once the code is fixed.
 
     ## Example
     ```python
     loss = total / count  # nanlint: ignore
     ```
 
+    ```python
+    loss = tf.math.log(p + 1e-7)  # nanlint: ignore[NAN102]  (nothing left to suppress)
+    ```
+
     ## Use instead
     ```python
     loss = total / count  # nanlint: ignore[NAN101]
+    loss = tf.math.log(p + 1e-7)
     ```
 
     ## Fix safety
@@ -95,6 +107,7 @@ class InvalidSuppression(Rule):
     name = "invalid-suppression"
     severity = "warning"
     summary = "suppression comment that suppresses nothing"
+    # With NAN001 alone enabled, a suppression of NAN101 is not judged: VALID.
     VALID = ["x = 1  # nanlint: ignore[NAN101]\n", "x = 1  # noqa\n"]
     INVALID = ["x = 1  # nanlint: ignore\n", "x = 1  # nanlint: ignore[NAN999]\n"]
 
