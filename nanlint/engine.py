@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from nanlint import suppression
+from nanlint import notebook, suppression
 from nanlint.finding import Finding
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Report, Rule
@@ -289,8 +289,16 @@ def _suppression_problems(source: str, path: str, options: LintOptions, lines: L
             for problem in comments.problems + comments.unused(enabled)]
 
 
-def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
-    """Every finding of the enabled rules in ``source`` (already decoded text)."""
+def _line_number(line: int) -> str:
+    return f"line {line}"
+
+
+def lint_source(source: str, path: str, options: LintOptions,
+                describe_line: Callable[[int], str] = _line_number) -> List[Finding]:
+    """Every finding of the enabled rules in ``source`` (already decoded text).
+
+    ``describe_line`` names a line in a message (a notebook names the cell too).
+    """
     lines = source.splitlines()
     if not options.check_all_files and not concerns_tensorflow(source):
         return _syntax_only(source, path, options, lines)
@@ -327,7 +335,8 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     # comment is needed again as soon as the threshold is lowered.
     needed = any(shown) or (reports and (comments.by_line or comments.whole_file))
     try:
-        findings = _findings(module, reports, shown, path, lines, comments) if needed else []
+        findings = (_findings(module, reports, shown, path, lines, comments, describe_line)
+                    if needed else [])
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
@@ -336,12 +345,13 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
 
 
 def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
-              lines: List[str], comments: suppression.Suppressions) -> List[Finding]:
+              lines: List[str], comments: suppression.Suppressions,
+              describe_line: Callable[[int], str]) -> List[Finding]:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
-    def line_of(node: cst.CSTNode) -> Optional[int]:
+    def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)
-        return position.start.line if position is not None else None
+        return describe_line(position.start.line) if position is not None else None
 
     findings = []
     seen = set()
@@ -363,7 +373,7 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
         seen.add(key)
         message = report.message
         if "{evidence}" in message:
-            detail = render(report.evidence, module, line_of) if report.evidence else ""
+            detail = render(report.evidence, module, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
         findings.append(Finding(
             code=rule.code, name=rule.name, severity=rule.severity,
@@ -385,11 +395,35 @@ def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, 
 
 
 def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
+    """A file's findings; a path ending in .ipynb is read as a notebook."""
+    if notebook.is_notebook(path):
+        return lint_notebook(data, path, options)
     try:
         source = decode(data)
     except SourceError as error:
         return [error.finding(path)] if "NAN000" in options.engine_codes else []
     return lint_source(source, path, options)
+
+
+def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]:
+    """The code cells linted as one program; each finding points at its cell and line."""
+    try:
+        document = notebook.read(data)
+    except notebook.NotebookError as error:
+        return [SourceError(str(error)).finding(path)] if "NAN000" in options.engine_codes \
+            else []
+    def describe_line(line: int) -> str:
+        cell, row = document.place(line)
+        return f"cell {cell}, line {row}"
+
+    findings = lint_source(document.source, path, options, describe_line)
+    for finding in findings:
+        cell, line = document.place(finding.line)
+        end_cell, end_line = document.place(finding.end_line)
+        if end_cell != cell:  # a statement cannot run on into the next cell; be safe
+            end_line, finding.end_column = line, finding.column + 1
+        finding.cell, finding.line, finding.end_line = cell, line, end_line
+    return findings
 
 
 def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:

@@ -80,7 +80,7 @@ def report_text(findings: List[Finding], files_scanned: int, stream: IO[str],
         return
     write = stream.write
     for finding in findings:
-        write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} "
+        write(f"{finding.location}: {finding.code} "
               f"{finding.message}\n")
         if quiet:
             continue
@@ -104,7 +104,7 @@ def _report_rich(findings: List[Finding], files_scanned: int, stream: IO[str],
     console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
     for finding in findings:
         head = Text()
-        head.append(f"{finding.path}:{finding.line}:{finding.column}:", style="bold")
+        head.append(f"{finding.location}:", style="bold")
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
         head.append(f" {finding.message}")

@@ -103,6 +103,7 @@ def test_json_document(tmp_path):
         "severity": "error",
         "confidence": "high",
         "path": "bad.py",
+        "cell": None,  # a notebook cell; none in a .py file
         "line": 3,
         "column": 8,  # 1-based: `tf.math.log(p)` starts at the 8th character
         "end_line": 3,
