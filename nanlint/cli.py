@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     rule = commands.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", metavar="CODE")
 
+    for command in (check, rules, rule):
+        command.add_argument("--load-rules", action="append", default=[], metavar="FILE",
+                             help="also load the rules in this Python file (its RULES list); "
+                             "repeatable. Imports and runs FILE: only for files you trust")
+
     commands.add_parser("clean", help="remove the result cache (.nanlint_cache)")
     return parser
 
@@ -64,7 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from nanlint import registry
+
     try:
+        registry.use_local_rules(getattr(args, "load_rules", []))
         if args.command == "check":
             return _check(args)
         if args.command == "rules":
@@ -74,6 +82,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "clean":
             return _clean()
         parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    except registry.RegistryError as error:
+        sys.stderr.write(f"nanlint: error: {error}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
@@ -168,7 +179,7 @@ def _rules(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return EXIT_CLEAN
     widths = {key: max(len(key), *(len(row[key]) for row in rows))
-              for key in ("code", "name", "severity", "fix")}
+              for key in ("code", "name", "severity", "fix", "origin")}
     header = "  ".join(key.upper().ljust(widths[key]) for key in widths) + "  SUMMARY"
     sys.stdout.write(header + "\n")
     for row in rows:

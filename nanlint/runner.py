@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from nanlint import __version__
+from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
 from nanlint.engine import LintOptions, lint_bytes, read_bytes
 from nanlint.finding import Finding
@@ -130,8 +130,9 @@ def clean(root: Path) -> bool:
 _WORKER_CONFIG: Optional[Config] = None
 
 
-def _init_worker(config: Config) -> None:
+def _init_worker(config: Config, local_rule_files: Sequence[str]) -> None:
     global _WORKER_CONFIG
+    registry.use_local_rules(local_rule_files)
     _WORKER_CONFIG = config
 
 
@@ -215,7 +216,7 @@ def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs
     size = max(1, min(32, len(work) // (jobs * 4)))
     chunks = [work[i:i + size] for i in range(0, len(work), size)]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(config,)) as pool:
+                             initargs=(config, registry.local_rule_files())) as pool:
         results: List[List[Finding]] = []
         for chunk_result in pool.map(_lint_chunk, chunks):
             results.extend(chunk_result)
