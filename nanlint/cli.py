@@ -100,7 +100,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from nanlint import config as configuration
-    from nanlint import runner
+    from nanlint import progress, runner
     from nanlint.discovery import discover
     from nanlint.reporters import report_json, report_text, write_error
 
@@ -135,7 +135,12 @@ def _check(args: argparse.Namespace) -> int:
             write_error(problem)
         if problems:
             return EXIT_ERROR
-        outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+        if progress.wanted(sys.stderr, len(files), args.format, args.quiet):
+            with progress.bar(sys.stderr, len(files)) as advance:
+                outcome = runner.run(files, config, jobs=args.jobs,
+                                     use_cache=not args.no_cache, advance=advance)
+        else:
+            outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
         findings = outcome.findings
         files_scanned = len(files)
     findings = sorted(findings, key=lambda f: f.sort_key)

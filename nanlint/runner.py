@@ -14,7 +14,7 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
@@ -165,7 +165,10 @@ def run_stdin(data: bytes, filename: Optional[str], config: Config) -> List[Find
 
 
 def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = True,
-        cache_root: Optional[Path] = None) -> Outcome:
+        cache_root: Optional[Path] = None,
+        advance: Optional[Callable[[int], None]] = None) -> Outcome:
+    """Every file's findings; ``advance(n)`` is told each time n more files are done."""
+    advance = advance or (lambda count: None)
     outcome = Outcome(files_checked=len(files))
     cache = Cache((cache_root or config.root) / CACHE_FOLDER) if use_cache else None
     todo: List[Tuple[str, str, Optional[bytes], Optional[str]]] = []
@@ -181,6 +184,7 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
         if error is not None:
             options = config.options_for(path)
             results[name] = [error.finding(display)] if "NAN000" in options.engine_codes else []
+            advance(1)
             continue
         key = hashlib.sha256(data).hexdigest() + ":" + options_fingerprint(
             config.options_for(path))
@@ -189,12 +193,13 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
             try:
                 results[name] = [_restored(item, display) for item in cached]
                 outcome.from_cache += 1
+                advance(1)
                 continue
             except TypeError:
                 pass  # an entry from an incompatible layout: lint again
         todo.append((name, display, data, key))
 
-    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs)
+    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs, advance)
     for (name, _, _, key), findings in zip(todo, linted):
         results[name] = findings
         if cache is not None and key is not None:
@@ -206,11 +211,15 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
     return outcome
 
 
-def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int
-              ) -> List[List[Finding]]:
+def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int,
+              advance: Callable[[int], None]) -> List[List[Finding]]:
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(work) <= SERIAL_LIMIT:
-        return [_lint_one(config, path, display, data) for path, display, data in work]
+        results = []
+        for path, display, data in work:
+            results.append(_lint_one(config, path, display, data))
+            advance(1)
+        return results
     from concurrent.futures import ProcessPoolExecutor  # not paid by a pre-commit run
 
     size = max(1, min(32, len(work) // (jobs * 4)))
@@ -220,4 +229,5 @@ def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs
         results: List[List[Finding]] = []
         for chunk_result in pool.map(_lint_chunk, chunks):
             results.extend(chunk_result)
+            advance(len(chunk_result))
     return results
