@@ -333,7 +333,7 @@ def lint_source(source: str, path: str, options: LintOptions,
     shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
     # A report below min-confidence is not shown, but still uses its suppression: the
     # comment is needed again as soon as the threshold is lowered.
-    needed = any(shown) or (reports and (comments.by_line or comments.whole_file))
+    needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
     try:
         findings = (_findings(module, reports, shown, path, lines, comments, describe_line)
                     if needed else [])
@@ -365,7 +365,9 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             if not isinstance(report.statement, _COMPOUND):
                 span_end = max(span_end, statement.end.line)
         rule = report.rule
-        if comments.suppresses(rule.code, range(span_start, span_end + 1)) or not show:
+        # Asked first even for a report not shown: it marks the comment as used.
+        suppressed = comments.suppresses(rule.code, range(span_start, span_end + 1))
+        if suppressed or not show:
             continue
         key = (rule.code, start.line, start.column, end.line, end.column)
         if key in seen:
@@ -410,8 +412,10 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
     try:
         document = notebook.read(data)
     except notebook.NotebookError as error:
-        return [SourceError(str(error)).finding(path)] if "NAN000" in options.engine_codes \
-            else []
+        if "NAN000" not in options.engine_codes:
+            return []
+        return [SourceError(str(error)).finding(path)]
+
     def describe_line(line: int) -> str:
         cell, row = document.place(line)
         return f"cell {cell}, line {row}"
