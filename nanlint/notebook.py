@@ -3,7 +3,8 @@
 The code cells are concatenated in order, so an import in cell 1 is known in cell 3 (the
 notebook runs top to bottom, and ruff reads it the same way). IPython syntax is no Python:
 line magics (``%time``), shell lines (``!pip``), ``x = !ls``, help (``?obj``) become
-``pass`` at the same indentation, and a cell magic (``%%bash``) blanks its whole cell, so
+``pass`` at the same indentation (only where a statement starts: not inside brackets or a
+string), and a cell magic (``%%bash``) blanks its whole cell, so
 that every other line keeps its number. Cells are numbered as ruff does: 1-based among all
 cells, markdown included, so the number is the cell's place in the notebook.
 """
@@ -98,8 +99,59 @@ def _python_lines(text: str) -> List[str]:
     first = next((line for line in lines if line.strip()), "")
     if first.lstrip().startswith("%%"):  # a cell magic: the body may not be Python at all
         return ["" for _ in lines]
-    return [_stand_in(line) if _IPYTHON_LINE.match(line) else line for line in lines]
+    result = []
+    scanner = _Scanner()
+    for line in lines:
+        if scanner.at_statement_start() and _IPYTHON_LINE.match(line):
+            result.append(_stand_in(line))  # its text is not Python: not scanned
+            continue
+        scanner.scan(line)
+        result.append(line)
+    return result
 
 
 def _stand_in(line: str) -> str:
     return line[: len(line) - len(line.lstrip())] + "pass"
+
+
+class _Scanner:
+    """Just enough of Python's tokenizer to know whether a line starts a statement: not
+    inside brackets (black puts `% value` and `!= b` at the start of continuation lines),
+    a triple-quoted string, or after a backslash."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote = ""  # the open string's quote, "" outside strings
+        self.continued = False
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and not self.quote and not self.continued
+
+    def scan(self, line: str) -> None:
+        index, length = 0, len(line)
+        comment = False
+        while index < length:
+            char = line[index]
+            if self.quote:
+                if char == "\\":
+                    index += 2
+                    continue
+                if line.startswith(self.quote, index):
+                    index += len(self.quote)
+                    self.quote = ""
+                    continue
+            elif char == "#":
+                comment = True
+                break
+            elif char in "'\"":
+                self.quote = char * 3 if line.startswith(char * 3, index) else char
+                index += len(self.quote)
+                continue
+            elif char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            index += 1
+        self.continued = not comment and not self.quote and line.endswith("\\")
+        if len(self.quote) == 1 and not line.endswith("\\"):
+            self.quote = ""  # a one-line string cannot run on: the parser reports it

@@ -126,6 +126,21 @@ def test_a_magic_inside_a_block_keeps_the_block_valid():
     assert lint(data) == [(2, 4, 8, "NAN102")]
 
 
+@pytest.mark.parametrize("code", [
+    'msg = (\n    "loss %s"\n    % loss\n)\n',  # black puts the operator first
+    "ok = (a\n      != b)\n",
+    'doc = """\n%s of the batch\n!important\n"""\n',  # inside a string
+    "x = 1 + \\\n    % 2\n",  # after a backslash (not Python either way, but not a magic)
+])
+def test_lines_that_only_look_like_magics_are_kept(code):
+    assert notebook.read(cells(code)).source == code
+
+
+def test_a_magic_after_a_closed_bracket_or_string_is_still_skipped():
+    code = 'x = f(\n    1)\ns = """a\nb"""\n%time g()\n'
+    assert notebook.read(cells(code)).source.splitlines()[-1] == "pass"
+
+
 def test_a_cell_magic_blanks_its_cell():
     data = cells("import tensorflow as tf\n", "%%bash\necho $((1 / 0))\n",
                  "loss = tf.math.log(tf.nn.relu(z))\n")
