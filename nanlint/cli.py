@@ -29,7 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files and folders (default: .)")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files and folders to check (default: .); `-` reads standard input")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="the path to report standard input as; its configuration "
+                       "(per-file-ignores) applies, and it is checked even if excluded")
     check.add_argument("--format", choices=tuple(FORMATS), default="text",
                        help="output format (default: text)")
     check.add_argument("--output-file", "-o", metavar="FILE", type=Path,
@@ -80,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "markdown"), default="text",
                       help="markdown: one document with a table of rules (docs/rules.md)")
 
+    for command in (check, rules, rule):
+        command.add_argument("--load-rules", action="append", default=[], metavar="FILE",
+                             help="also load the rules in this Python file (its RULES list); "
+                             "repeatable. Imports and runs FILE: only for files you trust")
+
     commands.add_parser("clean", help="remove the result cache (.nanlint_cache)")
     return parser
 
@@ -87,7 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from nanlint import registry
+
     try:
+        registry.use_local_rules(getattr(args, "load_rules", []))
         if args.command == "check":
             return _check(args)
         if args.command == "rules":
@@ -97,6 +109,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "clean":
             return _clean()
         parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    except registry.RegistryError as error:
+        sys.stderr.write(f"nanlint: error: {error}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
@@ -113,7 +128,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     from nanlint import baseline
     from nanlint import config as configuration
-    from nanlint import runner
+    from nanlint import progress, runner
     from nanlint.discovery import discover
     from nanlint.reporters import Scan, write_error
 
@@ -138,25 +153,46 @@ def _check(args: argparse.Namespace) -> int:
             write_error(str(error))
             return EXIT_ERROR
 
-    paths = [Path(p) for p in args.paths]
-    files, problems = discover(paths, config.exclude, config.root, config.respect_gitignore)
-    for problem in problems:
-        write_error(problem)
-    if problems:
-        return EXIT_ERROR
     if args.jobs < 0:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
-    if args.diff or args.fix or args.unsafe_fixes:
-        from nanlint.fixing import SAFETIES
-
-        mode = runner.FixMode(SAFETIES["unsafe" if args.unsafe_fixes else "safe"],
-                              write=not args.diff)
-        outcome = runner.run_fixes(files, config, mode, jobs=args.jobs)
-        if args.diff:
-            return _report_diff(outcome)
+    stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
+    fixing = args.diff or args.fix or args.unsafe_fixes
+    if stdin:
+        if args.paths not in ([], ["-"]):
+            write_error("`-` (standard input) cannot be combined with other paths")
+            return EXIT_ERROR
+        if fixing:
+            return _fix_stdin(sys.stdin.buffer.read(), args, config)
+        findings = runner.run_stdin(sys.stdin.buffer.read(), args.stdin_filename, config)
+        displayed = [args.stdin_filename or "-"]
+        outcome = runner.Outcome(findings=findings, files_checked=1)
     else:
-        outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+        if args.stdin_filename is not None:
+            write_error("--stdin-filename needs `-` as the path to check")
+            return EXIT_ERROR
+        paths = [Path(p) for p in args.paths or ["."]]
+        files, problems = discover(paths, config.exclude, config.root,
+                                   config.respect_gitignore)
+        for problem in problems:
+            write_error(problem)
+        if problems:
+            return EXIT_ERROR
+        displayed = [configuration.relative_display(path) for path in files]
+        if fixing:
+            from nanlint.fixing import SAFETIES
+
+            mode = runner.FixMode(SAFETIES["unsafe" if args.unsafe_fixes else "safe"],
+                                  write=not args.diff)
+            outcome = runner.run_fixes(files, config, mode, jobs=args.jobs)
+            if args.diff:
+                return _report_diff(outcome)
+        elif progress.wanted(sys.stderr, len(files), args.format, args.quiet):
+            with progress.bar(sys.stderr, len(files)) as advance:
+                outcome = runner.run(files, config, jobs=args.jobs,
+                                     use_cache=not args.no_cache, advance=advance)
+        else:
+            outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     crashed = any(f.name == "internal-error" for f in findings)
     if args.write_baseline is not None:
@@ -168,8 +204,7 @@ def _check(args: argparse.Namespace) -> int:
         noun = "finding" if count == 1 else "findings"
         sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
         return EXIT_ERROR if crashed else EXIT_CLEAN
-    scan = Scan(findings, [configuration.relative_display(path) for path in files],
-                fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes)
+    scan = Scan(findings, displayed, fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes)
     if recorded is not None:
         scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
         scan.baseline = str(args.baseline)
@@ -180,6 +215,34 @@ def _check(args: argparse.Namespace) -> int:
     if _fails(scan.findings, args.fail_on) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
+    """As ruff does for editors: the fixed source (or, with --diff, the diff) on stdout,
+    the findings that remain on stderr."""
+    from nanlint import config as configuration
+    from nanlint.engine import SourceError, decode_with_encoding
+    from nanlint.fixing import SAFETIES, fix_source, unified_diff
+
+    name = args.stdin_filename
+    display = configuration.relative_display(Path(name)) if name else "-"
+    options = config.options_for(Path(name) if name else None)
+    try:
+        source, _ = decode_with_encoding(data)
+    except SourceError as error:
+        sys.stdout.buffer.write(data)
+        finding = error.finding(display)
+        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+        return EXIT_FINDINGS
+    outcome = fix_source(source, display, options,
+                         SAFETIES["unsafe" if args.unsafe_fixes else "safe"])
+    if args.diff:
+        sys.stdout.write(unified_diff(source, outcome.text, display))
+        return EXIT_FINDINGS if outcome.changed else EXIT_CLEAN
+    sys.stdout.write(outcome.text)
+    for finding in outcome.findings:
+        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+    return EXIT_FINDINGS if outcome.findings and not args.exit_zero else EXIT_CLEAN
 
 
 def _report_diff(outcome) -> int:
@@ -258,7 +321,7 @@ def _rules(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return EXIT_CLEAN
     widths = {key: max(len(key), *(len(row[key]) for row in rows))
-              for key in ("code", "name", "severity", "fix")}
+              for key in ("code", "name", "severity", "fix", "origin")}
     header = "  ".join(key.upper().ljust(widths[key]) for key in widths) + "  SUMMARY"
     sys.stdout.write(header + "\n")
     for row in rows:

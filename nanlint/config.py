@@ -45,6 +45,13 @@ class Config:
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # A worker process rebuilds its options: the rule classes they hold may come from a
+        # --load-rules file that the worker loads itself (see runner._init_worker).
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
+
     # -- which codes run where ---------------------------------------------------------------
     def enabled_codes(self, relative_path: Optional[str] = None) -> List[str]:
         codes = [c for c in registry.all_codes() if _matches(c, self.select)
@@ -248,9 +255,9 @@ def _rule_options(value: Any, where: str) -> Dict[str, Dict[str, Any]]:
     result: Dict[str, Dict[str, Any]] = {}
     for code, options in value.items():
         code = str(code).upper()
-        if code not in registry.BUILTIN:
+        rule = registry.rule_class(code)
+        if rule is None:
             raise ConfigError(f"{where}: unknown rule `{code}` (see `nanlint rules`)")
-        rule = registry.load(registry.BUILTIN[code])
         if not isinstance(options, dict):
             raise ConfigError(f"{where}.{code} must be a mapping of options, "
                               f"got {_type_name(options)}")

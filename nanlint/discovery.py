@@ -1,4 +1,5 @@
-"""Which files to check: walk folders for ``*.py``, honouring .gitignore files and excludes.
+"""Which files to check: walk folders for ``*.py`` and ``*.ipynb`` (notebooks), honouring
+.gitignore files and excludes.
 
 Folders are walked without following symbolic links to folders (no loops); ``.git``,
 virtualenvs, ``build``, ``dist`` and caches are skipped. A file named explicitly is always
@@ -18,7 +19,7 @@ SKIPPED_FOLDERS = frozenset({
     ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".nanlint_cache", "node_modules",
     "site-packages", ".ipynb_checkpoints",
 })
-SUFFIXES = (".py",)
+SUFFIXES = (".py", ".ipynb")
 
 
 class _Ignore:

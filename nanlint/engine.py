@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from nanlint import suppression
+from nanlint import notebook, suppression
 from nanlint.finding import Finding
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Fix, Report, Rule
@@ -286,15 +286,26 @@ def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
 
 def _suppression_problems(source: str, path: str, options: LintOptions, lines: List[str],
                           comments: suppression.Suppressions) -> List[Finding]:
+    """Malformed comments, and (once every finding has been matched) unused ones."""
     if "NAN001" not in options.engine_codes:
         return []
+    enabled = frozenset(rule.code for rule in options.rules) | (
+        options.engine_codes & {"NAN000"})
     return [_engine_finding(BAD_SUPPRESSION, "warning", path, problem.line, problem.column + 1,
                             problem.message, lines, end_column=problem.end_column + 1)
-            for problem in comments.problems]
+            for problem in comments.problems + comments.unused(enabled)]
 
 
-def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
-    """Every finding of the enabled rules in ``source`` (already decoded text)."""
+def _line_number(line: int) -> str:
+    return f"line {line}"
+
+
+def lint_source(source: str, path: str, options: LintOptions,
+                describe_line: Callable[[int], str] = _line_number) -> List[Finding]:
+    """Every finding of the enabled rules in ``source`` (already decoded text).
+
+    ``describe_line`` names a line in a message (a notebook names the cell too).
+    """
     lines = source.splitlines()
     if not options.check_all_files and not concerns_tensorflow(source):
         return _syntax_only(source, path, options, lines)
@@ -321,13 +332,18 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
                                 f"internal error in {crash.code}: {type(error).__name__}: "
                                 f"{' '.join(str(error).split())}", lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
-    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes}
+    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes
+                  if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
     comments = suppression.parse(source, options.known_codes)
+    shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
+    # A report below min-confidence is not shown, but still uses its suppression: the
+    # comment is needed again as soon as the threshold is lowered.
+    needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
     try:
-        findings = _findings(module, reports, path, lines, comments) if reports else []
+        findings = (_findings(module, reports, shown, path, lines, comments, describe_line)
+                    if needed else [])
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
@@ -335,17 +351,18 @@ def lint_source(source: str, path: str, options: LintOptions) -> List[Finding]:
     return findings
 
 
-def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[str],
-              comments: suppression.Suppressions) -> List[Finding]:
+def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
+              lines: List[str], comments: suppression.Suppressions,
+              describe_line: Callable[[int], str]) -> List[Finding]:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
-    def line_of(node: cst.CSTNode) -> Optional[int]:
+    def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)
-        return position.start.line if position is not None else None
+        return describe_line(position.start.line) if position is not None else None
 
     findings = []
     seen = set()
-    for report in reports:
+    for report, show in zip(reports, shown):
         position = positions[report.node]
         start, end = position.start, position.end
         span_start, span_end = start.line, end.line
@@ -355,7 +372,9 @@ def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[
             if not isinstance(report.statement, _COMPOUND):
                 span_end = max(span_end, statement.end.line)
         rule = report.rule
-        if comments.suppresses(rule.code, range(span_start, span_end + 1)):
+        # Asked first even for a report not shown: it marks the comment as used.
+        suppressed = comments.suppresses(rule.code, range(span_start, span_end + 1))
+        if suppressed or not show:
             continue
         key = (rule.code, start.line, start.column, end.line, end.column)
         if key in seen:
@@ -363,7 +382,7 @@ def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[
         seen.add(key)
         message = report.message
         if "{evidence}" in message:
-            detail = render(report.evidence, module, line_of) if report.evidence else ""
+            detail = render(report.evidence, module, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
         findings.append(Finding(
             code=rule.code, name=rule.name, severity=rule.severity,
@@ -401,11 +420,38 @@ def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, 
 
 
 def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
+    """A file's findings; a path ending in .ipynb is read as a notebook."""
+    if notebook.is_notebook(path):
+        return lint_notebook(data, path, options)
     try:
         source = decode(data)
     except SourceError as error:
         return [error.finding(path)] if "NAN000" in options.engine_codes else []
     return lint_source(source, path, options)
+
+
+def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]:
+    """The code cells linted as one program; each finding points at its cell and line."""
+    try:
+        document = notebook.read(data)
+    except notebook.NotebookError as error:
+        if "NAN000" not in options.engine_codes:
+            return []
+        return [SourceError(str(error)).finding(path)]
+
+    def describe_line(line: int) -> str:
+        cell, row = document.place(line)
+        return f"cell {cell}, line {row}"
+
+    findings = lint_source(document.source, path, options, describe_line)
+    for finding in findings:
+        cell, line = document.place(finding.line)
+        end_cell, end_line = document.place(finding.end_line)
+        if end_cell != cell:  # a statement cannot run on into the next cell; be safe
+            end_line, finding.end_column = line, finding.column + 1
+        finding.cell, finding.line, finding.end_line = cell, line, end_line
+        finding.fix = None  # its edits are in the coordinates of the joined cells
+    return findings
 
 
 def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:

@@ -23,6 +23,8 @@ class Finding:
     message: str
     suggestion: Optional[str] = None
     fix: Optional[Dict[str, Any]] = None
+    # In a notebook: the cell (1-based among all cells, as ruff), and line is within it.
+    cell: Optional[int] = None
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -33,6 +35,7 @@ class Finding:
             "severity": self.severity,
             "confidence": self.confidence,
             "path": self.path,
+            "cell": self.cell,
             "line": self.line,
             "column": self.column,
             "end_line": self.end_line,
@@ -43,5 +46,11 @@ class Finding:
         }
 
     @property
-    def sort_key(self) -> Tuple[str, int, int, str]:
-        return (self.path, self.line, self.column, self.code)
+    def location(self) -> str:
+        """``path:line:column``, or ``path:cell N:line:column`` in a notebook (ruff's form)."""
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}:{self.column}"
+
+    @property
+    def sort_key(self) -> Tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.column, self.code)

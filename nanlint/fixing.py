@@ -19,8 +19,9 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from nanlint.engine import (LintOptions, SourceError, decode_with_encoding, lint_source, parse,
-                            read_bytes)
+from nanlint import notebook
+from nanlint.engine import (LintOptions, SourceError, decode_with_encoding, lint_bytes,
+                            lint_source, parse, read_bytes)
 from nanlint.finding import Finding
 
 SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
@@ -180,6 +181,8 @@ def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: 
     if error is not None:
         found = [error.finding(display_path)] if "NAN000" in options.engine_codes else []
         return FixOutcome(findings=found)
+    if notebook.is_notebook(display_path):
+        return FixOutcome(findings=lint_bytes(data, display_path, options))  # not fixed yet
     outcome = fix_source(source, display_path, options, safeties)
     outcome.encoding, outcome.data = encoding, data
     if write and outcome.changed:

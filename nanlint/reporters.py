@@ -142,7 +142,7 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
         return
     write = stream.write
     for finding in scan.findings:
-        write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code}"
+        write(f"{finding.location}: {finding.code}"
               f"{marker(finding, scan.unsafe_shown)} {finding.message}\n")
         if quiet:
             continue
@@ -165,7 +165,7 @@ def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
     console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
     for finding in scan.findings:
         head = Text()
-        head.append(f"{finding.path}:{finding.line}:{finding.column}:", style="bold")
+        head.append(f"{finding.location}:", style="bold")
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
         head.append(marker(finding, scan.unsafe_shown), style="bold cyan")
@@ -253,6 +253,13 @@ def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         "properties": properties,
     }
+    if data.get("cell") is not None:
+        # SARIF has no cells: the region is the line inside the cell, and the cell is named
+        # as a logical location and a property, so a viewer can still say where it is.
+        properties["cell"] = data["cell"]
+        result["locations"][0]["logicalLocations"] = [{"name": f"cell {data['cell']}",
+                                                       "kind": "module"}]
+        result["message"]["text"] = f"cell {data['cell']}: {text}"
     if rule_index is not None:
         result["ruleIndex"] = rule_index
     return result

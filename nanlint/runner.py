@@ -14,9 +14,9 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from nanlint import __version__
+from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
 from nanlint.engine import LintOptions, lint_bytes, read_bytes
 from nanlint.finding import Finding
@@ -142,8 +142,10 @@ _WORKER_CONFIG: Optional[Config] = None
 _WORKER_FIX: Optional[FixMode] = None
 
 
-def _init_worker(config: Config, mode: Optional[FixMode] = None) -> None:
+def _init_worker(config: Config, local_rule_files: Sequence[str],
+                 mode: Optional[FixMode] = None) -> None:
     global _WORKER_CONFIG, _WORKER_FIX
+    registry.use_local_rules(local_rule_files)
     _WORKER_CONFIG = config
     _WORKER_FIX = mode
 
@@ -183,7 +185,7 @@ def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 
         chunks = [work[i:i + size] for i in range(0, len(work), size)]
         results = []
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(config, mode)) as pool:
+                                 initargs=(config, registry.local_rule_files(), mode)) as pool:
             for chunk_result in pool.map(_fix_chunk, chunks):
                 results.extend(chunk_result)
     for findings, fixed, diff in results:
@@ -195,17 +197,34 @@ def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 
     return outcome
 
 
-def _lint_one(config: Config, path: str, display: str, data: Optional[bytes]) -> List[Finding]:
-    options = config.options_for(Path(path))
+def _lint_one(config: Config, path: Optional[str], display: str, data: Optional[bytes]
+              ) -> List[Finding]:
+    options = config.options_for(Path(path) if path is not None else None)
     if data is None:
+        assert path is not None
         data, error = read_bytes(path)
         if error is not None:
             return [error.finding(display)] if "NAN000" in options.engine_codes else []
     return lint_bytes(data, display, options)
 
 
+def run_stdin(data: bytes, filename: Optional[str], config: Config) -> List[Finding]:
+    """Lint source read from standard input as if it were the file ``filename`` (no cache).
+
+    Without a filename it is reported as ``-`` and only the configuration's select and
+    ignore apply; with one, also its per-file-ignores. Exclusion does not apply: the editor
+    asked for this file, as a file named on the command line is always checked.
+    """
+    if filename is None:
+        return _lint_one(config, None, "-", data)
+    return _lint_one(config, filename, relative_display(Path(filename)), data)
+
+
 def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = True,
-        cache_root: Optional[Path] = None) -> Outcome:
+        cache_root: Optional[Path] = None,
+        advance: Optional[Callable[[int], None]] = None) -> Outcome:
+    """Every file's findings; ``advance(n)`` is told each time n more files are done."""
+    advance = advance or (lambda count: None)
     outcome = Outcome(files_checked=len(files))
     cache = Cache((cache_root or config.root) / CACHE_FOLDER) if use_cache else None
     todo: List[Tuple[str, str, Optional[bytes], Optional[str]]] = []
@@ -221,6 +240,7 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
         if error is not None:
             options = config.options_for(path)
             results[name] = [error.finding(display)] if "NAN000" in options.engine_codes else []
+            advance(1)
             continue
         key = hashlib.sha256(data).hexdigest() + ":" + options_fingerprint(
             config.options_for(path))
@@ -229,12 +249,13 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
             try:
                 results[name] = [_restored(item, display) for item in cached]
                 outcome.from_cache += 1
+                advance(1)
                 continue
             except TypeError:
                 pass  # an entry from an incompatible layout: lint again
         todo.append((name, display, data, key))
 
-    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs)
+    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs, advance)
     for (name, _, _, key), findings in zip(todo, linted):
         results[name] = findings
         if cache is not None and key is not None:
@@ -246,18 +267,23 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
     return outcome
 
 
-def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int
-              ) -> List[List[Finding]]:
+def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int,
+              advance: Callable[[int], None]) -> List[List[Finding]]:
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(work) <= SERIAL_LIMIT:
-        return [_lint_one(config, path, display, data) for path, display, data in work]
+        results = []
+        for path, display, data in work:
+            results.append(_lint_one(config, path, display, data))
+            advance(1)
+        return results
     from concurrent.futures import ProcessPoolExecutor  # not paid by a pre-commit run
 
     size = max(1, min(32, len(work) // (jobs * 4)))
     chunks = [work[i:i + size] for i in range(0, len(work), size)]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(config,)) as pool:
+                             initargs=(config, registry.local_rule_files())) as pool:
         results: List[List[Finding]] = []
         for chunk_result in pool.map(_lint_chunk, chunks):
             results.extend(chunk_result)
+            advance(len(chunk_result))
     return results

@@ -2,8 +2,11 @@
 
 Comments are read with :mod:`tokenize`, so the same words inside a string never count. A
 ``# nanlint:`` comment that names no code, names an unknown code or is misspelled suppresses
-nothing and is reported as NAN001 (fail closed). A bare ``# noqa`` belongs to flake8 and the
-like: nanlint neither honours nor reports it.
+nothing and is reported as NAN001 (fail closed). So is a code that is enabled but was not
+reported where the comment applies (an unused suppression); a code that is not enabled for
+the file is not judged, since another configuration may enable it (see :meth:`unused`). A
+comment that names NAN001 itself is never reported (as ruff's `# noqa: RUF100`). A bare
+``# noqa`` belongs to flake8 and the like: nanlint neither honours nor reports it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Set, Tuple
 
 _DIRECTIVE = re.compile(r"#\s*nanlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
-# Another tool's comment may follow the directive: `# nanlint: ignore[NAN101]  # noqa: E501`.
+# Another tool's comment may follow the directive, as in `ignore[NAN101]  # noqa: E501`.
 _IGNORE = re.compile(r"(?P<kind>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?\s*"
                      r"(?:#(?!\s*nanlint\s*:).*)?$", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Za-z0-9_, ]+)", re.IGNORECASE)
@@ -30,16 +33,59 @@ class Problem:
     message: str
 
 
+SELF = "NAN001"  # a comment naming this code is exempt from NAN001
+
+
+@dataclass
+class Directive:
+    """One suppression comment: where it is, the valid codes it names, which of them hit."""
+
+    line: int
+    column: int  # 0-based
+    end_column: int
+    text: str
+    codes: Set[str]
+    whole_file: bool
+    used: Set[str] = field(default_factory=set)
+
+
 @dataclass
 class Suppressions:
-    by_line: Dict[int, Set[str]] = field(default_factory=dict)
-    whole_file: Set[str] = field(default_factory=set)
+    by_line: Dict[int, List[Directive]] = field(default_factory=dict)
+    whole_file: List[Directive] = field(default_factory=list)
     problems: List[Problem] = field(default_factory=list)
 
     def suppresses(self, code: str, lines: range) -> bool:
-        if code in self.whole_file:
-            return True
-        return any(code in self.by_line.get(line, ()) for line in lines)
+        """Whether a finding of ``code`` spanning ``lines`` is suppressed; marks the use."""
+        hits = [d for d in self.whole_file if code in d.codes]
+        for line in lines:
+            hits.extend(d for d in self.by_line.get(line, ()) if code in d.codes)
+        for directive in hits:
+            directive.used.add(code)
+        return bool(hits)
+
+    def unused(self, enabled: FrozenSet[str]) -> List[Problem]:
+        """A problem for each comment naming an enabled code that suppressed nothing."""
+        directives = [*self.whole_file, *(d for ds in self.by_line.values() for d in ds)]
+        problems = []
+        for directive in sorted(directives, key=lambda d: (d.line, d.column)):
+            if SELF in directive.codes:
+                continue
+            idle = sorted((directive.codes & enabled) - directive.used)
+            if not idle:
+                continue
+            where = "in this file" if directive.whole_file else "where it applies"
+            listed = ", ".join(idle)
+            if idle == sorted(directive.codes):
+                message = (f"unused suppression `{directive.text}`: no {listed} finding "
+                           f"{where}; remove the comment")
+            else:
+                message = (f"unused code{'s' if len(idle) > 1 else ''} {listed} in "
+                           f"`{directive.text}`: no such finding {where}; remove "
+                           f"{'them' if len(idle) > 1 else 'it'}")
+            problems.append(Problem(directive.line, directive.column, directive.end_column,
+                                    message))
+        return problems
 
 
 def parse(source: str, known_codes: FrozenSet[str]) -> Suppressions:
@@ -76,6 +122,13 @@ def _comment(token: tokenize.TokenInfo, in_header: bool, known_codes: FrozenSet[
     def problem(message: str) -> None:
         result.problems.append(Problem(line, column, end_column, message))
 
+    def record(codes: Set[str], whole_file: bool) -> None:
+        found = Directive(line, column, end_column, text.strip(), codes, whole_file)
+        if whole_file:
+            result.whole_file.append(found)
+        else:
+            result.by_line.setdefault(line, []).append(found)
+
     directive = _DIRECTIVE.search(text)
     if directive:
         match = _IGNORE.match(directive.group("body").strip())
@@ -85,7 +138,7 @@ def _comment(token: tokenize.TokenInfo, in_header: bool, known_codes: FrozenSet[
             return
         codes, unknown = _codes(match.group("codes") or "", known_codes)
         kind = match.group("kind").lower()
-        if unknown:
+        if unknown and SELF not in codes:
             problem(f"unknown code{'s' if len(unknown) > 1 else ''} "
                     f"{', '.join(unknown)} in `{text.strip()}`")
         if not codes and not unknown:
@@ -97,9 +150,7 @@ def _comment(token: tokenize.TokenInfo, in_header: bool, known_codes: FrozenSet[
                 problem("`# nanlint: ignore-file[...]` only works at the top of the file, "
                         "before the first statement; it suppresses nothing here")
                 return
-            result.whole_file.update(codes)
-        else:
-            result.by_line.setdefault(line, set()).update(codes)
+        record(codes, kind == "ignore-file")
         return
     noqa = _NOQA.search(text)
     if noqa:
@@ -107,10 +158,11 @@ def _comment(token: tokenize.TokenInfo, in_header: bool, known_codes: FrozenSet[
         ours = {c.upper() for c in codes if c.upper().startswith("NAN")}
         if ours:
             valid, unknown = _codes(",".join(sorted(ours)), known_codes)
-            if unknown:
+            if unknown and SELF not in valid:
                 problem(f"unknown code{'s' if len(unknown) > 1 else ''} "
                         f"{', '.join(unknown)} in `{text.strip()}`")
-            result.by_line.setdefault(line, set()).update(valid)
+            if valid:
+                record(valid, False)
 
 
 def _codes(text: str, known_codes: FrozenSet[str]) -> Tuple[Set[str], List[str]]:

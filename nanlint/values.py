@@ -1021,14 +1021,17 @@ class Analysis:
         return None
 
 
-def render(evidence: Evidence, module: cst.Module, line_of) -> str:
-    """``\\`y_conv\\` is the output of \\`tf.nn.softmax\\` (line 60), which underflows ...``."""
+def render(evidence: Evidence, module: cst.Module, where_is) -> str:
+    """``\\`y_conv\\` is the output of \\`tf.nn.softmax\\` (line 60), which underflows ...``.
+
+    ``where_is(node)`` names the node's place ("line 60", in a notebook "cell 2, line 3").
+    """
     node = evidence.node
     op = module.code_for_node(node.func) if isinstance(node, cst.Call) else ""
     src = _short(module.code_for_node(node))
     what = evidence.what.format(op=op, src=src)
-    line = line_of(node)
-    where = f" (line {line})" if line else ""
+    place = where_is(node)
+    where = f" ({place})" if place else ""
     if evidence.name:
         return f"`{evidence.name}` is {what}{where}, {evidence.why}"
     return f"it is {what}{where}, {evidence.why}"

@@ -34,7 +34,7 @@ def ratio_loss(target, logits_a, logits_b):
     return tf.reduce_mean(tf.math.divide_no_nan(target, p_joint))
 """
 
-FINDING_KEYS = {"code", "name", "severity", "confidence", "path", "line", "column",
+FINDING_KEYS = {"code", "name", "severity", "confidence", "path", "cell", "line", "column",
                 "end_line", "end_column", "message", "suggestion", "fix"}
 FINDING_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<column>\d+): (?P<code>NAN\d{3}) "
                           r"(?P<message>\S.*)$")

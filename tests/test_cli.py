@@ -103,6 +103,7 @@ def test_json_document(tmp_path):
         "severity": "error",
         "confidence": "high",
         "path": "bad.py",
+        "cell": None,  # a notebook cell; none in a .py file
         "line": 3,
         "column": 8,  # 1-based: `tf.math.log(p)` starts at the 8th character
         "end_line": 3,
@@ -436,14 +437,15 @@ def test_rules_lists_every_code(tmp_path):
     result = run_cli("rules", cwd=tmp_path)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "SUMMARY"]
+    assert lines[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "ORIGIN", "SUMMARY"]
     rows = [tuple(line.split()[:4]) for line in lines[1:]]
     assert rows == _registered_rows()
     assert [code for code, *_ in rows] == registry.all_codes()
     missing = [row for row in REQUIRED_RULES if row not in rows]
     assert not missing, f"`nanlint rules` does not list {missing}"
     for line in lines[1:]:
-        assert len(line.split()) > 4, f"no summary: {line!r}"
+        assert line.split()[4] == "nanlint", f"not built in: {line!r}"
+        assert len(line.split()) > 5, f"no summary: {line!r}"
 
 
 def test_rules_json(tmp_path, nanlint):

@@ -48,21 +48,22 @@ def test_comment_on_the_reported_line_suppresses(check, comment):
     assert check(HEAD + f"loss = tf.math.log(p)  {comment}\n")[0] == []
 
 
-@pytest.mark.parametrize("comment", [
-    "# nanlint: ignore[NAN101]",  # another code
-    "# noqa: NAN101",
-    "# noqa: E501",  # another tool's code: neither honoured nor reported
-    "# noqa",  # bare noqa: neither honoured nor reported
-    "# NOQA",
-    "# type: ignore",
+@pytest.mark.parametrize("comment, unused", [
+    ("# nanlint: ignore[NAN101]", True),  # another code: and that one is unused
+    ("# noqa: NAN101", True),
+    ("# noqa: E501", False),  # another tool's code: neither honoured nor reported
+    ("# noqa", False),  # bare noqa: neither honoured nor reported
+    ("# NOQA", False),
+    ("# type: ignore", False),
 ])
-def test_comment_that_does_not_name_the_code_does_not_suppress(check, comment):
-    assert check(HEAD + f"loss = tf.math.log(p)  {comment}\n")[0] == [(3, "NAN102")]
+def test_comment_that_does_not_name_the_code_does_not_suppress(check, comment, unused):
+    reported = check(HEAD + f"loss = tf.math.log(p)  {comment}\n")[0]
+    assert reported == [(3, "NAN102")] + ([(3, "NAN001")] if unused else [])
 
 
 def test_comment_on_another_statement_does_not_suppress(check):
     source = HEAD + "# nanlint: ignore[NAN102]\nloss = tf.math.log(p)\nx = 1  # noqa: NAN102\n"
-    assert check(source)[0] == [(4, "NAN102")]
+    assert check(source)[0] == [(3, "NAN001"), (4, "NAN102"), (5, "NAN001")]  # both unused
 
 
 @pytest.mark.parametrize("source", [
@@ -172,3 +173,92 @@ def test_suppression_end_to_end(tmp_path):
     assert result.returncode == 1 and result.stderr == ""
     assert [(f["path"], f["line"], f["code"]) for f in document["findings"]] == [
         ("b.py", 3, "NAN102"), ("d.py", 3, "NAN102"), ("d.py", 3, "NAN001")]
+
+
+# -- unused suppressions: NAN001 -------------------------------------------------------------
+def test_unused_suppression_is_nan001_at_the_comment(check):
+    source = "import tensorflow as tf\nx = tf.exp(y)  # nanlint: ignore[NAN102]\n"
+    reported, findings = check(source)
+    assert reported == [(2, "NAN001")]
+    problem = _nan001(findings, 2)
+    assert problem["column"] == len("x = tf.exp(y)  ") + 1
+    assert problem["message"] == ("unused suppression `# nanlint: ignore[NAN102]`: no NAN102 "
+                                  "finding where it applies; remove the comment")
+
+
+def test_unused_noqa_code_is_nan001(check):
+    reported, findings = check("import tensorflow as tf\nx = tf.exp(y)  # noqa: E501, NAN102\n")
+    assert reported == [(2, "NAN001")]
+    assert "no NAN102 finding" in _nan001(findings, 2)["message"]
+
+
+def test_one_unused_code_next_to_a_used_one(check):
+    reported, findings = check(HEAD + "loss = tf.math.log(p)  # nanlint: ignore[NAN102, NAN101]\n")
+    assert reported == [(3, "NAN001")]
+    assert _nan001(findings, 3)["message"].startswith(
+        "unused code NAN101 in `# nanlint: ignore[NAN102, NAN101]`")
+
+
+def test_unused_ignore_file_is_nan001(check):
+    reported, findings = check("# nanlint: ignore-file[NAN201, NAN102]\n" + TF_LOG)
+    assert reported == [(1, "NAN001")]
+    assert "unused code NAN201" in _nan001(findings, 1)["message"]
+    assert "in this file" in _nan001(findings, 1)["message"]
+
+
+def test_unused_suppression_in_a_file_without_tensorflow(check):
+    # Such a file is only syntax-checked: no rule can report anything in it.
+    assert check("x = a / b  # nanlint: ignore[NAN101]\n")[0] == [(1, "NAN001")]
+
+
+def test_a_suppression_of_nan000_is_unused(check):
+    assert check("x = 1  # nanlint: ignore[NAN000]\n")[0] == [(1, "NAN001")]
+
+
+@pytest.mark.parametrize("options", [
+    ("--select", "NAN001,NAN102"),  # NAN101 not selected
+    ("--ignore", "NAN101"),
+])
+def test_a_suppression_of_a_code_that_is_not_enabled_is_not_judged(check, options):
+    source = HEAD + "loss = tf.math.log(p)  # nanlint: ignore[NAN101]\n"
+    assert check(source, *options)[0] == [(3, "NAN102")]
+    assert check(source)[0] == [(3, "NAN102"), (3, "NAN001")]  # enabled: unused
+
+
+def test_a_suppression_of_a_code_ignored_for_the_file_is_not_judged(tmp_path):
+    make(tmp_path, {".nanlint.yaml": 'per-file-ignores:\n  "tests/*": [NAN101]\n',
+                    "tests/a.py": TF_LOG.replace("(p)\n", "(p)  # nanlint: ignore[NAN101]\n"),
+                    "src/a.py": TF_LOG.replace("(p)\n", "(p)  # nanlint: ignore[NAN101]\n")})
+    _, document = check_json(cwd=tmp_path)
+    assert [(f["path"], f["line"], f["code"]) for f in document["findings"]] == [
+        ("src/a.py", 3, "NAN102"), ("src/a.py", 3, "NAN001"), ("tests/a.py", 3, "NAN102")]
+
+
+def test_a_finding_below_min_confidence_still_uses_its_suppression(check, tmp_path):
+    # NAN102 at line 3 has low confidence (y_pred is a probability only by convention).
+    source = ("import tensorflow as tf\ndef my_loss(y_true, y_pred):\n"
+              "    return tf.reduce_mean(tf.math.log(y_pred))  # nanlint: ignore[NAN102]\n")
+    assert check(source.replace("  # nanlint: ignore[NAN102]", ""))[1][0]["confidence"] == "low"
+    assert check(source)[0] == []
+    (tmp_path / ".nanlint.yaml").write_text("min-confidence: high\n", encoding="utf-8")
+    assert check(source)[0] == []
+
+
+@pytest.mark.parametrize("comment", [
+    "# nanlint: ignore[NAN101, NAN001]",
+    "# nanlint: ignore[NAN001, NAN999]",  # as ruff's `# noqa: RUF100`: not reported at all
+    "# noqa: NAN101, NAN001",
+])
+def test_a_comment_naming_nan001_is_never_reported(check, comment):
+    assert check(f"import tensorflow as tf\nx = tf.exp(y)  {comment}\n")[0] == []
+
+
+def test_two_comments_on_one_statement_are_both_used(check):
+    source = (HEAD + "loss = tf.reduce_sum(  # noqa: NAN102\n"
+              "    tf.math.log(p),  # nanlint: ignore[NAN102]\n)\n")
+    assert check(source)[0] == []
+
+
+def test_unused_suppression_can_be_ignored_with_nan001(check):
+    source = "import tensorflow as tf\nx = tf.exp(y)  # nanlint: ignore[NAN102]\n"
+    assert check(source, "--ignore", "NAN001")[0] == []

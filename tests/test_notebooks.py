@@ -1,0 +1,225 @@
+"""Jupyter notebooks: code cells linted as one program, findings at cell and line."""
+
+import json
+import shutil
+
+import pytest
+
+from cli_helpers import TF_LOG, check_json, make
+from conftest import FIXTURES, options_for, run_cli
+from nanlint import notebook
+from nanlint.engine import lint_notebook
+from nanlint.runner import CACHE_FOLDER
+
+FIXTURE = FIXTURES / "notebooks" / "two_cells.ipynb"
+# The fixture: markdown (cell 1), the import (cell 2), a log of a relu output (cell 3, line
+# 3), markdown (cell 4), a cell magic whose body is not read (cell 5), an RMSE (cell 6).
+EXPECTED = [(3, 3, 8, "NAN102"), (6, 2, 12, "NAN201")]
+
+
+def cells(*sources, language="python", nbformat=4):
+    """A notebook file's bytes: a markdown cell first, then a code cell per source."""
+    document = {
+        "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Title\n"]}] + [
+            {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+             "source": source.splitlines(keepends=True)} for source in sources],
+        "metadata": {"language_info": {"name": language}},
+        "nbformat": nbformat, "nbformat_minor": 5}
+    return json.dumps(document, indent=1).encode()
+
+
+def lint(data, path="nb.ipynb"):
+    return [(f.cell, f.line, f.column, f.code)
+            for f in lint_notebook(data, path, options_for())]
+
+
+# -- the fixture, end to end -----------------------------------------------------------------
+def test_fixture_in_text_points_at_cell_and_line(tmp_path):
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    result = run_cli("check", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    heads = [line for line in result.stdout.splitlines() if line.startswith("train.ipynb")]
+    assert [line.split(": ")[0] + ": " + line.split(": ")[1][:6] for line in heads] == [
+        "train.ipynb:cell 3:3:8: NAN102", "train.ipynb:cell 6:2:12: NAN201"]
+    # The evidence names its place in the notebook too, and the frame numbers the cell's line.
+    assert "`p` is the output of `tf.nn.relu` (cell 3, line 2)" in heads[0]
+    assert "3 | loss = tf.math.log(p)\n" in result.stdout
+    assert "Found 2 findings (1 error, 1 warning) in 1 of 1 file." in result.stdout
+
+
+def test_fixture_in_json_has_cell_and_positions(tmp_path):
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    _, document = check_json(cwd=tmp_path)
+    assert document["files_scanned"] == 1
+    assert [(f["path"], f["cell"], f["line"], f["column"], f["end_line"], f["end_column"],
+             f["code"]) for f in document["findings"]] == [
+        ("train.ipynb", 3, 3, 8, 3, 22, "NAN102"), ("train.ipynb", 6, 2, 12, 2, 63, "NAN201")]
+
+
+def test_fixture_in_sarif_names_the_cell(tmp_path):
+    import jsonschema
+
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    result = run_cli("check", "--format", "sarif", cwd=tmp_path)
+    document = json.loads(result.stdout)
+    schema = json.loads((FIXTURES.parent / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(document, schema)
+    found = []
+    for item in document["runs"][0]["results"]:
+        [location] = item["locations"]
+        region = location["physicalLocation"]["region"]
+        [logical] = location["logicalLocations"]
+        found.append((item["properties"]["cell"], logical["name"], region["startLine"],
+                      region["startColumn"], item["ruleId"]))
+        assert item["message"]["text"].startswith(f"cell {item['properties']['cell']}: ")
+    assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
+
+
+def test_fix_leaves_a_notebook_untouched_and_offers_no_fix(tmp_path):
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    result = run_cli("check", "--unsafe-fixes", "train.ipynb", cwd=tmp_path)
+    assert result.returncode == 1
+    assert (tmp_path / "train.ipynb").read_bytes() == FIXTURE.read_bytes()
+    _, document = check_json(cwd=tmp_path)
+    assert all(f["fix"] is None for f in document["findings"])
+
+
+def test_fixture_has_exactly_the_expected_findings():
+    assert lint(FIXTURE.read_bytes()) == EXPECTED
+
+
+def test_cached_notebook_findings_keep_their_cell(tmp_path):
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    _, first = check_json(cwd=tmp_path)
+    cache = next((tmp_path / CACHE_FOLDER).glob("v*.json")).read_text()
+    assert '"cell": 3' in cache
+    _, second = check_json(cwd=tmp_path)
+    assert second == first
+
+
+def test_notebooks_are_found_in_folders_and_checkpoints_are_skipped(tmp_path):
+    data = FIXTURE.read_bytes()
+    make(tmp_path, {"a/train.ipynb": data, "a/.ipynb_checkpoints/train-checkpoint.ipynb": data,
+                    "b.py": TF_LOG})
+    _, document = check_json(cwd=tmp_path)
+    assert document["files_scanned"] == 2
+    assert sorted({f["path"] for f in document["findings"]}) == ["a/train.ipynb", "b.py"]
+
+
+def test_a_python_file_has_no_cell(tmp_path):
+    make(tmp_path, {"b.py": TF_LOG})
+    _, document = check_json(cwd=tmp_path)
+    assert [f["cell"] for f in document["findings"]] == [None]
+    assert run_cli("check", cwd=tmp_path).stdout.startswith("b.py:3:8: NAN102 ")
+
+
+def test_notebook_from_standard_input(tmp_path):
+    make(tmp_path, {})
+    result = run_cli("check", "-", "--stdin-filename", "nb.ipynb", "-q", cwd=tmp_path,
+                     stdin=FIXTURE.read_text())
+    assert result.returncode == 1
+    assert [line.split(" NAN")[0] for line in result.stdout.splitlines()] == [
+        "nb.ipynb:cell 3:3:8:", "nb.ipynb:cell 6:2:12:"]
+
+
+# -- cells as one program --------------------------------------------------------------------
+def test_an_import_in_an_earlier_cell_counts():
+    data = cells("import tensorflow as tf\n", "x = 1\n",
+                 "p = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
+    assert lint(data) == [(4, 2, 8, "NAN102")]  # cell 4: the markdown cell is cell 1
+
+
+def test_cells_are_numbered_among_all_cells_and_empty_cells_count():
+    data = cells("import tensorflow as tf\n", "", "\n\n",
+                 "loss = tf.math.log(tf.nn.relu(z))\n")
+    assert lint(data) == [(5, 1, 8, "NAN102")]
+
+
+@pytest.mark.parametrize("magic", [
+    "%matplotlib inline", "!pip install tensorflow", "files = !ls", "%time x = 1",
+    "?tf.math.log", "%load_ext autoreload",
+])
+def test_magics_and_shell_lines_are_skipped_and_lines_stay_stable(magic):
+    data = cells("import tensorflow as tf\n" + magic + "\np = tf.nn.relu(z)\n"
+                 "loss = tf.math.log(p)\n")
+    assert lint(data) == [(2, 4, 8, "NAN102")]
+
+
+def test_a_magic_inside_a_block_keeps_the_block_valid():
+    data = cells("import tensorflow as tf\nfor z in zs:\n    %time y = 1\n"
+                 "loss = tf.math.log(tf.nn.relu(z))\n")
+    assert lint(data) == [(2, 4, 8, "NAN102")]
+
+
+@pytest.mark.parametrize("code", [
+    'msg = (\n    "loss %s"\n    % loss\n)\n',  # black puts the operator first
+    "ok = (a\n      != b)\n",
+    'doc = """\n%s of the batch\n!important\n"""\n',  # inside a string
+    "x = 1 + \\\n    % 2\n",  # after a backslash (not Python either way, but not a magic)
+])
+def test_lines_that_only_look_like_magics_are_kept(code):
+    assert notebook.read(cells(code)).source == code
+
+
+def test_a_magic_after_a_closed_bracket_or_string_is_still_skipped():
+    code = 'x = f(\n    1)\ns = """a\nb"""\n%time g()\n'
+    assert notebook.read(cells(code)).source.splitlines()[-1] == "pass"
+
+
+def test_a_cell_magic_blanks_its_cell():
+    data = cells("import tensorflow as tf\n", "%%bash\necho $((1 / 0))\n",
+                 "loss = tf.math.log(tf.nn.relu(z))\n")
+    assert lint(data) == [(4, 1, 8, "NAN102")]
+
+
+def test_read_keeps_one_line_per_cell_line():
+    document = notebook.read(cells("a = 1\n!ls\nb = 2", "%%time\nc = 3\n"))
+    assert document.source == "a = 1\npass\nb = 2\n\n\n"
+    assert document.places == [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]
+
+
+def test_a_syntax_error_points_at_its_cell():
+    data = cells("import tensorflow as tf\n", "x = 1\ndef f(:\n")
+    findings = lint_notebook(data, "nb.ipynb", options_for())
+    assert [(f.cell, f.line, f.code) for f in findings] == [(3, 2, "NAN000")]
+
+
+def test_suppressions_work_in_cells_and_unused_ones_are_reported():
+    data = cells("import tensorflow as tf\n",
+                 "loss = tf.math.log(tf.nn.relu(z))  # nanlint: ignore[NAN102]\n",
+                 "x = tf.exp(y)  # nanlint: ignore[NAN102]\n")
+    assert lint(data) == [(4, 1, 16, "NAN001")]
+
+
+def test_a_notebook_in_another_language_is_not_read():
+    assert lint(cells("library(tensorflow)\nx <- log(0)\n", language="R")) == []
+
+
+# -- notebooks that cannot be read: one NAN000 -----------------------------------------------
+@pytest.mark.parametrize("data, fragment", [
+    (b"{not json", "not a notebook: invalid JSON at line 1, column 2"),
+    (b'{"cells": []', "not a notebook: invalid JSON"),
+    (b"[1, 2]", "no list of `cells`"),
+    (b'{"cells": {}}', "no list of `cells`"),
+    (cells("x = 1\n", nbformat=3), "unsupported notebook format 3: nanlint reads nbformat 4"),
+    (b'{"nbformat": 4, "cells": [1]}', "cell 1 is not a mapping"),
+    (b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": 5}]}',
+     "the source of cell 1 is not text"),
+    (b'{"nbformat": 4, "cells": [], "x": "\xff"}', "not valid UTF-8"),
+])
+def test_a_bad_notebook_is_one_nan000(data, fragment):
+    [finding] = lint_notebook(data, "nb.ipynb", options_for())
+    assert (finding.code, finding.cell, finding.line) == ("NAN000", None, 1)
+    assert fragment in finding.message and "\n" not in finding.message
+
+
+def test_a_bad_notebook_in_the_cli_gives_no_traceback(tmp_path):
+    make(tmp_path, {"broken.ipynb": "{", "good.py": TF_LOG})
+    result = run_cli("check", "-q", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == ""
+    assert result.stdout.splitlines()[0].startswith("broken.ipynb:1:1: NAN000 not a notebook")
