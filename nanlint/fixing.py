@@ -182,7 +182,7 @@ def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: 
         found = [error.finding(display_path)] if "NAN000" in options.engine_codes else []
         return FixOutcome(findings=found)
     if notebook.is_notebook(display_path):
-        return FixOutcome(findings=lint_bytes(data, display_path, options))  # not fixed yet
+        return _fix_notebook(file_path, display_path, data, options, safeties, write)
     outcome = fix_source(source, display_path, options, safeties)
     outcome.encoding, outcome.data = encoding, data
     if write and outcome.changed:
@@ -193,6 +193,37 @@ def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: 
             refused.original = refused.text = source
             return refused
     return outcome
+
+
+def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintOptions,
+                  safeties: frozenset, write: bool) -> FixOutcome:
+    """Fix the code cells as one program, then put the changed lines back in their cells."""
+    try:
+        document = notebook.read(data)
+    except notebook.NotebookError:
+        return FixOutcome(findings=lint_bytes(data, display_path, options))
+    fixed = fix_source(document.source, display_path, options, safeties)
+    original = data.decode("utf-8-sig")
+    if not fixed.changed:
+        return FixOutcome(findings=lint_bytes(data, display_path, options), original=original,
+                          text=original)
+    try:
+        new = notebook.with_fixed_code(data, document, fixed.text)
+    except notebook.NotebookError as error:
+        return _noted(lint_bytes(data, display_path, options), str(error))
+    if write:
+        problem = write_atomically(file_path, data, new)
+        if problem is not None:
+            return _noted(lint_bytes(data, display_path, options), problem)
+    return FixOutcome(findings=lint_bytes(new, display_path, options), fixed=fixed.fixed,
+                      original=original, text=new.decode("utf-8-sig"), data=data)
+
+
+def _noted(findings: List[Finding], problem: str) -> FixOutcome:
+    """A notebook whose fixes cannot be written: every finding says why."""
+    note = f" (fix not applied: {problem}; nothing was written)"
+    return FixOutcome(findings=[f if f.code == "NAN000" else replace(f, message=f.message + note)
+                                for f in findings], problem=problem)
 
 
 def write_atomically(path: str, expected: bytes, new: bytes) -> Optional[str]:

@@ -155,3 +155,55 @@ class _Scanner:
         self.continued = not comment and not self.quote and line.endswith("\\")
         if len(self.quote) == 1 and not line.endswith("\\"):
             self.quote = ""  # a one-line string cannot run on: the parser reports it
+
+
+# -- writing fixes back ----------------------------------------------------------------------
+def _layouts():
+    """The JSON layouts notebook writers use; nbformat's own (indent 1, sorted keys) first."""
+    for indent in (1, 2, 4, None):
+        for sort_keys in (True, False):
+            for ensure_ascii in (False, True):
+                yield {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
+
+
+def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str) -> bytes:
+    """The notebook's bytes with the code cells' lines replaced by those of ``fixed_source``
+    (the fixed version of ``notebook.source``); outputs, metadata and every other byte stay.
+
+    Raises NotebookError when that cannot be done exactly: a fix that changed the number of
+    lines, a line that is not Python in the cell (a magic), or a JSON layout that re-encoding
+    would not reproduce byte for byte.
+    """
+    old_lines = notebook.source.split("\n")
+    new_lines = fixed_source.split("\n")
+    if len(old_lines) != len(new_lines):
+        raise NotebookError("the fix changes the number of lines of a cell")
+    text = data.decode("utf-8-sig")
+    bom = data.startswith(b"\xef\xbb\xbf")
+    document = json.loads(text)
+    layout = next((options for options in _layouts()
+                   if _encoded(document, options, text) == text), None)
+    if layout is None:
+        raise NotebookError("the notebook's JSON layout is not one nanlint can write back "
+                            "byte for byte")
+    changed = {}
+    for index, (old, new) in enumerate(zip(old_lines, new_lines)):
+        if old != new:
+            changed.setdefault(notebook.places[index][0], {})[notebook.places[index][1]] = new
+    for number, rows in changed.items():
+        cell = document["cells"][number - 1]
+        source = cell["source"]
+        parts = source if isinstance(source, list) else source.splitlines(keepends=True)
+        parts = list(parts)
+        for row, new in rows.items():
+            old = parts[row - 1]
+            ending = old[len(old.rstrip("\r\n")):]
+            parts[row - 1] = new + ending
+        cell["source"] = parts if isinstance(source, list) else "".join(parts)
+    result = _encoded(document, layout, text)
+    return (b"\xef\xbb\xbf" if bom else b"") + result.encode("utf-8")
+
+
+def _encoded(document: Any, options: dict, original: str) -> str:
+    text = json.dumps(document, **options)
+    return text + "\n" if original.endswith("\n") else text

@@ -78,14 +78,13 @@ def test_fixture_in_sarif_names_the_cell(tmp_path):
     assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
 
 
-def test_fix_leaves_a_notebook_untouched_and_offers_no_fix(tmp_path):
+def test_notebook_findings_carry_no_edits(tmp_path):
+    # Edits would be in the coordinates of the joined cells: JSON gives none for notebooks,
+    # and --fix maps its changes back to the cells itself.
     shutil.copy(FIXTURE, tmp_path / "train.ipynb")
     make(tmp_path, {})
-    result = run_cli("check", "--unsafe-fixes", "train.ipynb", cwd=tmp_path)
-    assert result.returncode == 1
-    assert (tmp_path / "train.ipynb").read_bytes() == FIXTURE.read_bytes()
     _, document = check_json(cwd=tmp_path)
-    assert all(f["fix"] is None for f in document["findings"])
+    assert document["findings"] and all(f["fix"] is None for f in document["findings"])
 
 
 def test_fixture_has_exactly_the_expected_findings():
@@ -223,3 +222,46 @@ def test_a_bad_notebook_in_the_cli_gives_no_traceback(tmp_path):
     result = run_cli("check", "-q", cwd=tmp_path)
     assert result.returncode == 1 and result.stderr == ""
     assert result.stdout.splitlines()[0].startswith("broken.ipynb:1:1: NAN000 not a notebook")
+
+
+# -- fixes -----------------------------------------------------------------------------------
+def test_fix_rewrites_only_the_fixed_line_of_its_cell(tmp_path):
+    source = "import tensorflow as tf\n"
+    fixable = "%time x = 1\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
+    data = cells(source, fixable)
+    document = json.loads(data)
+    document["cells"][2]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                        "text": ["tf.math.log(p)\n"]}]
+    document["metadata"]["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    data = (json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(data)
+    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Fixed 1 finding" in result.stdout
+    after = path.read_bytes()
+    expected = json.loads(data)
+    expected["cells"][2]["source"][2] = "loss = tf.math.log(p + 1e-7)\n"
+    assert json.loads(after) == expected  # the outputs, the magic and the metadata stay
+    assert after == (json.dumps(expected, indent=1, sort_keys=True, ensure_ascii=False)
+                     + "\n").encode()
+    again = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert again.returncode == 0 and path.read_bytes() == after
+
+
+def test_diff_of_a_notebook_applies_like_fix(tmp_path):
+    data = cells("import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
+    (tmp_path / "nb.ipynb").write_bytes(data)
+    diff = run_cli("check", "--diff", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert diff.returncode == 1 and '+    "loss = tf.math.log(p + 1e-7)\\n"' in diff.stdout
+    assert (tmp_path / "nb.ipynb").read_bytes() == data
+
+
+def test_a_notebook_layout_that_cannot_be_reproduced_is_not_written(tmp_path):
+    data = cells("import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
+    odd = data.replace(b'\n "nbformat"', b'\n\n "nbformat"')  # a blank line json never writes
+    (tmp_path / "nb.ipynb").write_bytes(odd)
+    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 1
+    assert (tmp_path / "nb.ipynb").read_bytes() == odd
+    assert "fix not applied: the notebook's JSON layout" in result.stdout
