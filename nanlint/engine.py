@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint import notebook, suppression
@@ -388,12 +389,13 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
-            suggestion=report.suggestion, fix=_fix(module, report.fix, positions),
+            suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
             source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
 
 
-def _fix(module: cst.Module, fix: Optional[Fix], positions: Any) -> Optional[Dict[str, Any]]:
+def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str]
+         ) -> Optional[Dict[str, Any]]:
     """A rule's libcst edit as text edits at the replaced nodes' positions."""
     if fix is None:
         return None
@@ -403,9 +405,43 @@ def _fix(module: cst.Module, fix: Optional[Fix], positions: Any) -> Optional[Dic
         if position is None:
             return None  # a node outside this module: the rule's fix cannot be placed
         start, end = position.start, position.end
+        original = "\n".join(lines[start.line - 1:end.line])
+        original = original[start.column:len(original) - len(lines[end.line - 1]) + end.column]
+        indent = _block_indent(module, old, original, lines, start.line)
+        if indent is None:
+            return None  # cannot render the node as it is written: no fix rather than a wrong one
         edits.append({"line": start.line, "column": start.column + 1, "end_line": end.line,
-                      "end_column": end.column + 1, "replacement": module.code_for_node(new)})
+                      "end_column": end.column + 1,
+                      "replacement": _render(module, new, indent)})
     return {"safety": fix.safety, "description": fix.description, "edits": edits}
+
+
+def _render(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
+    """The node's code as it reads inside its block (``code_for_node`` forgets the block's
+    indentation on continuation lines)."""
+    state = CodegenState(default_indent=module.default_indent,
+                         default_newline=module.default_newline,
+                         indent_tokens=[indent] if indent else [])
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def _block_indent(module: cst.Module, node: cst.CSTNode, original: str, lines: List[str],
+                  line: int) -> Optional[str]:
+    """The indentation under which ``node`` renders as ``original``: found by trying the
+    leading whitespace of its line and of the lines above."""
+    if "\n" not in original:
+        return ""
+    tried = set()
+    for number in range(line, max(0, line - 200), -1):
+        text = lines[number - 1]
+        candidate = text[:len(text) - len(text.lstrip())]
+        if candidate in tried:
+            continue
+        tried.add(candidate)
+        if _render(module, node, candidate).replace("\r\n", "\n") == original:
+            return candidate
+    return None
 
 
 def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, column: int,
