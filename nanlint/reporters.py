@@ -253,6 +253,17 @@ def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         "properties": properties,
     }
+    fix = data.get("fix")
+    if fix and data.get("cell") is None:
+        replacements = [{"deletedRegion": {"startLine": e["line"], "startColumn": e["column"],
+                                           "endLine": e["end_line"],
+                                           "endColumn": e["end_column"]},
+                         "insertedContent": {"text": e["replacement"]}}
+                        for e in fix["edits"]]
+        result["fixes"] = [{"description": {"text": f"{fix['description']} "
+                                                    f"({fix['safety']} fix)"},
+                            "artifactChanges": [{"artifactLocation": _artifact(data["path"]),
+                                                 "replacements": replacements}]}]
     if data.get("cell") is not None:
         # SARIF has no cells: the region is the line inside the cell, and the cell is named
         # as a logical location and a property, so a viewer can still say where it is.

@@ -121,6 +121,20 @@ def test_sarif_results_match_the_json_findings(fixture_sarif):
             "startLine": expected["line"], "startColumn": expected["column"],
             "endLine": expected["end_line"], "endColumn": expected["end_column"],
             "snippet": location["region"]["snippet"]}
+        if expected["fix"] is None:
+            assert "fixes" not in result
+            continue
+        [fix] = result["fixes"]
+        [change] = fix["artifactChanges"]
+        assert change["artifactLocation"] == location["artifactLocation"]
+        assert fix["description"]["text"] == (f"{expected['fix']['description']} "
+                                              f"({expected['fix']['safety']} fix)")
+        assert [(r["deletedRegion"], r["insertedContent"]["text"])
+                for r in change["replacements"]] == [
+            ({"startLine": e["line"], "startColumn": e["column"], "endLine": e["end_line"],
+              "endColumn": e["end_column"]}, e["replacement"])
+            for e in expected["fix"]["edits"]]
+    assert sum("fixes" in r for r in run["results"]) >= 10
     fingerprints = [r["partialFingerprints"]["nanlint/v1"] for r in run["results"]]
     assert len(set(fingerprints)) == len(fingerprints)
 
