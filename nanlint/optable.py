@@ -253,15 +253,48 @@ OPS: Tuple[Op, ...] = (
                         "keras.mixed_precision.DTypePolicy", "keras.DTypePolicy",
                         "keras.dtype_policies.DTypePolicy"),
        transfer="object", args=("name",)),
-    Op("optimizer_with_epsilon", (
+    # Optimizers by family (the tag after "optimizer"): NAN301 judges the learning rate per
+    # family, NAN105 the `epsilon=` of those that take one.
+    Op("adaptive_optimizer", (
         "keras.optimizers.Adam", "keras.optimizers.AdamW", "keras.optimizers.Adamax",
-        "keras.optimizers.Nadam", "keras.optimizers.RMSprop", "keras.optimizers.Adagrad",
-        "keras.optimizers.Adadelta", "keras.optimizers.legacy.Adam",
+        "keras.optimizers.Nadam", "keras.optimizers.RMSprop", "keras.optimizers.Lion",
+        "keras.optimizers.Lamb", "keras.optimizers.Adafactor",
+        "keras.optimizers.ScheduleFreeAdamW", "keras.optimizers.legacy.Adam",
         "keras.optimizers.legacy.Adamax", "keras.optimizers.legacy.Nadam",
-        "keras.optimizers.legacy.RMSprop", "keras.optimizers.legacy.Adagrad",
-        "keras.optimizers.legacy.Adadelta", "keras.optimizers.experimental.AdamW",
-        "tf.train.AdamOptimizer", "tf.train.RMSPropOptimizer", "tf.train.AdadeltaOptimizer"),
-       transfer="object", args=("learning_rate|lr",)),
+        "keras.optimizers.legacy.RMSprop", "keras.optimizers.experimental.Adam",
+        "keras.optimizers.experimental.AdamW", "keras.optimizers.experimental.Adamax",
+        "keras.optimizers.experimental.Nadam", "keras.optimizers.experimental.RMSprop",
+        "tf.optimizers.Adam", "tf.optimizers.Adamax", "tf.optimizers.Nadam",
+        "tf.optimizers.RMSprop", "tf.train.AdamOptimizer", "tf.train.RMSPropOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adaptive")),
+    Op("adagrad_optimizer", (
+        "keras.optimizers.Adagrad", "keras.optimizers.Ftrl", "keras.optimizers.legacy.Adagrad",
+        "keras.optimizers.legacy.Ftrl", "keras.optimizers.experimental.Adagrad",
+        "keras.optimizers.experimental.Ftrl", "tf.optimizers.Adagrad", "tf.optimizers.Ftrl",
+        "tf.train.AdagradOptimizer", "tf.train.AdagradDAOptimizer", "tf.train.FtrlOptimizer",
+        "tf.train.ProximalAdagradOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adagrad")),
+    Op("adadelta_optimizer", (
+        "keras.optimizers.Adadelta", "keras.optimizers.legacy.Adadelta",
+        "keras.optimizers.experimental.Adadelta", "tf.optimizers.Adadelta",
+        "tf.train.AdadeltaOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adadelta")),
+    Op("sgd_optimizer", (
+        "keras.optimizers.SGD", "keras.optimizers.legacy.SGD",
+        "keras.optimizers.experimental.SGD", "tf.optimizers.SGD",
+        "tf.train.GradientDescentOptimizer", "tf.train.MomentumOptimizer",
+        "tf.train.ProximalGradientDescentOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "sgd")),
+    # Learning-rate schedules: their first argument is the initial (largest) learning rate.
+    Op("lr_schedule", (
+        "keras.optimizers.schedules.ExponentialDecay",
+        "keras.optimizers.schedules.InverseTimeDecay",
+        "keras.optimizers.schedules.PolynomialDecay", "keras.optimizers.schedules.CosineDecay",
+        "keras.optimizers.schedules.CosineDecayRestarts", "tf.train.exponential_decay",
+        "tf.train.inverse_time_decay", "tf.train.natural_exp_decay",
+        "tf.train.polynomial_decay", "tf.train.cosine_decay", "tf.train.cosine_decay_restarts",
+        "tf.train.linear_cosine_decay", "tf.train.noisy_linear_cosine_decay"),
+       transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
 
 

@@ -22,6 +22,7 @@ BUILTIN: Dict[str, str] = {
     "NAN202": "nanlint.rules.norm_zero_gradient:NormZeroGradient",
     "NAN203": "nanlint.rules.relu_into_cosine:ReluIntoCosine",
     "NAN204": "nanlint.rules.where_does_not_guard_gradient:WhereDoesNotGuardGradient",
+    "NAN301": "nanlint.rules.large_learning_rate:LargeLearningRate",
 }
 ENTRY_POINT_GROUP = "nanlint.rules"
 

@@ -15,9 +15,9 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.optable import Op
-from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Value
+from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Value
 
-__all__ = ["Rule", "Option", "Analysis", "Evidence", "Value", "Op", "Report"]
+__all__ = ["Rule", "Option", "Analysis", "Evidence", "Number", "Value", "Op", "Report"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")
