@@ -146,6 +146,23 @@ OPS: Tuple[Op, ...] = (
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
+    # Random normal draws and initializers: NAN304 checks those that initialize weights.
+    Op("random_normal", ("tf.random.normal", "tf.random_normal", "tf.random.truncated_normal",
+                         "tf.truncated_normal", "K.random_normal", "K.truncated_normal",
+                         "keras.random.normal", "keras.random.truncated_normal"),
+       transfer="any", args=("shape", "mean", "stddev")),
+    # Keras' normal initializers default to stddev 0.05; TF's `*_normal_initializer` to 1.0
+    # in TF1 and 0.05 in TF2, so their default is not known.
+    Op("normal_initializer", ("keras.initializers.RandomNormal",
+                              "keras.initializers.TruncatedNormal",
+                              "keras.initializers.random_normal",
+                              "keras.initializers.truncated_normal"),
+       transfer="object", args=("mean", "stddev"), tags=("initializer",)),
+    Op("tf_normal_initializer", ("tf.random_normal_initializer",
+                                 "tf.truncated_normal_initializer",
+                                 "tf.initializers.random_normal",
+                                 "tf.initializers.truncated_normal"),
+       transfer="object", args=("mean", "stddev"), tags=("initializer",)),
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
