@@ -146,6 +146,10 @@ OPS: Tuple[Op, ...] = (
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
+    # Gradients as a list (NAN302 follows them to a clip): `tape.gradient` and
+    # `optimizer.compute_gradients` are methods, recognised by name in the rule.
+    Op("gradients", ("tf.gradients", "K.gradients"), transfer="object",
+       args=("ys|loss", "xs|variables")),
     # Random normal draws and initializers: NAN304 checks those that initialize weights.
     Op("random_normal", ("tf.random.normal", "tf.random_normal", "tf.random.truncated_normal",
                          "tf.truncated_normal", "K.random_normal", "K.truncated_normal",

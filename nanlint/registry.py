@@ -23,6 +23,7 @@ BUILTIN: Dict[str, str] = {
     "NAN203": "nanlint.rules.relu_into_cosine:ReluIntoCosine",
     "NAN204": "nanlint.rules.where_does_not_guard_gradient:WhereDoesNotGuardGradient",
     "NAN301": "nanlint.rules.large_learning_rate:LargeLearningRate",
+    "NAN302": "nanlint.rules.gradient_clip_by_value:GradientClipByValue",
     "NAN304": "nanlint.rules.large_init_stddev:LargeInitStddev",
 }
 ENTRY_POINT_GROUP = "nanlint.rules"

@@ -204,6 +204,7 @@ class Analysis:
         self._attributes: Dict[Tuple[int, str], Value] = {}
         self._in_progress: set = set()
         self._flags: Optional[Dict[str, Tuple[cst.BaseExpression, str]]] = None
+        self._parents: Optional[Dict[int, cst.CSTNode]] = None
         self._depth = 0
         self._here_cache: Optional[Tuple[Scope, int]] = None
         self.module_scope = self._scope_for(module, None)
@@ -267,6 +268,28 @@ class Analysis:
         if binding is not None and binding.kind == "assign":
             return binding.value
         return None
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The node that contains ``node`` (the module's parent map is built on first use)."""
+        if self._parents is None:
+            parents: Dict[int, cst.CSTNode] = {}
+
+            class _Parents(cst.CSTVisitor):
+                def __init__(self) -> None:
+                    self.stack: List[cst.CSTNode] = []
+
+                def on_visit(self, child: cst.CSTNode) -> bool:
+                    if self.stack:
+                        parents[id(child)] = self.stack[-1]
+                    self.stack.append(child)
+                    return True
+
+                def on_leave(self, original_node: cst.CSTNode) -> None:
+                    self.stack.pop()
+
+            self.module.visit(_Parents())
+            self._parents = parents
+        return self._parents.get(id(node))
 
     def in_function(self) -> Optional[cst.FunctionDef]:
         for node in reversed(self.cursor.scopes):
