@@ -25,6 +25,7 @@ BUILTIN: Dict[str, str] = {
     "NAN301": "nanlint.rules.large_learning_rate:LargeLearningRate",
     "NAN302": "nanlint.rules.gradient_clip_by_value:GradientClipByValue",
     "NAN304": "nanlint.rules.large_init_stddev:LargeInitStddev",
+    "NAN401": "nanlint.rules.unnormalized_input:UnnormalizedInput",
 }
 ENTRY_POINT_GROUP = "nanlint.rules"
 

@@ -15,9 +15,11 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.optable import Op
-from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Value
+from nanlint.scopes import Binding
+from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 
-__all__ = ["Rule", "Option", "Analysis", "Evidence", "Number", "Value", "Op", "Report"]
+__all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Number", "Place", "Value", "Op",
+           "Report"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")

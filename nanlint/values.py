@@ -179,6 +179,16 @@ class Callee:
     qualified: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class Place:
+    """A point of the module where names are resolved: a scope and a statement order in it.
+    Rules that follow a value backwards get places from ``Analysis.here`` and
+    ``Analysis.binding`` and hand them back; they never look inside."""
+
+    scope: Scope
+    index: int
+
+
 @dataclass
 class Cursor:
     """Where the traversal is: the scope node stack and the current statement."""
@@ -205,6 +215,7 @@ class Analysis:
         self._in_progress: set = set()
         self._flags: Optional[Dict[str, Tuple[cst.BaseExpression, str]]] = None
         self._parents: Optional[Dict[int, cst.CSTNode]] = None
+        self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
         self._depth = 0
         self._here_cache: Optional[Tuple[Scope, int]] = None
         self.module_scope = self._scope_for(module, None)
@@ -268,6 +279,69 @@ class Analysis:
         if binding is not None and binding.kind == "assign":
             return binding.value
         return None
+
+    # -- following values backwards ---------------------------------------------------------
+    def here(self) -> Place:
+        scope, index = self._here()
+        return Place(scope, index)
+
+    def binding(self, name: str, place: Optional[Place] = None
+                ) -> Optional[Tuple[Binding, Place]]:
+        """What ``name`` is bound to at ``place`` (default: the current statement), and the
+        place of that binding, where the names of its value are to be resolved."""
+        place = place or self.here()
+        binding, where = self._resolve(name, place.scope, place.index)
+        if binding is None or where is None:
+            return None
+        return binding, Place(where, binding.index)
+
+    def op_at(self, call: cst.Call, place: Place) -> Optional[Op]:
+        """The canonical op ``call`` invokes, resolved at ``place``."""
+        callee = self._callee(call.func, place.scope, place.index)
+        return callee.op if callee is not None and callee.kind == "op" else None
+
+    def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
+        callee = self._callee(expr, place.scope, place.index)
+        return callee.qualified if callee is not None else None
+
+    def results(self, func: cst.BaseExpression, place: Place
+                ) -> List[Tuple[cst.BaseExpression, Place]]:
+        """The expressions a function of this file returns (a lambda: its body), each with
+        the place to resolve it at; [] for anything else."""
+        if isinstance(func, cst.Lambda):
+            return [(func.body, Place(self._scope_for(func, place.scope), END))]
+        callee = self._callee(func, place.scope, place.index)
+        if callee is None or callee.node is None:
+            return []
+        if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
+            return [(callee.node.body, Place(self._scope_for(callee.node, callee.scope), END))]
+        if callee.kind != "function" or not isinstance(callee.node, cst.FunctionDef):
+            return []
+        parent, cls = callee.scope, None
+        if parent is not None and isinstance(parent.node, cst.ClassDef):
+            parent, cls = parent.parent, parent.node
+        scope = self._scope_for(callee.node, parent, cls)
+        return [(r.value, Place(scope, r.index)) for r in scope.returns]
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        if self._op_calls is None:
+            found: Dict[str, List[cst.Call]] = {}
+            calls: List[cst.Call] = []
+
+            class _Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if isinstance(node.func, (cst.Name, cst.Attribute)):
+                        calls.append(node)
+
+            self.module.visit(_Calls())
+            for call in calls:
+                callee = self._compute_callee(call.func, self.module_scope, END, 0)
+                if callee is not None and callee.op is not None:
+                    found.setdefault(callee.op.name, []).append(call)
+            self._op_calls = found
+        return self._op_calls.get(op_name, [])
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (the module's parent map is built on first use)."""

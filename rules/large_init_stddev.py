@@ -29,7 +29,8 @@ class LargeInitStddev(Rule):
     5·5·32 = 800; module constants count as literal); the measure is the *gain*
     stddev × √fan-in. Where the shape is not known, nanlint assumes `assumed-fan-in` and
     reports with medium confidence. A 1-D shape is a bias, not a weight matrix, and is not
-    checked; nor are embedding tables (the statement names an embedding), non-trainable
+    checked; nor are embedding tables and biases (the statement or the enclosing function
+    names an embedding or a bias: `def bias_variable(shape)`), non-trainable
     variables, random tensors that initialize nothing (noise, test data), and initializers
     built inside test functions, which check the initializer's API.
 
@@ -171,8 +172,11 @@ class LargeInitStddev(Rule):
         self._checked.add(id(call))
         statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
             else node
-        if "emb" in self.analysis.module.code_for_node(statement).lower():
-            return  # an embedding table is looked up, not multiplied: no fan-in
+        function = self.analysis.in_function()
+        context = self.analysis.module.code_for_node(statement).lower() + (
+            function.name.value.lower() if function is not None else "")
+        if "emb" in context or "bias" in context:
+            return  # an embedding table is looked up, a bias added: neither has a fan-in
         stddev_expr = self.analysis.argument(call, op, op.args.index("stddev"))
         if stddev_expr is None:
             stddev = DEFAULT_STDDEV.get(op.name)

@@ -187,7 +187,8 @@ class LargeLearningRate(Rule):
                             "so its gradient, and each step, grow with the batch size: "
                             f"{number.value:g} on a sum of 100 examples is a step of "
                             f"{number.value * 100:g} on their mean", "medium",
-                            producer="sum")
+                            producer="sum",
+                            name=self.compact(loss, 40) if isinstance(loss, cst.Name) else None)
         self.report(node, f"`{self.source(optimizer.func)}` with learning rate "
                     f"{number.value:g} minimizes a summed loss (limit {limit:g} for SGD on a "
                     "sum): training diverges to inf/NaN; the loss: {evidence}",
