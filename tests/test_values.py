@@ -699,3 +699,65 @@ def test_number_follows_constants(source, expected, via):
 ])
 def test_number_is_unknown_without_a_constant(source):
     assert numbers(source) is None
+
+
+# -- following values backwards: bindings, places, results, calls of an op ---------------------
+def asked(source, question):
+    """``question(analysis, node)`` at the first `probe(...)` call of ``source``."""
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+        name = "question-recorder"
+        severity = "info"
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "probe":
+                seen.append(question(self.analysis, node.args[0].value))
+
+    options = LintOptions(rules=[Recorder], check_all_files=True)
+    assert not lint_source(normalized(source), "asked.py", options)
+    assert len(seen) == 1
+    return seen[0]
+
+
+@pytest.mark.parametrize("source, kind, position", [
+    ("(x, y), (xt, yt) = load()\nprobe(yt)\n", "unpack", (1, 1)),
+    ("a, b = load()\nprobe(a)\n", "unpack", (0,)),
+    ("a, b = 1, load()\nprobe(b)\n", "assign", ()),
+    ("for a, b in pairs:\n    probe(a)\n", "unknown", ()),
+])
+def test_binding_of_an_unpacked_name(source, kind, position):
+    def question(analysis, expr):
+        binding, _ = analysis.binding(expr.value)
+        return binding.kind, binding.position
+    assert asked(source, question) == (kind, position)
+
+
+def test_binding_resolves_at_the_place_of_an_earlier_binding():
+    source = "x = load()\nx = x.reshape(-1)\nprobe(x)\n"
+
+    def question(analysis, expr):
+        binding, place = analysis.binding(expr.value)
+        earlier, _ = analysis.binding("x", place)
+        return analysis.module.code_for_node(binding.value), \
+            analysis.module.code_for_node(earlier.value)
+    assert asked(source, question) == ("x.reshape(-1)", "load()")
+
+
+def test_results_of_functions_and_lambdas():
+    source = ("def f(p):\n    if p:\n        return p / 2\n    return None\n"
+              "g = lambda q: q + 1\nprobe((f, g, lambda r: r))\n")
+
+    def question(analysis, expr):
+        code = analysis.module.code_for_node
+        return [[code(result) for result, _ in analysis.results(e.value, analysis.here())]
+                for e in expr.elements]
+    assert asked(source, question) == [["p / 2", "None"], ["q + 1"], ["r"]]
+
+
+def test_calls_of_an_op_anywhere_in_the_module():
+    source = TF + ("def build():\n    return tf.keras.layers.BatchNormalization()\n"
+                   "probe(tf.keras.layers.Rescaling(1 / 255))\n")
+    count = asked(source, lambda analysis, expr: len(analysis.calls_of("normalization_layer")))
+    assert count == 2
