@@ -281,6 +281,8 @@ OPS: Tuple[Op, ...] = (
                                "layers.GroupNormalization", "layers.UnitNormalization",
                                "layers.experimental.SyncBatchNormalization"),
        transfer="object", args=()),
+    Op("sequential_model", ("keras.Sequential", "keras.models.Sequential"), transfer="object",
+       args=("layers",)),
     # -- objects that are not tensors: dtype policies, optimizers that take an epsilon -------
     Op("set_dtype_policy", ("keras.mixed_precision.set_global_policy",
                             "keras.mixed_precision.experimental.set_policy",

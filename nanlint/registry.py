@@ -27,6 +27,7 @@ BUILTIN: Dict[str, str] = {
     "NAN303": "nanlint.rules.clip_in_forward_pass:ClipInForwardPass",
     "NAN304": "nanlint.rules.large_init_stddev:LargeInitStddev",
     "NAN401": "nanlint.rules.unnormalized_input:UnnormalizedInput",
+    "NAN402": "nanlint.rules.unbounded_relu_stack:UnboundedReluStack",
 }
 ENTRY_POINT_GROUP = "nanlint.rules"
 
