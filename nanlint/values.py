@@ -565,6 +565,7 @@ class Analysis:
             method = call.func.attr.value
             strings = [a.value.evaluated_value for a in call.args if a.keyword is None
                        and isinstance(a.value, cst.SimpleString)]
+            strings = [text for text in strings if isinstance(text, str)]
             if method in _FLAG_DEFINERS:
                 qualified = self._compute_callee(call.func, self.module_scope, END, 0)
                 positional = [a.value for a in call.args if a.keyword is None]
@@ -581,6 +582,7 @@ class Analysis:
                 if default is None or not options:
                     continue
                 name = (dest.evaluated_value if isinstance(dest, cst.SimpleString)
+                        and isinstance(dest.evaluated_value, str)
                         else options[0].lstrip("-").replace("-", "_"))
                 self._flags[name] = (default, f"the default of `{options[0]}`")
         return self._flags

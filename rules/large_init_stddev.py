@@ -190,7 +190,7 @@ class LargeInitStddev(Rule):
         fan = self._fan_in(shape)
         if fan is None:
             return
-        fan_in, known = fan
+        fan_in, known = max(1, fan[0]), fan[1]
         stddev = abs(stddev * scale)
         gain = stddev * math.sqrt(fan_in)
         limit = self.settings["max-gain"]
