@@ -283,6 +283,8 @@ OPS: Tuple[Op, ...] = (
        transfer="object", args=()),
     Op("sequential_model", ("keras.Sequential", "keras.models.Sequential"), transfer="object",
        args=("layers",)),
+    Op("functional_model", ("keras.Model", "keras.models.Model"), transfer="object",
+       args=("inputs", "outputs")),
     # -- objects that are not tensors: dtype policies, optimizers that take an epsilon -------
     Op("set_dtype_policy", ("keras.mixed_precision.set_global_policy",
                             "keras.mixed_precision.experimental.set_policy",

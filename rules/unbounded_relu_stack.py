@@ -16,8 +16,11 @@ class UnboundedReluStack(Rule):
     """
     ## What it does
     Reports a Keras `Sequential` model — built from a list of layers or with `model.add(...)`
-    in the same block — whose hidden layers include at least `min-layers` relu or linear
-    layers (`Dense`, `Conv*`, `ReLU`, `Activation('relu')`) and no normalization layer
+    in the same block — or a functional `keras.Model(inputs, outputs)` whose outputs come
+    from a chain of layers (`x = Dense(...)(x)`, followed back to the first merge or input),
+    whose hidden layers include at least `min-layers` relu or linear
+    layers (`Dense`, `Conv*`, `ReLU`, `Activation('relu')`), at least one of them relu, and
+    no normalization layer
     (`BatchNormalization`, `LayerNormalization`, `Normalization`, `Rescaling`, ...) nor a
     bounded activation (`tanh`, `sigmoid`, `softmax`) anywhere before the output layer. It
     is information, not an error. Layers with other activations (`selu`, `gelu`, a
@@ -82,6 +85,9 @@ class UnboundedReluStack(Rule):
         "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
         "    L.Dense(64, activation='relu'), L.Dense(64, activation='relu'),\n"
         "    L.Dense(64, activation='relu'), L.Dense(10, activation='softmax')])\n",
+        "import keras\nfrom keras import layers\ni = keras.Input((8,))\n"
+        "x = layers.Dense(64, activation='relu')(i)\nx = layers.Dense(64, activation='relu')(x)\n"
+        "x = layers.Dense(64)(x)\nm = keras.Model(i, layers.Dense(1)(x))\n",
         "from keras import layers, models\nm = models.Sequential()\n"
         "m.add(layers.Conv2D(32, 3, activation='relu'))\n"
         "m.add(layers.Conv2D(64, 3, activation='relu'))\nm.add(layers.Flatten())\n"
@@ -90,7 +96,14 @@ class UnboundedReluStack(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
-        if op is None or op.name != "sequential_model" or not self.analysis.gradient_may_flow():
+        if op is None or not self.analysis.gradient_may_flow():
+            return
+        if op.name == "functional_model":
+            outputs = self.analysis.argument(node, op, 1)
+            if outputs is not None:
+                self._judge(node, self._chain(outputs), "functional")
+            return
+        if op.name != "sequential_model":
             return
         given = self.analysis.argument(node, op, 0)
         if isinstance(given, (cst.List, cst.Tuple)):
@@ -99,7 +112,7 @@ class UnboundedReluStack(Rule):
             layers = self._added_layers(node)
         else:
             return
-        self._judge(node, layers)
+        self._judge(node, layers, "Sequential")
 
     def _added_layers(self, node: cst.Call) -> List[cst.BaseExpression]:
         """The layers of `m = Sequential()` followed by `m.add(layer)` statements."""
@@ -136,7 +149,33 @@ class UnboundedReluStack(Rule):
                 return "normalization"
         return self.analysis.value(layer).layer
 
-    def _judge(self, node: cst.Call, layers: List[cst.BaseExpression]) -> None:
+    def _chain(self, outputs: cst.BaseExpression) -> List[cst.BaseExpression]:
+        """The layers of a functional model, input first: `x = Dense(...)(x)` followed back
+        from the outputs while each step has one input (a merge ends the chain)."""
+        layers: List[cst.BaseExpression] = []
+        expr, place = outputs, self.analysis.here()
+        while len(layers) < 64:
+            if isinstance(expr, cst.Name):
+                found = self.analysis.binding(expr.value, place)
+                if found is None or found[0].kind != "assign" or found[0].value is None:
+                    break
+                expr, place = found[0].value, found[1]
+                continue
+            if not (isinstance(expr, cst.Call) and len(expr.args) == 1):
+                break
+            layer = expr.func
+            if isinstance(layer, cst.Name):
+                found = self.analysis.binding(layer.value, place)
+                layer = found[0].value if found is not None and found[0].kind == "assign" \
+                    else None
+            if not isinstance(layer, cst.Call):
+                break
+            layers.append(layer)
+            expr = expr.args[0].value
+        layers.reverse()
+        return layers
+
+    def _judge(self, node: cst.Call, layers: List[cst.BaseExpression], kind: str) -> None:
         activations = [(layer, self._activation(layer)) for layer in layers]
         known = [(layer, kind) for layer, kind in activations if kind is not None]
         if any(kind == "normalization" for _, kind in known):
@@ -145,9 +184,10 @@ class UnboundedReluStack(Rule):
         if any(kind in BOUNDED for _, kind in hidden):
             return
         unbounded = [kind for _, kind in hidden if kind in UNBOUNDED]
-        if len(unbounded) < self.settings["min-layers"]:
-            return
-        self.report(node, f"a Sequential model of {len(unbounded)} relu/linear hidden layers "
+        if len(unbounded) < self.settings["min-layers"] or all(
+                kind == "linear" for kind in unbounded):
+            return  # a stack of linear layers alone is scaffolding, not a relu network
+        self.report(node, f"a {kind} model of {len(unbounded)} relu/linear hidden layers "
                     "with no normalization layer or bounded activation: nothing bounds the "
                     "activations, which can grow layer by layer until the loss is inf/NaN",
                     confidence="low",
