@@ -10,6 +10,9 @@ from nanlint.rule import Evidence, Place, Rule
 
 # Methods that train on their first argument (`x`).
 TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
+# Calls that make a loop a training loop.
+TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
+                            "GradientTape"})
 # Loaders outside TensorFlow whose data arrive as stored (medium confidence).
 RAW_LOADERS = frozenset({"numpy.load", "numpy.loadtxt", "numpy.genfromtxt",
                          "pandas.read_csv", "pandas.read_parquet", "pandas.read_excel"})
@@ -32,7 +35,9 @@ class UnnormalizedInput(Rule):
     `keras.datasets.*.load_data()` (mnist, fashion_mnist, cifar10/100, boston_housing),
     decoded images (`tf.io.decode_*`, `tf.image.decode_*`, `image_dataset_from_directory`),
     `np.load` and `pd.read_csv` (medium confidence: the file may hold scaled values), when
-    it is the `x` of `fit` / `train_on_batch` or a value of a TF1 `feed_dict`. The data are
+    it is the `x` of `fit` / `train_on_batch`, a value of a TF1 `feed_dict`, or what a
+    training loop iterates over (`for x, y in dataset:` with `tape.gradient`,
+    `apply_gradients` or `minimize` in the body, and `x` not rebound in it). The data are
     followed through assignments, tuple unpacking, slicing, `astype`/`reshape`, `tf.cast`,
     `tf.data` pipelines (`from_tensor_slices`, `batch`, `shuffle`, `map` with a function of
     the file) and helper functions of the file.
@@ -116,6 +121,19 @@ class UnnormalizedInput(Rule):
                     if isinstance(element, cst.DictElement):
                         self._check(node, element.value, "the `feed_dict` of a training step")
 
+    def visit_For(self, node: cst.For) -> None:
+        """`for x, y in dataset:` with a training step in the body, where `x` is used as
+        the dataset gives it (not rebound in the loop)."""
+        target = node.target
+        if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+            target = target.elements[0].value
+        if not isinstance(target, cst.Name):
+            return
+        calls, bound = _Body(), target.value
+        node.body.visit(calls)
+        if calls.training and bound not in calls.assigned:
+            self._check(node.iter, node.iter, "a training loop")
+
     def _is_model(self, receiver: cst.BaseExpression) -> bool:
         """False for a receiver built by a library other than Keras (a scikit-learn scaler
         has a `fit` too)."""
@@ -132,7 +150,7 @@ class UnnormalizedInput(Rule):
             self._scaled_in_model = bool(self.analysis.calls_of("normalization_layer"))
         return self._scaled_in_model
 
-    def _check(self, node: cst.Call, x: cst.BaseExpression, where: str) -> None:
+    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str) -> None:
         if not self.analysis.gradient_may_flow():
             return
         raw = self._raw(x, self.analysis.here(), 0)
@@ -230,3 +248,30 @@ class UnnormalizedInput(Rule):
         if not found or any(f is None for f in found):
             return None
         return found[0]
+
+
+class _Body(cst.CSTVisitor):
+    """Whether a loop body takes a training step, and the names it assigns."""
+
+    def __init__(self) -> None:
+        self.training = False
+        self.assigned: set = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else "")
+        self.training = self.training or name in TRAINING_STEPS
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._names(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._names(node.target)
+
+    def _names(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.assigned.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._names(element.value)
