@@ -216,6 +216,7 @@ class Analysis:
         self._flags: Optional[Dict[str, Tuple[cst.BaseExpression, str]]] = None
         self._parents: Optional[Dict[int, cst.CSTNode]] = None
         self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
+        self._calls: Optional[List[cst.Call]] = None
         self._depth = 0
         self._here_cache: Optional[Tuple[Scope, int]] = None
         self.module_scope = self._scope_for(module, None)
@@ -323,11 +324,9 @@ class Analysis:
         scope = self._scope_for(callee.node, parent, cls)
         return [(r.value, Place(scope, r.index)) for r in scope.returns]
 
-    def calls_of(self, op_name: str) -> List[cst.Call]:
-        """Every call of the module that invokes the canonical op ``op_name``, wherever it
-        is (resolved through the module's imports)."""
-        if self._op_calls is None:
-            found: Dict[str, List[cst.Call]] = {}
+    def _named_calls(self) -> List[cst.Call]:
+        """Every call of the module whose callee is a name or a dotted name, in order."""
+        if self._calls is None:
             calls: List[cst.Call] = []
 
             class _Calls(cst.CSTVisitor):
@@ -336,7 +335,15 @@ class Analysis:
                         calls.append(node)
 
             self.module.visit(_Calls())
-            for call in calls:
+            self._calls = calls
+        return self._calls
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        if self._op_calls is None:
+            found: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
                 callee = self._compute_callee(call.func, self.module_scope, END, 0)
                 if callee is not None and callee.op is not None:
                     found.setdefault(callee.op.name, []).append(call)
@@ -553,15 +560,9 @@ class Analysis:
         if self._flags is not None:
             return self._flags
         self._flags = {}
-        calls: List[cst.Call] = []
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Attribute):
-                    calls.append(node)
-
-        self.module.visit(_Calls())
-        for call in calls:
+        for call in self._named_calls():
+            if not isinstance(call.func, cst.Attribute):
+                continue
             method = call.func.attr.value
             strings = [a.value.evaluated_value for a in call.args if a.keyword is None
                        and isinstance(a.value, cst.SimpleString)]
