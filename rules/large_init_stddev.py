@@ -159,7 +159,7 @@ class LargeInitStddev(Rule):
             if len(shape.elements) < 2:
                 return None
             numbers = [self.analysis.number(e.value) for e in shape.elements[:-1]]
-            if all(n is not None and n.value >= 1 for n in numbers):
+            if all(n is not None and 1 <= n.value < math.inf for n in numbers):
                 return math.prod(int(n.value) for n in numbers), True
         return self.settings["assumed-fan-in"], False
 
