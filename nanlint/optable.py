@@ -146,6 +146,27 @@ OPS: Tuple[Op, ...] = (
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
+    # Gradients as a list (NAN302 follows them to a clip): `tape.gradient` and
+    # `optimizer.compute_gradients` are methods, recognised by name in the rule.
+    Op("gradients", ("tf.gradients", "K.gradients"), transfer="object",
+       args=("ys|loss", "xs|variables")),
+    # Random normal draws and initializers: NAN304 checks those that initialize weights.
+    Op("random_normal", ("tf.random.normal", "tf.random_normal", "tf.random.truncated_normal",
+                         "tf.truncated_normal", "K.random_normal", "K.truncated_normal",
+                         "keras.random.normal", "keras.random.truncated_normal"),
+       transfer="any", args=("shape", "mean", "stddev")),
+    # Keras' normal initializers default to stddev 0.05; TF's `*_normal_initializer` to 1.0
+    # in TF1 and 0.05 in TF2, so their default is not known.
+    Op("normal_initializer", ("keras.initializers.RandomNormal",
+                              "keras.initializers.TruncatedNormal",
+                              "keras.initializers.random_normal",
+                              "keras.initializers.truncated_normal"),
+       transfer="object", args=("mean", "stddev"), tags=("initializer",)),
+    Op("tf_normal_initializer", ("tf.random_normal_initializer",
+                                 "tf.truncated_normal_initializer",
+                                 "tf.initializers.random_normal",
+                                 "tf.initializers.truncated_normal"),
+       transfer="object", args=("mean", "stddev"), tags=("initializer",)),
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
@@ -241,6 +262,29 @@ OPS: Tuple[Op, ...] = (
     Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d",
                     "tf.contrib.layers.fully_connected"),
        transfer="layer_fn", args=("inputs|x", "units|filters|num_outputs")),
+    # -- raw input data and the layers that scale it (NAN401, NAN402) ----------------------
+    Op("raw_images", ("keras.datasets.mnist.load_data", "keras.datasets.fashion_mnist.load_data",
+                      "keras.datasets.cifar10.load_data", "keras.datasets.cifar100.load_data",
+                      "tf.io.decode_jpeg", "tf.io.decode_png", "tf.io.decode_image",
+                      "tf.io.decode_bmp", "tf.io.decode_gif", "tf.image.decode_jpeg",
+                      "tf.image.decode_png", "tf.image.decode_image", "tf.image.decode_bmp",
+                      "tf.image.decode_gif", "keras.utils.image_dataset_from_directory",
+                      "keras.preprocessing.image_dataset_from_directory"),
+       transfer="object", tags=("raw_input",)),
+    Op("raw_features", ("keras.datasets.boston_housing.load_data",
+                        "keras.datasets.california_housing.load_data"),
+       transfer="object", tags=("raw_input",)),
+    Op("normalization_layer", ("layers.Rescaling", "layers.Normalization",
+                               "layers.experimental.preprocessing.Rescaling",
+                               "layers.experimental.preprocessing.Normalization",
+                               "layers.BatchNormalization", "layers.LayerNormalization",
+                               "layers.GroupNormalization", "layers.UnitNormalization",
+                               "layers.experimental.SyncBatchNormalization"),
+       transfer="object", args=()),
+    Op("sequential_model", ("keras.Sequential", "keras.models.Sequential"), transfer="object",
+       args=("layers",)),
+    Op("functional_model", ("keras.Model", "keras.models.Model"), transfer="object",
+       args=("inputs", "outputs")),
     # -- objects that are not tensors: dtype policies, optimizers that take an epsilon -------
     Op("set_dtype_policy", ("keras.mixed_precision.set_global_policy",
                             "keras.mixed_precision.experimental.set_policy",
@@ -253,15 +297,48 @@ OPS: Tuple[Op, ...] = (
                         "keras.mixed_precision.DTypePolicy", "keras.DTypePolicy",
                         "keras.dtype_policies.DTypePolicy"),
        transfer="object", args=("name",)),
-    Op("optimizer_with_epsilon", (
+    # Optimizers by family (the tag after "optimizer"): NAN301 judges the learning rate per
+    # family, NAN105 the `epsilon=` of those that take one.
+    Op("adaptive_optimizer", (
         "keras.optimizers.Adam", "keras.optimizers.AdamW", "keras.optimizers.Adamax",
-        "keras.optimizers.Nadam", "keras.optimizers.RMSprop", "keras.optimizers.Adagrad",
-        "keras.optimizers.Adadelta", "keras.optimizers.legacy.Adam",
+        "keras.optimizers.Nadam", "keras.optimizers.RMSprop", "keras.optimizers.Lion",
+        "keras.optimizers.Lamb", "keras.optimizers.Adafactor",
+        "keras.optimizers.ScheduleFreeAdamW", "keras.optimizers.legacy.Adam",
         "keras.optimizers.legacy.Adamax", "keras.optimizers.legacy.Nadam",
-        "keras.optimizers.legacy.RMSprop", "keras.optimizers.legacy.Adagrad",
-        "keras.optimizers.legacy.Adadelta", "keras.optimizers.experimental.AdamW",
-        "tf.train.AdamOptimizer", "tf.train.RMSPropOptimizer", "tf.train.AdadeltaOptimizer"),
-       transfer="object", args=("learning_rate|lr",)),
+        "keras.optimizers.legacy.RMSprop", "keras.optimizers.experimental.Adam",
+        "keras.optimizers.experimental.AdamW", "keras.optimizers.experimental.Adamax",
+        "keras.optimizers.experimental.Nadam", "keras.optimizers.experimental.RMSprop",
+        "tf.optimizers.Adam", "tf.optimizers.Adamax", "tf.optimizers.Nadam",
+        "tf.optimizers.RMSprop", "tf.train.AdamOptimizer", "tf.train.RMSPropOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adaptive")),
+    Op("adagrad_optimizer", (
+        "keras.optimizers.Adagrad", "keras.optimizers.Ftrl", "keras.optimizers.legacy.Adagrad",
+        "keras.optimizers.legacy.Ftrl", "keras.optimizers.experimental.Adagrad",
+        "keras.optimizers.experimental.Ftrl", "tf.optimizers.Adagrad", "tf.optimizers.Ftrl",
+        "tf.train.AdagradOptimizer", "tf.train.AdagradDAOptimizer", "tf.train.FtrlOptimizer",
+        "tf.train.ProximalAdagradOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adagrad")),
+    Op("adadelta_optimizer", (
+        "keras.optimizers.Adadelta", "keras.optimizers.legacy.Adadelta",
+        "keras.optimizers.experimental.Adadelta", "tf.optimizers.Adadelta",
+        "tf.train.AdadeltaOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "adadelta")),
+    Op("sgd_optimizer", (
+        "keras.optimizers.SGD", "keras.optimizers.legacy.SGD",
+        "keras.optimizers.experimental.SGD", "tf.optimizers.SGD",
+        "tf.train.GradientDescentOptimizer", "tf.train.MomentumOptimizer",
+        "tf.train.ProximalGradientDescentOptimizer"),
+       transfer="object", args=("learning_rate|lr",), tags=("optimizer", "sgd")),
+    # Learning-rate schedules: their first argument is the initial (largest) learning rate.
+    Op("lr_schedule", (
+        "keras.optimizers.schedules.ExponentialDecay",
+        "keras.optimizers.schedules.InverseTimeDecay",
+        "keras.optimizers.schedules.PolynomialDecay", "keras.optimizers.schedules.CosineDecay",
+        "keras.optimizers.schedules.CosineDecayRestarts", "tf.train.exponential_decay",
+        "tf.train.inverse_time_decay", "tf.train.natural_exp_decay",
+        "tf.train.polynomial_decay", "tf.train.cosine_decay", "tf.train.cosine_decay_restarts",
+        "tf.train.linear_cosine_decay", "tf.train.noisy_linear_cosine_decay"),
+       transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
 
 

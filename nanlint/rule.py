@@ -16,9 +16,11 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from nanlint.optable import Op
-from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Value
+from nanlint.scopes import Binding
+from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 
-__all__ = ["Rule", "Option", "Analysis", "Evidence", "Value", "Op", "Report", "Fix"]
+__all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Number", "Place", "Value",
+           "Op", "Report"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")

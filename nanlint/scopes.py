@@ -10,7 +10,7 @@ branches and loops, which is all a linter that needs positive evidence can ask f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -22,11 +22,12 @@ END = 1 << 60
 
 @dataclass
 class Binding:
-    kind: str  # "assign", "augassign", "import", "def", "class", "param", "unknown"
+    kind: str  # "assign", "augassign", "unpack", "import", "def", "class", "param", "unknown"
     index: int  # order of the binding statement in its scope
-    value: Optional[cst.BaseExpression] = None  # the assigned expression
+    value: Optional[cst.BaseExpression] = None  # the assigned (for "unpack": unpacked) value
     node: Optional[cst.CSTNode] = None  # FunctionDef / ClassDef / AugAssign / Param
     qualified: Optional[str] = None  # for imports: the dotted name bound
+    position: Tuple[int, ...] = ()  # for "unpack": where in the value, `(a, b), c = v`: a (0, 0)
 
 
 @dataclass
@@ -189,12 +190,15 @@ class _Indexer:
                 self._target(bound, index, None, qualified=qualified)
 
     def _target(self, target: cst.BaseExpression, index: int,
-                value: Optional[cst.BaseExpression], qualified: Optional[str] = None) -> None:
+                value: Optional[cst.BaseExpression], qualified: Optional[str] = None,
+                unpacked: Optional[Tuple[cst.BaseExpression, Tuple[int, ...]]] = None) -> None:
         if isinstance(target, cst.Name):
             if qualified is not None:
                 binding = Binding("import", index, qualified=qualified)
             elif value is not None:
                 binding = Binding("assign", index, value=value)
+            elif unpacked is not None:
+                binding = Binding("unpack", index, value=unpacked[0], position=unpacked[1])
             else:
                 binding = Binding("unknown", index)
             self._bind(target.value, binding)
@@ -205,7 +209,14 @@ class _Indexer:
                     and not any(isinstance(e, cst.StarredElement) for e in value.elements)):
                 values = [element.value for element in value.elements]
             for position, element in enumerate(elements):
-                self._target(element, index, values[position] if values else None)
+                if values:
+                    self._target(element, index, values[position])
+                elif value is not None or unpacked is not None:
+                    # `(x, y), _ = load_data()`: x is element (0, 0) of the call's result.
+                    source, path = unpacked if unpacked is not None else (value, ())
+                    self._target(element, index, None, unpacked=(source, (*path, position)))
+                else:
+                    self._target(element, index, None)
         elif isinstance(target, cst.Attribute):
             if (isinstance(target.value, cst.Name) and target.value.value == "self"
                     and value is not None):

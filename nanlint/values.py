@@ -135,6 +135,24 @@ def _mul_bound(a: float, b: float) -> float:
     return a * b
 
 
+@dataclass(frozen=True)
+class Number:
+    """A number an expression is known to be, and where it is written (for messages)."""
+
+    value: float
+    node: cst.CSTNode  # the literal or constant expression that gives the number
+    via: str = ""  # how it reaches the expression: "the default of the flag `lr`", ...
+
+
+_NUMBER_OPERATORS = {
+    "Add": lambda a, b: a + b, "Subtract": lambda a, b: a - b,
+    "Multiply": lambda a, b: a * b, "Divide": lambda a, b: a / b,
+    "FloorDivide": lambda a, b: a // b, "Power": lambda a, b: a ** b,
+}
+# Command-line definitions whose default a module reads back as an attribute.
+_FLAG_DEFINERS = frozenset({"DEFINE_float", "DEFINE_integer", "DEFINE_int"})
+
+
 @dataclass
 class Settings:
     """What the analysis may assume; filled from the configuration."""
@@ -163,6 +181,16 @@ class Callee:
     qualified: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class Place:
+    """A point of the module where names are resolved: a scope and a statement order in it.
+    Rules that follow a value backwards get places from ``Analysis.here`` and
+    ``Analysis.binding`` and hand them back; they never look inside."""
+
+    scope: Scope
+    index: int
+
+
 @dataclass
 class Cursor:
     """Where the traversal is: the scope node stack and the current statement."""
@@ -187,6 +215,10 @@ class Analysis:
         self._returns: Dict[int, Value] = {}
         self._attributes: Dict[Tuple[int, str], Value] = {}
         self._in_progress: set = set()
+        self._flags: Optional[Dict[str, Tuple[cst.BaseExpression, str]]] = None
+        self._parents: Optional[Dict[int, cst.CSTNode]] = None
+        self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
+        self._calls: Optional[List[cst.Call]] = None
         self._depth = 0
         self._here_cache: Optional[Tuple[Scope, int]] = None
         self.module_scope = self._scope_for(module, None)
@@ -264,6 +296,97 @@ class Analysis:
         used, used_in = self._resolve(expr.value, scope, index)
         return used is None or used_in is not scope or used.index < binding.index
 
+    # -- following values backwards ---------------------------------------------------------
+    def here(self) -> Place:
+        scope, index = self._here()
+        return Place(scope, index)
+
+    def binding(self, name: str, place: Optional[Place] = None
+                ) -> Optional[Tuple[Binding, Place]]:
+        """What ``name`` is bound to at ``place`` (default: the current statement), and the
+        place of that binding, where the names of its value are to be resolved."""
+        place = place or self.here()
+        binding, where = self._resolve(name, place.scope, place.index)
+        if binding is None or where is None:
+            return None
+        return binding, Place(where, binding.index)
+
+    def op_at(self, call: cst.Call, place: Place) -> Optional[Op]:
+        """The canonical op ``call`` invokes, resolved at ``place``."""
+        callee = self._callee(call.func, place.scope, place.index)
+        return callee.op if callee is not None and callee.kind == "op" else None
+
+    def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
+        callee = self._callee(expr, place.scope, place.index)
+        return callee.qualified if callee is not None else None
+
+    def results(self, func: cst.BaseExpression, place: Place
+                ) -> List[Tuple[cst.BaseExpression, Place]]:
+        """The expressions a function of this file returns (a lambda: its body), each with
+        the place to resolve it at; [] for anything else."""
+        if isinstance(func, cst.Lambda):
+            return [(func.body, Place(self._scope_for(func, place.scope), END))]
+        callee = self._callee(func, place.scope, place.index)
+        if callee is None or callee.node is None:
+            return []
+        if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
+            return [(callee.node.body, Place(self._scope_for(callee.node, callee.scope), END))]
+        if callee.kind != "function" or not isinstance(callee.node, cst.FunctionDef):
+            return []
+        parent, cls = callee.scope, None
+        if parent is not None and isinstance(parent.node, cst.ClassDef):
+            parent, cls = parent.parent, parent.node
+        scope = self._scope_for(callee.node, parent, cls)
+        return [(r.value, Place(scope, r.index)) for r in scope.returns]
+
+    def _named_calls(self) -> List[cst.Call]:
+        """Every call of the module whose callee is a name or a dotted name, in order."""
+        if self._calls is None:
+            calls: List[cst.Call] = []
+
+            class _Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if isinstance(node.func, (cst.Name, cst.Attribute)):
+                        calls.append(node)
+
+            self.module.visit(_Calls())
+            self._calls = calls
+        return self._calls
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        if self._op_calls is None:
+            found: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
+                callee = self._compute_callee(call.func, self.module_scope, END, 0)
+                if callee is not None and callee.op is not None:
+                    found.setdefault(callee.op.name, []).append(call)
+            self._op_calls = found
+        return self._op_calls.get(op_name, [])
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The node that contains ``node`` (the module's parent map is built on first use)."""
+        if self._parents is None:
+            parents: Dict[int, cst.CSTNode] = {}
+
+            class _Parents(cst.CSTVisitor):
+                def __init__(self) -> None:
+                    self.stack: List[cst.CSTNode] = []
+
+                def on_visit(self, child: cst.CSTNode) -> bool:
+                    if self.stack:
+                        parents[id(child)] = self.stack[-1]
+                    self.stack.append(child)
+                    return True
+
+                def on_leave(self, original_node: cst.CSTNode) -> None:
+                    self.stack.pop()
+
+            self.module.visit(_Parents())
+            self._parents = parents
+        return self._parents.get(id(node))
+
     def in_function(self) -> Optional[cst.FunctionDef]:
         for node in reversed(self.cursor.scopes):
             if isinstance(node, cst.FunctionDef):
@@ -334,6 +457,151 @@ class Analysis:
             if arg.keyword is not None and arg.keyword.value == name:
                 return arg.value
         return None
+
+    # -- numbers ----------------------------------------------------------------------------
+    def number(self, expr: cst.BaseExpression) -> Optional[Number]:
+        """The number ``expr`` stands for, or None: a literal, a constant expression, a module
+        constant, a parameter's default, an ``argparse``/``flags`` default, a key of a dict
+        literal, the initial value of a learning-rate schedule, or ``tf.constant(c)``."""
+        scope, index = self._here()
+        return self._number(expr, scope, index, 0)
+
+    def _number(self, expr: cst.BaseExpression, scope: Scope, index: int,
+                depth: int) -> Optional[Number]:
+        if depth > 16:
+            return None
+        deeper = depth + 1
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            try:
+                return Number(float(expr.evaluated_value), expr)
+            except (OverflowError, ValueError):
+                return None
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator,
+                                                                (cst.Minus, cst.Plus)):
+            inner = self._number(expr.expression, scope, index, deeper)
+            if inner is None or isinstance(expr.operator, cst.Plus):
+                return inner
+            return replace(inner, value=-inner.value, node=expr)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._number_arithmetic(expr, scope, index, deeper)
+        if isinstance(expr, cst.Name):
+            return self._number_of_name(expr.value, scope, index, deeper)
+        if isinstance(expr, cst.Attribute):
+            found = self._flag_defaults().get(expr.attr.value)
+            if found is None:
+                return None
+            default, via = found
+            inner = self._number(default, self.module_scope, END, deeper)
+            return replace(inner, via=inner.via or via) if inner is not None else None
+        if isinstance(expr, cst.Subscript):
+            return self._number_of_key(expr, scope, index, deeper)
+        if isinstance(expr, cst.Call):
+            return self._number_of_call(expr, scope, index, deeper)
+        return None
+
+    def _number_arithmetic(self, expr: cst.BinaryOperation, scope: Scope, index: int,
+                           depth: int) -> Optional[Number]:
+        operation = _NUMBER_OPERATORS.get(type(expr.operator).__name__)
+        left = self._number(expr.left, scope, index, depth)
+        right = self._number(expr.right, scope, index, depth) if left is not None else None
+        if operation is None or left is None or right is None:
+            return None
+        try:
+            value = float(operation(left.value, right.value))
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+        return Number(value, expr, left.via or right.via)
+
+    def _number_of_name(self, name: str, scope: Scope, index: int,
+                        depth: int) -> Optional[Number]:
+        binding, where = self._resolve(name, scope, index)
+        if binding is None or where is None:
+            return None
+        if binding.kind == "assign" and binding.value is not None:
+            return self._number(binding.value, where, binding.index, depth)
+        if binding.kind == "param" and isinstance(binding.node, cst.Param):
+            default = binding.node.default
+            outer = where.parent
+            while outer is not None and isinstance(outer.node, cst.ClassDef):
+                outer = outer.parent
+            if default is None or outer is None:
+                return None
+            inner = self._number(default, outer, END, depth)
+            via = f"the default of the parameter `{name}`"
+            return replace(inner, via=inner.via or via) if inner is not None else None
+        return None
+
+    def _number_of_key(self, expr: cst.Subscript, scope: Scope, index: int,
+                       depth: int) -> Optional[Number]:
+        """``config["lr"]`` of a dict literal (or ``dict(lr=...)``) bound to a name."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        key = expr.slice[0].slice.value
+        if not (isinstance(key, cst.SimpleString) and isinstance(expr.value, cst.Name)):
+            return None
+        binding, where = self._resolve(expr.value.value, scope, index)
+        if binding is None or where is None or binding.kind != "assign":
+            return None
+        container, wanted = binding.value, key.evaluated_value
+        entry = None
+        if isinstance(container, cst.Dict):
+            entry = next((e.value for e in container.elements if isinstance(e, cst.DictElement)
+                          and isinstance(e.key, cst.SimpleString)
+                          and e.key.evaluated_value == wanted), None)
+        elif (isinstance(container, cst.Call) and isinstance(container.func, cst.Name)
+              and container.func.value == "dict"):
+            entry = self.keyword(container, wanted)
+        return self._number(entry, where, binding.index, depth) if entry is not None else None
+
+    def _number_of_call(self, call: cst.Call, scope: Scope, index: int,
+                        depth: int) -> Optional[Number]:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in ("float", "int") and call.args:
+            return self._number(call.args[0].value, scope, index, depth)
+        callee = self._callee(func, scope, index)
+        op = callee.op if callee is not None else None
+        if op is None or op.transfer not in ("like", "cast") and op.name != "lr_schedule":
+            return None
+        first = self.argument(call, op, 0)
+        inner = self._number(first, scope, index, depth) if first is not None else None
+        if inner is None or op.name != "lr_schedule":
+            return inner
+        schedule = self.module.code_for_node(func).rsplit(".", 1)[-1]
+        return replace(inner, via=inner.via or f"the initial value of the schedule `{schedule}`")
+
+    def _flag_defaults(self) -> Dict[str, Tuple[cst.BaseExpression, str]]:
+        """Attribute name → (default, how to name it) for the module's ``flags.DEFINE_*``
+        and ``parser.add_argument(..., default=...)`` calls, wherever they are."""
+        if self._flags is not None:
+            return self._flags
+        self._flags = {}
+        for call in self._named_calls():
+            if not isinstance(call.func, cst.Attribute):
+                continue
+            method = call.func.attr.value
+            strings = [a.value.evaluated_value for a in call.args if a.keyword is None
+                       and isinstance(a.value, cst.SimpleString)]
+            strings = [text for text in strings if isinstance(text, str)]
+            if method in _FLAG_DEFINERS:
+                qualified = self._compute_callee(call.func, self.module_scope, END, 0)
+                positional = [a.value for a in call.args if a.keyword is None]
+                default = self.keyword(call, "default") or (
+                    positional[1] if len(positional) > 1 else None)
+                if (qualified is None or "flags" not in (qualified.qualified or "")
+                        or not strings or default is None):
+                    continue
+                self._flags[strings[0]] = (default, f"the default of the flag `{strings[0]}`")
+            elif method == "add_argument":
+                default = self.keyword(call, "default")
+                dest = self.keyword(call, "dest")
+                options = [s for s in strings if s.startswith("--")] or strings[:1]
+                if default is None or not options:
+                    continue
+                name = (dest.evaluated_value if isinstance(dest, cst.SimpleString)
+                        and isinstance(dest.evaluated_value, str)
+                        else options[0].lstrip("-").replace("-", "_"))
+                self._flags[name] = (default, f"the default of `{options[0]}`")
+        return self._flags
 
     # -- scopes -----------------------------------------------------------------------------
     def _scope_for(self, node: cst.CSTNode, parent: Optional[Scope],

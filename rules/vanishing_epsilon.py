@@ -172,7 +172,7 @@ class VanishingEpsilon(Rule):
         elif op.name == "set_floatx":
             name = self._policy_name(self.analysis.argument(node, op, 0))
             self._record_policy(node, "float16" if name in FLOAT16 else name)
-        elif op.name == "optimizer_with_epsilon":
+        elif "optimizer" in op.tags:
             self._check_optimizer(node)
         elif op.name in MEETING_OPS:
             self._check_call(node)

@@ -165,6 +165,35 @@ def test_rule_option_check_divide_no_nan(tmp_path, nanlint):
     assert json.loads(out)["findings"] == []
 
 
+TRAINING = ("import tensorflow as tf\n"
+            "opt = tf.keras.optimizers.Adam(learning_rate=0.05)\n"
+            "w = tf.Variable(tf.random.normal([16, 16], stddev=1.0))\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Dense(8, activation='relu'),\n"
+            "                         tf.keras.layers.Dense(8, activation='relu'),\n"
+            "                         tf.keras.layers.Dense(1)])\n")
+
+
+@pytest.mark.parametrize("options, expected", [
+    ("{}", []),
+    ("{NAN301: {adaptive-max: 0.01}}", [("train.py", 2, "NAN301")]),
+    ("{NAN304: {max-gain: 2}}", [("train.py", 3, "NAN304")]),
+    ("{NAN402: {min-layers: 2}}", [("train.py", 4, "NAN402")]),
+])
+def test_rule_options_of_the_training_rules(tmp_path, nanlint, options, expected):
+    make(tmp_path, {"train.py": TRAINING, ".nanlint.yaml": f"rules: {options}\n"})
+    code, out, _ = nanlint("check", "--format", "json", "--select", "NAN3,NAN4", cwd=tmp_path)
+    assert codes_at(json.loads(out)) == expected
+    assert code == (1 if expected else 0)
+
+
+def test_a_wrong_type_for_a_training_rule_option_is_a_one_line_error(tmp_path, nanlint):
+    make(tmp_path, {"train.py": TRAINING,
+                    ".nanlint.yaml": "rules: {NAN301: {sgd-max: fast}}\n"})
+    code, _, err = nanlint("check", cwd=tmp_path)
+    assert code == 2
+    assert_one_line_error(err, "sgd-max")
+
+
 def test_min_confidence(tmp_path, nanlint):
     make(tmp_path, {"mixed.py": TF_MIXED})
     expected = {"low": [4, 4, 8, 12], "medium": [4, 4, 12], "high": [4, 4]}

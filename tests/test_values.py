@@ -628,3 +628,136 @@ def test_gaussian_exponent_is_bounded_above():
     assert value.hi == 0.0
     gaussian = probe(TF + "probe(tf.exp(-tf.square(x) / (2.0 * s ** 2)))\n")
     assert "exp_unbounded" not in gaussian.tags
+
+
+# -- numbers: the constant evaluator -----------------------------------------------------------
+def numbers(source):
+    """``self.analysis.number(arg)`` for the first argument of every `probe(...)` call."""
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+        name = "number-recorder"
+        severity = "info"
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "probe":
+                seen.append(self.analysis.number(node.args[0].value))
+
+    options = LintOptions(rules=[Recorder], check_all_files=True)
+    findings = lint_source(normalized(source), "numbers.py", options)
+    assert not findings, [f.message for f in findings]
+    assert len(seen) == 1, f"expected one probe(...), got {len(seen)}"
+    return seen[0]
+
+
+@pytest.mark.parametrize("source, expected, via", [
+    ("probe(0.5)\n", 0.5, ""),
+    ("probe(-2e-3)\n", -0.002, ""),
+    ("C = 4\nprobe(2.0 / (C * 10))\n", 0.05, ""),
+    ("LR = 0.1\nBASE = LR * 2\ndef f():\n    probe(BASE)\n", 0.2, ""),
+    ("def f(lr=0.3):\n    probe(lr)\n", 0.3, "the default of the parameter `lr`"),
+    ("class M:\n    def f(self, lr=RATE):\n        probe(lr)\nRATE = 0.7\n", 0.7,
+     "the default of the parameter `lr`"),
+    ("import argparse\np = argparse.ArgumentParser()\n"
+     "p.add_argument('-l', '--learning-rate', type=float, default=0.25)\n"
+     "args = p.parse_args()\nprobe(args.learning_rate)\n", 0.25, "the default of `--learning-rate`"),
+    ("import argparse\np = argparse.ArgumentParser()\n"
+     "p.add_argument('--lr', dest='rate', default=1.5)\nprobe(p.parse_args().rate)\n", 1.5,
+     "the default of `--lr`"),
+    ("from absl import flags\nflags.DEFINE_float('lr', 0.01, 'learning rate')\n"
+     "FLAGS = flags.FLAGS\nprobe(FLAGS.lr)\n", 0.01, "the default of the flag `lr`"),
+    ("import tensorflow as tf\ntf.app.flags.DEFINE_float('lr', default=0.02, help='')\n"
+     "probe(tf.app.flags.FLAGS.lr)\n", 0.02, "the default of the flag `lr`"),
+    ("config = {'lr': 0.4, 'steps': 10}\nprobe(config['lr'])\n", 0.4, ""),
+    ("config = dict(lr=0.6)\nprobe(config['lr'])\n", 0.6, ""),
+    ("import tensorflow as tf\n"
+     "probe(tf.keras.optimizers.schedules.ExponentialDecay(0.5, 1000, 0.96))\n", 0.5,
+     "the initial value of the schedule `ExponentialDecay`"),
+    ("import tensorflow as tf\nLR = 0.5\n"
+     "probe(tf.compat.v1.train.exponential_decay(LR, step, 100, 0.9))\n", 0.5,
+     "the initial value of the schedule `exponential_decay`"),
+    ("import tensorflow as tf\nprobe(tf.constant(float(3)))\n", 3.0, ""),
+])
+def test_number_follows_constants(source, expected, via):
+    number = numbers(source)
+    assert number is not None
+    assert number.value == pytest.approx(expected)
+    assert number.via == via
+
+
+@pytest.mark.parametrize("source", [
+    "def f(lr):\n    probe(lr)\n",
+    "probe(x.lr)\n",
+    "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr', type=float)\n"
+    "probe(p.parse_args().lr)\n",
+    "flags.DEFINE_float('lr', 0.1, '')\nprobe(FLAGS.lr)\n",  # `flags` is not imported
+    "config = {'lr': 0.4}\nprobe(config['steps'])\n",
+    "probe(1 / 0)\n",
+    "import tensorflow as tf\nprobe(tf.nn.relu(0.5))\n",
+    "probe(10 ** 400.0)\n",
+])
+def test_number_is_unknown_without_a_constant(source):
+    assert numbers(source) is None
+
+
+# -- following values backwards: bindings, places, results, calls of an op ---------------------
+def asked(source, question):
+    """``question(analysis, node)`` at the first `probe(...)` call of ``source``."""
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+        name = "question-recorder"
+        severity = "info"
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "probe":
+                seen.append(question(self.analysis, node.args[0].value))
+
+    options = LintOptions(rules=[Recorder], check_all_files=True)
+    assert not lint_source(normalized(source), "asked.py", options)
+    assert len(seen) == 1
+    return seen[0]
+
+
+@pytest.mark.parametrize("source, kind, position", [
+    ("(x, y), (xt, yt) = load()\nprobe(yt)\n", "unpack", (1, 1)),
+    ("a, b = load()\nprobe(a)\n", "unpack", (0,)),
+    ("a, b = 1, load()\nprobe(b)\n", "assign", ()),
+    ("for a, b in pairs:\n    probe(a)\n", "unknown", ()),
+])
+def test_binding_of_an_unpacked_name(source, kind, position):
+    def question(analysis, expr):
+        binding, _ = analysis.binding(expr.value)
+        return binding.kind, binding.position
+    assert asked(source, question) == (kind, position)
+
+
+def test_binding_resolves_at_the_place_of_an_earlier_binding():
+    source = "x = load()\nx = x.reshape(-1)\nprobe(x)\n"
+
+    def question(analysis, expr):
+        binding, place = analysis.binding(expr.value)
+        earlier, _ = analysis.binding("x", place)
+        return analysis.module.code_for_node(binding.value), \
+            analysis.module.code_for_node(earlier.value)
+    assert asked(source, question) == ("x.reshape(-1)", "load()")
+
+
+def test_results_of_functions_and_lambdas():
+    source = ("def f(p):\n    if p:\n        return p / 2\n    return None\n"
+              "g = lambda q: q + 1\nprobe((f, g, lambda r: r))\n")
+
+    def question(analysis, expr):
+        code = analysis.module.code_for_node
+        return [[code(result) for result, _ in analysis.results(e.value, analysis.here())]
+                for e in expr.elements]
+    assert asked(source, question) == [["p / 2", "None"], ["q + 1"], ["r"]]
+
+
+def test_calls_of_an_op_anywhere_in_the_module():
+    source = TF + ("def build():\n    return tf.keras.layers.BatchNormalization()\n"
+                   "probe(tf.keras.layers.Rescaling(1 / 255))\n")
+    count = asked(source, lambda analysis, expr: len(analysis.calls_of("normalization_layer")))
+    assert count == 2

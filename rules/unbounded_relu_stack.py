@@ -1,0 +1,195 @@
+"""NAN402 unbounded-relu-stack."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from nanlint.rule import Option, Rule
+
+UNBOUNDED = frozenset({"relu", "relu6", "linear"})
+BOUNDED = frozenset({"tanh", "sigmoid", "softmax"})
+
+
+class UnboundedReluStack(Rule):
+    """
+    ## What it does
+    Reports a Keras `Sequential` model — built from a list of layers or with `model.add(...)`
+    in the same block — or a functional `keras.Model(inputs, outputs)` whose outputs come
+    from a chain of layers (`x = Dense(...)(x)`, followed back to the first merge or input),
+    whose hidden layers include at least `min-layers` relu or linear
+    layers (`Dense`, `Conv*`, `ReLU`, `Activation('relu')`), at least one of them relu, and
+    no normalization layer
+    (`BatchNormalization`, `LayerNormalization`, `Normalization`, `Rescaling`, ...) nor a
+    bounded activation (`tanh`, `sigmoid`, `softmax`) anywhere before the output layer. It
+    is information, not an error. Layers with other activations (`selu`, `gelu`, a
+    function nanlint does not know) are not counted.
+
+    ## Why is this bad?
+    Nothing in such a stack bounds the size of the activations: relu passes positive values
+    unchanged, so each layer can multiply their scale, and a learning rate or an input
+    slightly too large makes them grow layer by layer until the logits overflow or the
+    softmax saturates, and the loss becomes inf/NaN. A normalization layer (or one bounded
+    activation) early on keeps the scale in check; the NaN-debugging advice for all-relu
+    stacks is to lower the learning rate first and add normalization as a last resort.
+
+    ## Example
+    ```python
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(10),
+    ])
+    ```
+
+    ## Use instead
+    ```python
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.LayerNormalization(),
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(10),
+    ])
+    ```
+
+    ## Fix safety
+    No automatic fix: adding a layer changes the model.
+
+    ## Options
+    - `min-layers` (integer, default `3`): the number of relu or linear hidden layers from
+      which a stack without normalization is reported.
+    """
+
+    code = "NAN402"
+    name = "unbounded-relu-stack"
+    severity = "info"
+    summary = "stack of relu layers with no normalization or bounded activation"
+    options = {
+        "min-layers": Option(3, int, "the number of relu or linear hidden layers from which "
+                             "a stack without normalization is reported"),
+    }
+    VALID = [
+        "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
+        "    L.Dense(64, activation='relu'), L.BatchNormalization(),\n"
+        "    L.Dense(64, activation='relu'), L.Dense(64, activation='relu'), L.Dense(1)])\n",
+        "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
+        "    L.Dense(64, activation='relu'), L.Dense(10, activation='softmax')])\n",
+        "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
+        "    L.Dense(64, activation='selu'), L.Dense(64, activation='selu'),\n"
+        "    L.Dense(64, activation='selu'), L.Dense(1)])\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
+        "    L.Dense(64, activation='relu'), L.Dense(64, activation='relu'),\n"
+        "    L.Dense(64, activation='relu'), L.Dense(10, activation='softmax')])\n",
+        "import keras\nfrom keras import layers\ni = keras.Input((8,))\n"
+        "x = layers.Dense(64, activation='relu')(i)\nx = layers.Dense(64, activation='relu')(x)\n"
+        "x = layers.Dense(64)(x)\nm = keras.Model(i, layers.Dense(1)(x))\n",
+        "from keras import layers, models\nm = models.Sequential()\n"
+        "m.add(layers.Conv2D(32, 3, activation='relu'))\n"
+        "m.add(layers.Conv2D(64, 3, activation='relu'))\nm.add(layers.Flatten())\n"
+        "m.add(layers.Dense(128, activation='relu'))\nm.add(layers.Dense(10))\n",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        if op is None or not self.analysis.gradient_may_flow():
+            return
+        if op.name == "functional_model":
+            outputs = self.analysis.argument(node, op, 1)
+            if outputs is not None:
+                self._judge(node, self._chain(outputs), "functional")
+            return
+        if op.name != "sequential_model":
+            return
+        given = self.analysis.argument(node, op, 0)
+        if isinstance(given, (cst.List, cst.Tuple)):
+            layers = [element.value for element in given.elements]
+        elif given is None:
+            layers = self._added_layers(node)
+        else:
+            return
+        self._judge(node, layers, "Sequential")
+
+    def _added_layers(self, node: cst.Call) -> List[cst.BaseExpression]:
+        """The layers of `m = Sequential()` followed by `m.add(layer)` statements."""
+        statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
+            else None
+        if not (isinstance(statement, cst.Assign) and statement.value is node
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0].target, cst.Name)):
+            return []
+        name = statement.targets[0].target.value
+        line = self.analysis.parent(statement)
+        block = self.analysis.parent(line) if line is not None else None
+        body = getattr(block, "body", None)
+        if not isinstance(body, (list, tuple)) or line not in body:
+            return []
+        layers = []
+        for later in body[body.index(line) + 1:]:
+            if not isinstance(later, cst.SimpleStatementLine):
+                continue
+            for small in later.body:
+                call = small.value if isinstance(small, cst.Expr) else None
+                if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                        and call.func.attr.value == "add"
+                        and isinstance(call.func.value, cst.Name)
+                        and call.func.value.value == name and call.args):
+                    layers.append(call.args[0].value)
+        return layers
+
+    def _activation(self, layer: cst.BaseExpression) -> Optional[str]:
+        """The layer's activation; "normalization" for a normalization layer."""
+        if isinstance(layer, cst.Call):
+            op = self.analysis.op_of(layer)
+            if op is not None and op.name == "normalization_layer":
+                return "normalization"
+        return self.analysis.value(layer).layer
+
+    def _chain(self, outputs: cst.BaseExpression) -> List[cst.BaseExpression]:
+        """The layers of a functional model, input first: `x = Dense(...)(x)` followed back
+        from the outputs while each step has one input (a merge ends the chain)."""
+        layers: List[cst.BaseExpression] = []
+        expr, place = outputs, self.analysis.here()
+        while len(layers) < 64:
+            if isinstance(expr, cst.Name):
+                found = self.analysis.binding(expr.value, place)
+                if found is None or found[0].kind != "assign" or found[0].value is None:
+                    break
+                expr, place = found[0].value, found[1]
+                continue
+            if not (isinstance(expr, cst.Call) and len(expr.args) == 1):
+                break
+            layer = expr.func
+            if isinstance(layer, cst.Name):
+                found = self.analysis.binding(layer.value, place)
+                layer = found[0].value if found is not None and found[0].kind == "assign" \
+                    else None
+            if not isinstance(layer, cst.Call):
+                break
+            layers.append(layer)
+            expr = expr.args[0].value
+        layers.reverse()
+        return layers
+
+    def _judge(self, node: cst.Call, layers: List[cst.BaseExpression], kind: str) -> None:
+        activations = [(layer, self._activation(layer)) for layer in layers]
+        known = [(layer, kind) for layer, kind in activations if kind is not None]
+        if any(kind == "normalization" for _, kind in known):
+            return
+        hidden = known[:-1]
+        if any(kind in BOUNDED for _, kind in hidden):
+            return
+        unbounded = [kind for _, kind in hidden if kind in UNBOUNDED]
+        if len(unbounded) < self.settings["min-layers"] or all(
+                kind == "linear" for kind in unbounded):
+            return  # a stack of linear layers alone is scaffolding, not a relu network
+        self.report(node, f"a {kind} model of {len(unbounded)} relu/linear hidden layers "
+                    "with no normalization layer or bounded activation: nothing bounds the "
+                    "activations, which can grow layer by layer until the loss is inf/NaN",
+                    confidence="low",
+                    suggestion="add a `LayerNormalization` or `BatchNormalization` after the "
+                               "first layers (and keep the learning rate small)")

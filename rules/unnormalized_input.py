@@ -1,0 +1,277 @@
+"""NAN401 unnormalized-input."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from nanlint.rule import Evidence, Place, Rule
+
+# Methods that train on their first argument (`x`).
+TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
+# Calls that make a loop a training loop.
+TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
+                            "GradientTape"})
+# Loaders outside TensorFlow whose data arrive as stored (medium confidence).
+RAW_LOADERS = frozenset({"numpy.load", "numpy.loadtxt", "numpy.genfromtxt",
+                         "pandas.read_csv", "pandas.read_parquet", "pandas.read_excel"})
+# Calls and methods that keep the range of their first argument (or receiver).
+KEEP_RANGE = frozenset({"numpy.reshape", "numpy.expand_dims", "numpy.asarray", "numpy.array",
+                        "numpy.squeeze", "numpy.stack", "numpy.concatenate",
+                        "tensorflow.image.resize", "tensorflow.data.Dataset.from_tensor_slices",
+                        "tensorflow.data.Dataset.from_tensors"})
+KEEP_RANGE_METHODS = frozenset({"astype", "reshape", "to_numpy", "copy", "squeeze", "batch",
+                                "shuffle", "prefetch", "repeat", "cache", "take", "skip",
+                                "unbatch", "padded_batch", "flatten"})
+KEEP_RANGE_OPS = frozenset({"identity", "cast"})
+Raw = Tuple[cst.Call, str]  # the loading call and what its values are
+
+
+class UnnormalizedInput(Rule):
+    """
+    ## What it does
+    Flags raw input data that reaches training with no scaling on the way: the data of
+    `keras.datasets.*.load_data()` (mnist, fashion_mnist, cifar10/100, boston_housing),
+    decoded images (`tf.io.decode_*`, `tf.image.decode_*`, `image_dataset_from_directory`),
+    `np.load` and `pd.read_csv` (medium confidence: the file may hold scaled values), when
+    it is the `x` of `fit` / `train_on_batch`, a value of a TF1 `feed_dict`, or what a
+    training loop iterates over (`for x, y in dataset:` with `tape.gradient`,
+    `apply_gradients` or `minimize` in the body, and `x` not rebound in it). The data are
+    followed through assignments, tuple unpacking, slicing, `astype`/`reshape`, `tf.cast`,
+    `tf.data` pipelines (`from_tensor_slices`, `batch`, `shuffle`, `map` with a function of
+    the file) and helper functions of the file.
+
+    Any arithmetic on the way counts as scaling (`/ 255`, `x /= 255.`, `(x - mean) / std`),
+    as do `tf.image.convert_image_dtype`, `per_image_standardization`, `clip_by_value` and a
+    `map` with a function nanlint cannot see; a `Rescaling`, `Normalization` or other
+    normalization layer anywhere in the file silences the rule.
+
+    ## Why is this bad?
+    Pixel values are integers in 0..255 and tabular features come in their own units (a
+    price in thousands, a tax rate in hundreds). The first layer multiplies them by weights
+    initialized for inputs of scale ~1, so its outputs are hundreds of times too large:
+    sigmoids and softmaxes saturate to exactly 0 and 1, `log` of them is `-inf`, the
+    gradients are as large as the inputs and the first steps overflow to NaN.
+
+    ## Example
+    ```python
+    (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
+    model.fit(x_train, y_train, epochs=5)
+    ```
+
+    ## Use instead
+    ```python
+    (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
+    model.fit(x_train / 255.0, y_train, epochs=5)
+    # or put tf.keras.layers.Rescaling(1 / 255) first in the model
+    ```
+
+    ## Fix safety
+    No automatic fix: the right scaling depends on the data.
+
+    ## Options
+    None.
+    """
+
+    code = "NAN401"
+    name = "unnormalized-input"
+    severity = "warning"
+    summary = "raw input data reaches training without scaling"
+    VALID = [
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
+        "model.fit(x / 255.0, y)\n",
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
+        "x = x.astype('float32')\nx /= 255\nmodel.fit(x, y)\n",
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Rescaling(1 / 255),\n"
+        "                             tf.keras.layers.Dense(10)])\nmodel.fit(x, y)\n",
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.imdb.load_data()\n"
+        "model.fit(x, y)\n",
+    ]
+    INVALID = [
+        "import tensorflow as tf\n(x_train, y_train), _ = tf.keras.datasets.mnist.load_data()\n"
+        "model.fit(x_train, y_train, epochs=5)\n",
+        "import tensorflow as tf\nfrom tensorflow.keras.datasets import cifar10\n"
+        "(x, y), (xt, yt) = cifar10.load_data()\nx = x.reshape(-1, 3072).astype('float32')\n"
+        "model.train_on_batch(x[:32], y[:32])\n",
+        "import tensorflow as tf\ndef load(path):\n"
+        "    return tf.io.decode_jpeg(tf.io.read_file(path))\n"
+        "ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)\nmodel.fit(ds)\n",
+    ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._scaled_in_model: Optional[bool] = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute):
+            return
+        if func.attr.value in TRAINING_METHODS:
+            x = self.analysis.keyword(node, "x")
+            if x is None and node.args and node.args[0].keyword is None:
+                x = node.args[0].value
+            if x is not None and self._is_model(func.value):
+                self._check(node, x, f"`{self.source(func)}`")
+        elif func.attr.value == "run":
+            feed = self.analysis.keyword(node, "feed_dict")
+            if isinstance(feed, cst.Dict):
+                for element in feed.elements:
+                    if isinstance(element, cst.DictElement):
+                        self._check(node, element.value, "the `feed_dict` of a training step")
+
+    def visit_For(self, node: cst.For) -> None:
+        """`for x, y in dataset:` with a training step in the body, where `x` is used as
+        the dataset gives it (not rebound in the loop)."""
+        target = node.target
+        if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+            target = target.elements[0].value
+        if not isinstance(target, cst.Name):
+            return
+        calls, bound = _Body(), target.value
+        node.body.visit(calls)
+        if calls.training and bound not in calls.assigned:
+            self._check(node.iter, node.iter, "a training loop")
+
+    def _is_model(self, receiver: cst.BaseExpression) -> bool:
+        """False for a receiver built by a library other than Keras (a scikit-learn scaler
+        has a `fit` too)."""
+        if isinstance(receiver, cst.Name):
+            definition = self.analysis.definition(receiver)
+            if isinstance(definition, cst.Call):
+                qualified = self.analysis.qualified_name(definition.func)
+                if qualified and not qualified.startswith(("tensorflow", "keras", "tf_keras")):
+                    return False
+        return True
+
+    def _normalized_by_a_layer(self) -> bool:
+        if self._scaled_in_model is None:
+            self._scaled_in_model = bool(self.analysis.calls_of("normalization_layer"))
+        return self._scaled_in_model
+
+    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str) -> None:
+        if not self.analysis.gradient_may_flow():
+            return
+        raw = self._raw(x, self.analysis.here(), 0)
+        if raw is None or self._normalized_by_a_layer():
+            return
+        source, what = raw
+        image = what == "images"
+        why = ("which holds integer pixel values in 0..255" if image else
+               "which holds values in their stored units, never scaled on the way here")
+        name = self.compact(x, 40) if isinstance(x, (cst.Name, cst.Subscript)) else None
+        evidence = Evidence(source, "the raw data of `{src}`", why,
+                            "high" if what != "stored" else "medium", producer="raw_input",
+                            name=name)
+        self.report(node, f"raw input data reaches {where} unscaled: {{evidence}}; inputs "
+                    "that large saturate the first layers and make the loss inf/NaN",
+                    evidence=evidence,
+                    suggestion=("divide by 255 (`x / 255.0`) or put "
+                                "`tf.keras.layers.Rescaling(1 / 255)` first in the model"
+                                if image else
+                                "standardize the features (`(x - mean) / std`) or put a "
+                                "`tf.keras.layers.Normalization` layer first in the model"))
+
+    def _raw(self, expr: cst.BaseExpression, place: Place, depth: int,
+             element: Optional[Raw] = None, path: Tuple[int, ...] = ()) -> Optional[Raw]:
+        """The loading call whose unscaled data ``expr`` is, or None. ``path`` selects in a
+        tuple value (`(x, y), _ = load_data()`: x is (0, 0)); inside a function given to
+        `dataset.map`, ``element`` is what its parameters hold."""
+        if depth > 12:
+            return None
+        deeper = depth + 1
+        if isinstance(expr, cst.Name):
+            found = self.analysis.binding(expr.value, place)
+            if found is None:
+                return None
+            binding, where = found
+            if binding.kind in ("assign", "unpack") and binding.value is not None:
+                return self._raw(binding.value, where, deeper, element,
+                                 (*binding.position, *path))
+            if binding.kind == "param":
+                return element
+            return None  # `x /= 255`, a loop variable
+        if isinstance(expr, cst.Subscript):
+            return self._raw(expr.value, place, deeper, element, path)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "values":
+            return self._raw(expr.value, place, deeper, element, path)  # a pandas array
+        if isinstance(expr, (cst.Tuple, cst.List)) and expr.elements:
+            # (features, labels): without a selection, the features are trained on.
+            index, rest = (path[0], path[1:]) if path else (0, ())
+            if index >= len(expr.elements):
+                return None
+            return self._raw(expr.elements[index].value, place, deeper, element, rest)
+        if isinstance(expr, cst.Call):
+            return self._raw_call(expr, place, deeper, element, path)
+        return None
+
+    def _raw_call(self, call: cst.Call, place: Place, depth: int,
+                  element: Optional[Raw], path: Tuple[int, ...]) -> Optional[Raw]:
+        op = self.analysis.op_at(call, place)
+        qualified = (self.analysis.qualified_at(call.func, place) or "").replace(
+            "tensorflow.compat.v1.", "tensorflow.").replace("tensorflow.compat.v2.",
+                                                            "tensorflow.")
+        first = call.args[0].value if call.args and call.args[0].keyword is None else None
+        if op is not None and "raw_input" in op.tags:
+            if qualified.endswith("load_data") and path and path[-1] == 1:
+                return None  # `(x, y), _ = load_data()`: y holds the labels
+            return call, "images" if op.name == "raw_images" else "features"
+        if qualified in RAW_LOADERS:
+            return call, "stored"
+        if qualified.endswith("convert_image_dtype"):
+            return None  # scales integer images to [0, 1]
+        if (op is not None and op.name in KEEP_RANGE_OPS) or qualified in KEEP_RANGE:
+            return self._raw(first, place, depth, element, path) if first is not None else None
+        func = call.func
+        if isinstance(func, cst.Attribute) and not qualified:
+            method = func.attr.value
+            if method in KEEP_RANGE_METHODS:
+                return self._raw(func.value, place, depth, element, path)
+            if method == "map" and first is not None:
+                return self._mapped(first, place, depth,
+                                    self._raw(func.value, place, depth, element))
+            return None
+        for result, where in self.analysis.results(func, place):
+            found = self._raw(result, where, depth, element, path)
+            if found is not None:
+                return found
+        return None
+
+    def _mapped(self, function: cst.BaseExpression, place: Place, depth: int,
+                element: Optional[Raw]) -> Optional[Raw]:
+        """What `dataset.map(function)` yields: raw where every result of the function is
+        raw, or the unchanged element of a raw dataset; a function nanlint cannot see may
+        scale, so it yields nothing known."""
+        found = [self._raw(result, where, depth, element)
+                 for result, where in self.analysis.results(function, place)]
+        if not found or any(f is None for f in found):
+            return None
+        return found[0]
+
+
+class _Body(cst.CSTVisitor):
+    """Whether a loop body takes a training step, and the names it assigns."""
+
+    def __init__(self) -> None:
+        self.training = False
+        self.assigned: set = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else "")
+        self.training = self.training or name in TRAINING_STEPS
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._names(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._names(node.target)
+
+    def _names(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.assigned.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._names(element.value)
