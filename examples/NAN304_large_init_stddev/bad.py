@@ -1,0 +1,20 @@
+"""NAN304: weights drawn with the default stddev 1.0 multiply each layer's scale by ~28 on
+784 inputs: the logits are in the thousands and the first loss is huge."""
+import tensorflow as tf
+
+EXPECT = "loss-above"
+BOUND = 20.0
+
+
+def mlp_loss(x, labels):
+    w1 = tf.Variable(tf.random.normal([784, 256], seed=1))  # error: NAN304
+    w2 = tf.Variable(tf.random.normal([256, 10], seed=2))
+    logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+
+
+def run():
+    tf.random.set_seed(0)
+    x = tf.random.uniform([8, 784], seed=3)
+    labels = tf.range(8) % 10
+    return {"loss": [mlp_loss(x, labels)]}
