@@ -46,13 +46,16 @@ class LargeLearningRate(Rule):
     the batch size: the TF1 MNIST tutorial's `GradientDescentOptimizer(0.5)` is fine on a
     mean cross-entropy and diverges to NaN on a summed one.
 
-    The default limits are chosen to be quiet on ordinary code: SGD up to 1.0 (the word2vec
-    tutorial trains with 1.0 on a mean loss), adaptive optimizers up to 0.1 (probabilistic
-    models in tensorflow-probability fit a few variational parameters with `Adam(0.1)`,
-    which moves each parameter by at most ~0.1 a step and converges), Adagrad/Ftrl up to 1.0
-    (the accumulated squared gradients shrink their step quickly, and sparse linear models
-    use 0.1-0.5), Adadelta up to 1.0 (the value of the original paper, which Keras
-    recommends). A value above the limit, or an SGD learning rate above 0.01 on a summed
+    The default limits follow the catalog (`Adam(learning_rate=0.1)` and `SGD(lr=1.0)` are
+    reported) and stay quiet on ordinary code: SGD up to 0.5 (the TF1 MNIST tutorial's 0.5 on
+    a mean loss converges; 1.0 is where least-squares and softmax models start to
+    oscillate), adaptive optimizers up to 0.05 (Keras' default is 1e-3, and 0.01 is common
+    for small models; tensorflow-probability's variational fits with `Adam(0.1)` are
+    reported — they work for a handful of parameters, but the same step scrambles a neural
+    network), Adagrad/Ftrl up to 1.0 (the accumulated squared gradients shrink their step
+    quickly, and sparse linear models use 0.1-0.5), Adadelta up to 1.0 (the value of the
+    original paper, which Keras recommends). A value above the limit, or an SGD learning
+    rate above 0.01 on a summed
     loss, is rarely what was meant.
 
     ## Example
@@ -75,9 +78,9 @@ class LargeLearningRate(Rule):
     value 10× lower.
 
     ## Options
-    - `sgd-max` (number, default `1.0`): the largest learning rate accepted for SGD,
+    - `sgd-max` (number, default `0.5`): the largest learning rate accepted for SGD,
       momentum SGD and `GradientDescentOptimizer`.
-    - `adaptive-max` (number, default `0.1`): the largest for Adam, AdamW, Adamax, Nadam,
+    - `adaptive-max` (number, default `0.05`): the largest for Adam, AdamW, Adamax, Nadam,
       RMSprop, Lion, Lamb and Adafactor.
     - `adagrad-max` (number, default `1.0`): the largest for Adagrad, Ftrl and their
       proximal/dual-averaging variants.
@@ -91,8 +94,8 @@ class LargeLearningRate(Rule):
     severity = "warning"
     summary = "learning rate too large for its optimizer (training diverges to inf/NaN)"
     options = {
-        "sgd-max": Option(1.0, float, "the largest learning rate accepted for SGD"),
-        "adaptive-max": Option(0.1, float, "the largest learning rate accepted for Adam, "
+        "sgd-max": Option(0.5, float, "the largest learning rate accepted for SGD"),
+        "adaptive-max": Option(0.05, float, "the largest learning rate accepted for Adam, "
                                "RMSprop, Nadam and other adaptive optimizers"),
         "adagrad-max": Option(1.0, float, "the largest learning rate accepted for Adagrad "
                               "and Ftrl"),
