@@ -31,13 +31,17 @@ class NormZeroGradient(Rule):
     TensorFlow 2.21: the gradient of `tf.norm(x)` at `x == 0` is NaN). A distance between
     an anchor and a positive is exactly what training drives to 0, and identical pairs
     occur in real batches (duplicates, an embedding compared with itself), so one such pair
-    turns every weight into NaN.
+    turns every weight into NaN. A norm that is only ever squared (`tf.square(tf.norm(d))`,
+    `distance ** 2`) is not reported: the upstream gradient `2‖d‖` is 0 there too, and TF
+    2.21 gives a zero gradient, not NaN (checked) — though the squared distance itself says
+    the same without a root.
 
     ## Example
     ```python
-    def contrastive_loss(anchor, positive):
-        distance = tf.norm(anchor - positive, axis=-1)
-        return tf.reduce_mean(tf.square(distance))
+    def contrastive_loss(anchor, positive, negative, margin=1.0):
+        positive_distance = tf.norm(anchor - positive, axis=-1)
+        negative_distance = tf.norm(anchor - negative, axis=-1)
+        return tf.reduce_mean(positive_distance + tf.nn.relu(margin - negative_distance))
     ```
 
     ## Use instead
@@ -145,7 +149,7 @@ class NormZeroGradient(Rule):
         if argument is None:
             return
         evidence = self._evidence(node)
-        if evidence is None:
+        if evidence is None or self._only_squared(node):
             return
         func = self.source(node.func)
         shown = self.source(argument)
@@ -188,6 +192,36 @@ class NormZeroGradient(Rule):
             f"{ns}.sqrt({ns}.{total}({ns}.square({{d}}){extra}) + {epsilon})", **parts)
         return self.fix("add an epsilon inside the root", node, replacement)
 
+    def _only_squared(self, node: cst.CSTNode) -> bool:
+        """The norm is used only squared, directly or through the variable it is assigned
+        to: the gradient at 0 is then 0 (TF 2.21), not NaN."""
+        parent = self._user(node)
+        if self._squares(parent, node):
+            return True
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        target = parent.targets[0].target
+        function = self.analysis.in_function()
+        if function is None:
+            return False
+        uses = [use for use in _names(function.body, target.value) if use is not target]
+        return bool(uses) and all(self._squares(self._user(use), use) for use in uses)
+
+    def _user(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The node that uses ``node``'s value (past argument wrappers and parentheses)."""
+        parent = self.analysis.parent(node)
+        while isinstance(parent, cst.Arg):
+            parent = self.analysis.parent(parent)
+        return parent
+
+    def _squares(self, user: Optional[cst.CSTNode], used: cst.CSTNode) -> bool:
+        if isinstance(user, cst.Call):
+            op = self.analysis.op_of(user)
+            return op is not None and op.name == "square"
+        return (isinstance(user, cst.BinaryOperation) and isinstance(user.operator, cst.Power)
+                and user.left is used and self.analysis.value(user.right).const == 2)
+
     def _check_root(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
         if argument is None or "norm" not in self.analysis.value(node).tags:
             return  # not sqrt(sum(square(d))): NAN201's business
@@ -210,3 +244,28 @@ class NormZeroGradient(Rule):
                     evidence=evidence,
                     suggestion=f"use the squared distance `{shown}` if the loss allows it, or "
                     f"add an epsilon inside the root: `{guarded}`", fix=fix)
+
+
+def _names(tree: cst.CSTNode, name: str):
+    """The Name nodes that read or bind ``name`` in ``tree`` (not attributes, keywords or
+    parameters of the same spelling)."""
+    found = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Param(self, node: cst.Param) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                found.append(node)
+
+    tree.visit(_Collect())
+    return found
