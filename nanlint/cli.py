@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", "-q", action="store_true",
                        help="print findings only: no code frames, no summary")
     check.add_argument("--verbose", action="store_true",
-                       help="show tracebacks of internal errors")
+                       help="show the tracebacks of internal errors (on stderr)")
 
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -114,7 +114,11 @@ def _check(args: argparse.Namespace) -> int:
         report_json(findings, len(files), sys.stdout)
     else:
         report_text(findings, len(files), sys.stdout, quiet=args.quiet)
-    if any(f.name == "internal-error" for f in findings):
+    crashes = [f for f in findings if f.name == "internal-error"]
+    if args.verbose:
+        for crash in crashes:
+            sys.stderr.write(f"nanlint: {crash.path}: {crash.message}\n{crash.detail or ''}")
+    if crashes:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if findings and not args.exit_zero:
         return EXIT_FINDINGS

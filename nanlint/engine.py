@@ -15,6 +15,7 @@ import re
 import stat
 import sys
 import tokenize
+import traceback
 from dataclasses import dataclass, field
 from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple,
                     Type)
@@ -196,13 +197,19 @@ class RuleCrash(Exception):
 Boundary = Tuple[Callable[[], None], Callable[[], None]]
 
 
+def _raise_crash(handler: Handler, error: Exception) -> None:
+    raise RuleCrash(handler, error) from error
+
+
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
-         leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None
-         ) -> None:
+         leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None,
+         on_crash: Callable[[Handler, Exception], None] = _raise_crash) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem).
 
     ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
     function's scope starts at its body, after its decorators and default values.
+    A handler that raises is passed to ``on_crash``, which may raise or let the walk go on
+    (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
     """
     stack: List[Any] = [module]
     CSTNode = cst.CSTNode
@@ -230,7 +237,7 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                 except RecursionError:
                     raise
                 except Exception as error:
-                    raise RuleCrash(handler, error) from error
+                    on_crash(handler, error)
         if node_type in leave:
             stack.append((item,))
         children: List[Any] = []
@@ -383,15 +390,23 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str]
             visit.setdefault(node_type, []).append(getattr(rule, method))
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
+    crashes: List[Finding] = []
+
+    def switch_off(handler: Handler, error: Exception) -> None:
+        """A rule that raises is a bug: report it, and let the other rules finish the file."""
+        rule = getattr(handler, "__self__", None)
+        if not isinstance(rule, Rule):
+            raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
+        for node_type, handlers in visit.items():
+            visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
+        crashes.append(_internal_error(path, rule.code, error, lines))
+
     try:
-        walk(module, visit, leave, boundaries)
+        walk(module, visit, leave, boundaries, on_crash=switch_off)
     except RecursionError:
         return [too_deep]
     except RuleCrash as crash:
-        error = crash.error
-        return [_engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
-                                f"internal error in {crash.code}: {type(error).__name__}: "
-                                f"{' '.join(str(error).split())}", lines)]
+        return [_internal_error(path, crash.code, crash.error, lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
     reports = [r for r in reports if CONFIDENCE_ORDER[r.confidence] >= threshold]
     superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes}
@@ -403,8 +418,19 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str]
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
+    findings.extend(crashes)
     findings.sort(key=lambda f: f.sort_key)
     return findings
+
+
+def _internal_error(path: str, code: str, error: BaseException, lines: List[str]) -> Finding:
+    """One line for the report; the traceback rides along for ``--verbose``."""
+    finding = _engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
+                              f"internal error in {code}: {type(error).__name__}: "
+                              f"{' '.join(str(error).split())}", lines)
+    finding.detail = "".join(traceback.format_exception(type(error), error,
+                                                        error.__traceback__))
+    return finding
 
 
 def _findings(module: cst.Module, reports: List[Report], path: str, lines: List[str],
