@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print a unified diff of what --fix would change and write "
                        "nothing (exit 1 if there is something to fix)")
     check.add_argument("--verbose", action="store_true",
-                       help="show tracebacks of internal errors")
+                       help="show the tracebacks of internal errors (on stderr)")
 
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -210,6 +210,9 @@ def _check(args: argparse.Namespace) -> int:
         scan.baseline = str(args.baseline)
     if not _report(scan, args):
         return EXIT_ERROR
+    if args.verbose:
+        for crash in (f for f in findings if f.name == "internal-error"):
+            sys.stderr.write(f"nanlint: {crash.path}: {crash.message}\n{crash.detail or ''}")
     if crashed:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if _fails(scan.findings, args.fail_on) and not args.exit_zero:

@@ -66,14 +66,13 @@ def discover(paths: Sequence[Path], exclude: Sequence[str] = (), exclude_root: P
     problems: List[str] = []
     seen = set()
     for given in paths:
-        if given.is_file() or (given.is_symlink() and not given.exists()):
+        if given.is_dir():
+            for found in _walk(given, excluded, root, respect_gitignore):
+                _add(files, seen, found)
+        elif os.path.lexists(given):  # a file, or a broken link, a FIFO...: NAN000 says which
             _add(files, seen, given)
-            continue
-        if not given.is_dir():
+        else:
             problems.append(f"{given}: no such file or folder")
-            continue
-        for found in _walk(given, excluded, root, respect_gitignore):
-            _add(files, seen, found)
     return files, problems
 
 

@@ -7,10 +7,18 @@ something to report. The CLI, the tests and every other entry point are thin wra
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
+import errno
+import os
+import re
+import stat
+import sys
 import tokenize
+import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple,
+                    Type)
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -52,12 +60,41 @@ class SourceError(Exception):
                                list(lines))
 
 
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                (stat.S_ISBLK, "a block device"))  # how to name what is not a regular file
+
+
+_BINARY = "binary file (contains NUL bytes), not Python source"
+
+
 def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[SourceError]]:
+    """The file's bytes, or why it cannot be read. Never blocks: a FIFO or a device named
+    ``*.py`` is opened without waiting and refused, since only a regular file is source."""
     try:
-        with open(path, "rb") as handle:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        return None, SourceError(_open_problem(path, error))
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _NOT_REGULAR if test(mode)), "a special file")
+            return None, SourceError(f"not a regular file but {kind}, not Python source")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
             return handle.read(), None
     except OSError as error:
         return None, SourceError(f"cannot read file: {error.strerror or error}")
+    finally:
+        os.close(descriptor)
+
+
+def _open_problem(path: str, error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "cannot read file: symbolic link loop"
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return f"cannot read file: broken symbolic link (to `{os.readlink(path)}`)"
+    return f"cannot read file: {error.strerror or error}"
 
 
 def decode(data: bytes) -> str:
@@ -69,7 +106,7 @@ def decode_with_encoding(data: bytes) -> Tuple[str, str]:
     """The text and the encoding that turns it back into the same bytes (``utf-8-sig``
     for a file with a BOM)."""
     if b"\x00" in data:
-        raise SourceError("binary file (contains NUL bytes), not Python source")
+        raise SourceError(_BINARY)
     try:
         encoding, _ = tokenize.detect_encoding(iter(data.splitlines(keepends=True)).__next__)
     except SyntaxError as error:
@@ -92,23 +129,40 @@ def decode_with_encoding(data: bytes) -> Tuple[str, str]:
     return text, encoding
 
 
-def parse(source: str) -> cst.Module:
+def check_syntax(source: str, path: str = "<source>") -> None:
+    """Python's own parser first: it defines what is valid Python, its messages are the
+    clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
+    stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
+        raise SourceError(message, line, error.offset or 1) from None
+    except (RecursionError, MemoryError):
+        raise SourceError("cannot parse: expressions nested too deeply") from None
+    except ValueError:  # source code string cannot contain null bytes
+        raise SourceError(_BINARY) from None
+
+
+def parse(source: str, path: str = "<source>") -> cst.Module:
+    check_syntax(source, path)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
         message = " ".join(str(error.message).split())
         line, column = error.raw_line, error.raw_column + 1
-        hint = _python2_hint(source, line)
-        raise SourceError(f"syntax error: {message}{hint}", line, column) from None
+        raise SourceError(f"syntax error: {message}", line, column) from None
     except RecursionError:
         raise SourceError("cannot parse: expressions nested too deeply") from None
 
 
 def _python2_hint(source: str, line: int) -> str:
-    lines = source.splitlines()
+    lines = source_lines(source)
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     if (text.startswith("print ") and not text.startswith("print (")) or text.startswith(
-            "exec ") or (text.startswith("except ") and "," in text and " as " not in text):
+            "exec ") or (text.startswith("except ") and "," in text and " as " not in text
+                         ) or "<>" in text or "`" in text:
         return " (this looks like Python 2, which nanlint does not read)"
     return ""
 
@@ -151,13 +205,19 @@ class RuleCrash(Exception):
 Boundary = Tuple[Callable[[], None], Callable[[], None]]
 
 
+def _raise_crash(handler: Handler, error: Exception) -> None:
+    raise RuleCrash(handler, error) from error
+
+
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
-         leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None
-         ) -> None:
+         leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None,
+         on_crash: Callable[[Handler, Exception], None] = _raise_crash) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem).
 
     ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
     function's scope starts at its body, after its decorators and default values.
+    A handler that raises is passed to ``on_crash``, which may raise or let the walk go on
+    (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
     """
     stack: List[Any] = [module]
     CSTNode = cst.CSTNode
@@ -185,7 +245,7 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                 except RecursionError:
                     raise
                 except Exception as error:
-                    raise RuleCrash(handler, error) from error
+                    on_crash(handler, error)
         if node_type in leave:
             stack.append((item,))
         children: List[Any] = []
@@ -269,20 +329,12 @@ def concerns_tensorflow(source: str) -> bool:
 def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
                  ) -> List[Finding]:
     """A file that cannot concern TF: Python's own (fast) parser still reports NAN000."""
-    findings: List[Finding] = []
     try:
-        ast.parse(source, filename=path)
-    except SyntaxError as error:
-        if "NAN000" in options.engine_codes:
-            line = error.lineno or 1
-            message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
-            findings.append(_engine_finding(PARSE_ERROR, "error", path, line,
-                                            error.offset or 1, message, lines))
-        return findings
-    except (RecursionError, MemoryError, ValueError):
-        return []
-    return findings + _suppression_problems(source, path, options, lines,
-                                            suppression.parse(source, options.known_codes))
+        check_syntax(source, path)
+    except SourceError as error:
+        return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+    return _suppression_problems(source, path, options, lines,
+                                 suppression.parse(source, options.known_codes))
 
 
 def _suppression_problems(source: str, path: str, options: LintOptions, lines: List[str],
@@ -297,6 +349,34 @@ def _suppression_problems(source: str, path: str, options: LintOptions, lines: L
             for problem in comments.problems + comments.unused(enabled)]
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> List[str]:
+    """The lines as Python counts them: str.splitlines would also split at form feeds,
+    \\x1c-\\x1e, \\x85 and \\u2028, and shift every line number after them."""
+    lines = _LINE_BREAK.split(source)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+# libcst's visitors (positions, code generation) recurse about three frames per level of
+# nesting: Python's default limit of 1,000 stops at chains of ~300 (`a.b.c...`, `x + y + ...`),
+# which real generated code exceeds. The C stack holds this many comfortably.
+RECURSION_ROOM = 5000
+
+
+@contextlib.contextmanager
+def _recursion_room() -> Iterator[None]:
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_ROOM))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
 def _line_number(line: int) -> str:
     return f"line {line}"
 
@@ -307,11 +387,17 @@ def lint_source(source: str, path: str, options: LintOptions,
 
     ``describe_line`` names a line in a message (a notebook names the cell too).
     """
-    lines = source.splitlines()
+    lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source):
         return _syntax_only(source, path, options, lines)
+    with _recursion_room():
+        return _lint_module(source, path, options, lines, describe_line)
+
+
+def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
+                 describe_line: Callable[[int], str]) -> List[Finding]:
     try:
-        module = parse(source)
+        module = parse(source, path)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     analysis = Analysis(module, options.settings)
@@ -323,15 +409,23 @@ def lint_source(source: str, path: str, options: LintOptions,
             visit.setdefault(node_type, []).append(getattr(rule, method))
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
+    crashes: List[Finding] = []
+
+    def switch_off(handler: Handler, error: Exception) -> None:
+        """A rule that raises is a bug: report it, and let the other rules finish the file."""
+        rule = getattr(handler, "__self__", None)
+        if not isinstance(rule, Rule):
+            raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
+        for node_type, handlers in visit.items():
+            visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
+        crashes.append(_internal_error(path, rule.code, error, lines))
+
     try:
-        walk(module, visit, leave, boundaries)
+        walk(module, visit, leave, boundaries, on_crash=switch_off)
     except RecursionError:
         return [too_deep]
     except RuleCrash as crash:
-        error = crash.error
-        return [_engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
-                                f"internal error in {crash.code}: {type(error).__name__}: "
-                                f"{' '.join(str(error).split())}", lines)]
+        return [_internal_error(path, crash.code, crash.error, lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
     superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
@@ -348,8 +442,19 @@ def lint_source(source: str, path: str, options: LintOptions,
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
+    findings.extend(crashes)
     findings.sort(key=lambda f: f.sort_key)
     return findings
+
+
+def _internal_error(path: str, code: str, error: BaseException, lines: List[str]) -> Finding:
+    """One line for the report; the traceback rides along for ``--verbose``."""
+    finding = _engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
+                              f"internal error in {code}: {type(error).__name__}: "
+                              f"{' '.join(str(error).split())}", lines)
+    finding.detail = "".join(traceback.format_exception(type(error), error,
+                                                        error.__traceback__))
+    return finding
 
 
 def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,

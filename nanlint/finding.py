@@ -27,6 +27,8 @@ class Finding:
     cell: Optional[int] = None
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # Not serialized, not cached: an internal error's traceback, shown with --verbose.
+    detail: Optional[str] = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> Dict[str, Any]:
         return {

@@ -23,6 +23,9 @@ from nanlint.finding import Finding
 
 CACHE_FOLDER = ".nanlint_cache"
 SERIAL_LIMIT = 16  # at most this many files to check: no pool
+# Results that do not follow from the file's bytes alone: a crash should be seen again (with
+# its traceback under --verbose) until it is fixed, and a timeout depends on the machine.
+UNCACHED = frozenset({"internal-error", "timeout"})
 _CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                  "# This file is a cache directory tag created by nanlint.\n"
                  "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -116,6 +119,7 @@ class Cache:
 def _stored(finding: Finding) -> dict:
     data = asdict(finding)
     data.pop("path")
+    data.pop("detail")
     data["source_lines"] = list(finding.source_lines)
     return data
 
@@ -258,7 +262,8 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
     linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs, advance)
     for (name, _, _, key), findings in zip(todo, linted):
         results[name] = findings
-        if cache is not None and key is not None:
+        if cache is not None and key is not None and not any(
+                f.name in UNCACHED for f in findings):
             cache.put(key, findings)
     if cache is not None:
         cache.save()

@@ -1,0 +1,80 @@
+"""A rule that raises on a file: one internal-error finding naming the rule and the
+exception, the crashing rule switched off for the rest of that file, the other rules and the
+other files unaffected, exit code 2, the traceback only with --verbose."""
+
+import json
+
+from cli_helpers import TF_LOG, TF_MIXED, _no_colour_variables, make, nanlint
+from conftest import options_for
+from nanlint.engine import lint_source
+from nanlint.rule import Rule
+from nanlint.rules.log_of_zero import LogOfZero
+
+__all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
+
+
+class Explodes(Rule):
+    """Reports every call, and raises on the second one."""
+
+    code = "NAN998"
+    name = "explodes"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.calls = 0
+
+    def visit_Call(self, node):
+        self.calls += 1
+        if self.calls == 2:
+            raise ValueError("no such\nop")
+        self.report(node, "a call")
+
+
+def test_the_crashing_rule_stops_and_the_others_still_report():
+    options = options_for(["NAN101", "NAN102", "NAN201"])
+    expected = [(f.code, f.line) for f in lint_source(TF_MIXED, "m.py", options)]
+    options.rules = [Explodes, *options.rules]
+    findings = lint_source(TF_MIXED, "m.py", options)
+    crash = [f for f in findings if f.name == "internal-error"]
+    assert [(f.code, f.message) for f in crash] == [
+        ("NAN000", "internal error in NAN998: ValueError: no such op")]
+    assert [(f.code, f.line) for f in findings if f.code not in ("NAN000", "NAN998")
+            ] == expected
+    # Its report before the crash stands; after it, the rule no longer runs.
+    assert [f.line for f in findings if f.code == "NAN998"] == [2]
+    assert 'raise ValueError("no such\\nop")' in crash[0].detail
+    assert crash[0].detail.startswith("Traceback")
+
+
+def test_the_traceback_is_neither_in_json_nor_in_the_cache(tmp_path, nanlint, monkeypatch):
+    monkeypatch.setattr(LogOfZero, "visit_Call", _boom)
+    make(tmp_path, {"mixed.py": TF_MIXED, "other.py": TF_LOG, "plain.py": "x = 1\n"})
+    for _ in range(2):  # the second run would come from the cache, if crashes were cached
+        code, out, err = nanlint("check", "--format", "json", cwd=tmp_path)
+        assert (code, err) == (2, "")
+        findings = json.loads(out)["findings"]
+        assert [(f["path"], f["line"], f["code"]) for f in findings] == [
+            ("mixed.py", 1, "NAN000"), ("mixed.py", 4, "NAN101"), ("mixed.py", 12, "NAN201"),
+            ("other.py", 1, "NAN000")]
+        assert findings[0]["message"] == ("internal error in NAN102: ZeroDivisionError: "
+                                          "the rule divided by zero")
+        assert "Traceback" not in out
+    entries = json.loads(next((tmp_path / ".nanlint_cache").glob("v*.json")).read_text())
+    assert list(entries["entries"].values()) == [[]]  # plain.py only
+
+
+def test_the_traceback_only_with_verbose(tmp_path, nanlint, monkeypatch):
+    monkeypatch.setattr(LogOfZero, "visit_Call", _boom)
+    make(tmp_path, {"other.py": TF_LOG})
+    code, out, err = nanlint("check", "--no-cache", cwd=tmp_path)
+    assert (code, err) == (2, "")
+    assert "other.py:1:1: NAN000 internal error in NAN102: ZeroDivisionError" in out
+    code, out, err = nanlint("check", "--no-cache", "--exit-zero", "--verbose", cwd=tmp_path)
+    assert code == 2  # a crash is never a clean result
+    assert err.startswith("nanlint: other.py: internal error in NAN102: ZeroDivisionError")
+    assert "Traceback (most recent call last)" in err and "in _boom" in err
+    assert "Traceback" not in out
+
+
+def _boom(self, node):
+    raise ZeroDivisionError("the rule divided by zero")
