@@ -9,11 +9,12 @@ import subprocess
 import sys
 import time
 
+import hypothesmith
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES, options_for
-from nanlint.engine import lint_source, parse
+from nanlint.engine import LintOptions, lint_source, parse
 from nanlint.fixing import SAFETIES, fix_source
 
 UNSAFE = SAFETIES["unsafe"]
@@ -82,6 +83,24 @@ def test_unsafe_fixes_parse_are_idempotent_and_touch_only_fixed_lines(source):
             changed = set(range(i1 + 1, i2 + 1))
             assert changed <= touched, (changed - touched, source, outcome.text)
     assert ("\r\n" in source) == ("\r\n" in outcome.text)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(hypothesmith.from_grammar())
+def test_fixing_any_program_never_raises_and_never_breaks_it(source):
+    """Grammar-generated programs (analysed as if they used TensorFlow): fixing never raises,
+    and whatever it returns still parses and fixes to itself."""
+    options = options_for()
+    options = LintOptions(rules=options.rules, known_codes=options.known_codes,
+                          engine_codes=options.engine_codes, check_all_files=True)
+    try:
+        parse(source)
+    except Exception:  # noqa: BLE001 — a program libcst cannot read is NAN000's business
+        return
+    outcome = fix_source(source, "p.py", options, UNSAFE)
+    parse(outcome.text)
+    assert fix_source(outcome.text, "p.py", options, UNSAFE).text == outcome.text
 
 
 # -- SIGKILL ---------------------------------------------------------------------------------
