@@ -39,6 +39,7 @@ class Config:
     respect_gitignore: bool = True
     check_all_files: bool = False
     epsilon: float = 1e-7
+    file_timeout: float = 60.0  # seconds per file; 0: no limit
     probability_parameters: Optional[List[str]] = None
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
@@ -69,7 +70,7 @@ class Config:
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
                 settings=settings, min_confidence=self.min_confidence,
-                check_all_files=self.check_all_files,
+                check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),
                 engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
             self._cache[codes] = options
@@ -162,7 +163,8 @@ def _read(path: Path) -> Dict[str, Any]:
 
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
-        "respect-gitignore", "check-all-files", "epsilon", "probability-parameters", "rules")
+        "respect-gitignore", "check-all-files", "epsilon", "probability-parameters", "rules",
+        "file-timeout")
 
 
 def _validate(data: Dict[str, Any], path: Path) -> Config:
@@ -196,6 +198,12 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                     or not math.isfinite(value)):
                 raise ConfigError(f"{where} must be a positive number, got {value!r}")
             config.epsilon = float(value)
+        elif key == "file-timeout":
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0
+                    or not math.isfinite(value)):
+                raise ConfigError(f"{where} must be a number of seconds, 0 or more (0: no "
+                                  f"limit), got {value!r}")
+            config.file_timeout = float(value)
         elif key == "probability-parameters":
             config.probability_parameters = _strings(value, where)
         elif key == "rules":
