@@ -41,6 +41,7 @@ class Config:
     epsilon: float = 1e-7
     fix_epsilon: float = 1e-7
     fix_epsilon_float16: float = 1e-3
+    file_timeout: float = 60.0  # seconds per file; 0: no limit
     probability_parameters: Optional[List[str]] = None
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
@@ -79,7 +80,7 @@ class Config:
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
                 settings=settings, min_confidence=self.min_confidence,
-                check_all_files=self.check_all_files,
+                check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),
                 engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
             self._cache[codes] = options
@@ -173,7 +174,7 @@ def _read(path: Path) -> Dict[str, Any]:
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "respect-gitignore", "check-all-files", "epsilon", "fix-epsilon", "fix-epsilon-float16",
-        "probability-parameters", "rules")
+        "probability-parameters", "rules", "file-timeout")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
 _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
@@ -218,6 +219,12 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be a number above {floor:.3g} (smaller "
                                   f"vanishes next to 1 in {dtype}) and below 1, got {value!r}")
             setattr(config, key.replace("-", "_"), float(value))
+        elif key == "file-timeout":
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0
+                    or not math.isfinite(value)):
+                raise ConfigError(f"{where} must be a number of seconds, 0 or more (0: no "
+                                  f"limit), got {value!r}")
+            config.file_timeout = float(value)
         elif key == "probability-parameters":
             config.probability_parameters = _strings(value, where)
         elif key == "rules":

@@ -12,8 +12,11 @@ import dataclasses
 import errno
 import os
 import re
+import signal
 import stat
 import sys
+import threading
+import time
 import tokenize
 import traceback
 from dataclasses import dataclass, field
@@ -32,6 +35,7 @@ from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
 
 PARSE_ERROR = ("NAN000", "parse-error")
 INTERNAL_ERROR = ("NAN000", "internal-error")
+TIMEOUT = ("NAN000", "timeout")
 BAD_SUPPRESSION = ("NAN001", "invalid-suppression")
 
 
@@ -44,6 +48,7 @@ class LintOptions:
     known_codes: FrozenSet[str] = frozenset()
     engine_codes: FrozenSet[str] = frozenset({"NAN000", "NAN001"})  # enabled engine codes
     check_all_files: bool = False  # also analyse files that never mention TensorFlow/Keras
+    file_timeout: float = 0.0  # seconds one file may take (lint_bytes, lint_file); 0: no limit
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -561,7 +566,24 @@ def _engine_finding(kind: Tuple[str, str], severity: str, path: str, line: int, 
 
 
 def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
-    """A file's findings; a path ending in .ipynb is read as a notebook."""
+    """Decode and lint, within the file's time budget."""
+    try:
+        return within_budget(options.file_timeout, lambda: _decode_and_lint(data, path, options))
+    except FileTimeout:
+        return timed_out(path, options)
+
+
+def timed_out(path: str, options: LintOptions) -> List[Finding]:
+    """The finding of a file that ran out of its time budget."""
+    if "NAN000" not in options.engine_codes:
+        return []
+    return [_engine_finding(TIMEOUT, "error", path, 1, 1,
+                            f"took longer than {options.file_timeout:g} s; not checked "
+                            "(raise `file-timeout` in the configuration, or exclude the "
+                            "file)", [])]
+
+
+def _decode_and_lint(data: bytes, path: str, options: LintOptions) -> List[Finding]:
     if notebook.is_notebook(path):
         return lint_notebook(data, path, options)
     try:
@@ -593,6 +615,55 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
         finding.cell, finding.line, finding.end_line = cell, line, end_line
         finding.fix = None  # its edits are in the coordinates of the joined cells
     return findings
+
+
+# -- the time budget -------------------------------------------------------------------------
+class FileTimeout(BaseException):
+    """The file's time budget ran out. Not an Exception, so that no ``except Exception``
+    between the alarm and the budget (a rule's, the engine's) can swallow it."""
+
+
+_alarm_armed = [False]
+_ALARM_REPEAT = 0.05  # seconds between alarms once the budget is spent
+
+
+def _expire(signum: int, frame: Any) -> None:
+    if _alarm_armed[0]:  # a late alarm, after the budget was closed, is ignored
+        raise FileTimeout()
+
+
+def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
+    """``work()``, or FileTimeout once it has run ``seconds`` (SIGALRM, so it interrupts
+    Python code, and native code as soon as it returns). Signals belong to the main thread;
+    elsewhere, and where there is no setitimer (Windows), there is no budget. The previous
+    handler and any timer already running are restored afterwards."""
+    if (not seconds or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        return work()
+    previous_handler = signal.signal(signal.SIGALRM, _expire)
+    started = time.monotonic()
+    _alarm_armed[0] = True
+    # The alarm repeats until the budget is closed: one that lands where exceptions are
+    # swallowed (a gc callback, a __del__) is followed by another a moment later.
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds,
+                                                         _ALARM_REPEAT)
+    try:
+        return work()
+    except FileTimeout:
+        raise
+    except Exception as error:
+        # An alarm that lands inside native code (ast's constructor, say) can come out as
+        # another error (SystemError): past the deadline, it is the timeout all the same.
+        if time.monotonic() - started >= seconds:
+            raise FileTimeout() from error
+        raise
+    finally:
+        _alarm_armed[0] = False  # first: from here on an alarm is a no-op
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay:  # someone else's timer was running: give back what is left of it
+            left = previous_delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
 
 
 def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:

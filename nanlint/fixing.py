@@ -20,8 +20,9 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint import notebook
-from nanlint.engine import (LintOptions, SourceError, decode_with_encoding, lint_bytes,
-                            lint_source, parse, read_bytes)
+from nanlint.engine import (FileTimeout, LintOptions, SourceError, decode_with_encoding,
+                            lint_bytes, lint_source, parse, read_bytes, timed_out,
+                            within_budget)
 from nanlint.finding import Finding
 
 SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
@@ -172,6 +173,16 @@ def _refused(outcome: FixOutcome, problem: str) -> FixOutcome:
 
 def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: frozenset,
              write: bool) -> FixOutcome:
+    """Fix one file within its time budget; a file that runs out of it is not written."""
+    try:
+        return within_budget(options.file_timeout, lambda: _fix_file(
+            file_path, display_path, options, safeties, write))
+    except FileTimeout:
+        return FixOutcome(findings=timed_out(display_path, options))
+
+
+def _fix_file(file_path: str, display_path: str, options: LintOptions, safeties: frozenset,
+              write: bool) -> FixOutcome:
     data, error = read_bytes(file_path)
     if error is None:
         try:

@@ -240,6 +240,10 @@ BAD_YAML = [
     ("epsilon: .inf\n", ["`epsilon`", "must be a positive number", "inf"]),
     ("epsilon: true\n", ["`epsilon`", "must be a positive number"]),
     ("probability-parameters: 3\n", ["`probability-parameters`", "list of strings"]),
+    ("file-timeout: -1\n", ["`file-timeout`", "must be a number of seconds", "-1"]),
+    ("file-timeout: soon\n", ["`file-timeout`", "must be a number of seconds", "'soon'"]),
+    ("file-timeout: true\n", ["`file-timeout`", "must be a number of seconds"]),
+    ("file-timeout: .inf\n", ["`file-timeout`", "must be a number of seconds", "inf"]),
     ("rules: [NAN101]\n", ["`rules`", "must map rule codes to their options"]),
     ("rules: {NAN999: {}}\n", ["`rules`", "unknown rule `NAN999`"]),
     ("rules: {NAN101: true}\n", ["`rules`", "NAN101", "must be a mapping of options"]),
@@ -311,3 +315,31 @@ def test_yaml_tags_are_rejected_and_never_run(tmp_path, template):
         assert not marker.exists(), "the command in the YAML tag ran"
         assert_one_line_error(result.stderr, str(tmp_path / ".nanlint.yaml"), "invalid YAML",
                               "python/object")
+
+
+@pytest.mark.parametrize("module", ["yaml", "libcst", "pathspec", "tomllib"])
+def test_a_scanned_repository_cannot_shadow_a_module_nanlint_imports(tmp_path, module):
+    # `python -m nanlint` puts the current folder on sys.path; the scanned code must not run.
+    marker = tmp_path / "pwned"
+    make(tmp_path, {"bad.py": TF_LOG, f"{module}.py": f"open({str(marker)!r}, 'w')\n",
+                    ".nanlint.yaml": "select: [NAN102]\n",
+                    "pyproject.toml": "[tool.nanlint]\nselect = ['NAN102']\n"})
+    result = run_cli("check", "--no-cache", "--config", "pyproject.toml", cwd=tmp_path)
+    assert not marker.exists(), f"the repository's {module}.py ran"
+    assert result.returncode == 1, result.stderr
+    result = run_cli("check", "--no-cache", cwd=tmp_path)
+    assert not marker.exists(), f"the repository's {module}.py ran"
+    assert result.returncode == 1, result.stderr
+
+
+@pytest.mark.parametrize("text", [
+    'rules: {"os:system": {}}\n',
+    'rules: {"nanlint.rules.log_of_zero:LogOfZero": {}}\n',
+    "select: !!python/name:os.system\n",
+    "select: !!python/module:os\n",
+])
+def test_nothing_in_the_configuration_names_code_to_import(tmp_path, nanlint, text):
+    make(tmp_path, {"bad.py": TF_LOG, ".nanlint.yaml": text})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, str(tmp_path / ".nanlint.yaml"))

@@ -260,3 +260,16 @@ def test_one_fix_set_aside_does_not_stop_the_others(tmp_path):
     assert "tf.nn.log_softmax(z)" in outcome.text and "b = tf.math.log(x)" in outcome.text
     [left] = [f for f in outcome.findings if f.line == 3]
     assert "fix not applied" in left.message
+
+
+def test_a_file_over_its_time_budget_is_not_written(tmp_path):
+    from dataclasses import replace
+
+    path = tmp_path / "a.py"
+    source = LOG_OF_RELU + "".join(f"y{i} = tf.math.log(tf.nn.relu(x{i}))\n" for i in range(3000))
+    path.write_text(source, encoding="utf-8")
+    options = replace(options_for(), file_timeout=0.05)
+    outcome = fix_file(str(path), "a.py", options, UNSAFE, write=True)
+    assert path.read_text(encoding="utf-8") == source
+    [finding] = outcome.findings
+    assert finding.code == "NAN000" and "took longer than 0.05 s" in finding.message

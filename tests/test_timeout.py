@@ -1,0 +1,114 @@
+"""The per-file time budget (`file-timeout`): a file that takes too long is one NAN000
+finding, in this process and in the worker pool, and the scan goes on."""
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from cli_helpers import TF_LOG, make
+from conftest import options_for
+from nanlint import runner
+from nanlint.config import Config
+from nanlint.engine import FileTimeout, lint_bytes, within_budget
+from nanlint.rule import Rule
+
+# About 1 MB of TF code: seconds to analyse, far more than the budgets used here.
+BIG = "import tensorflow as tf\n" + (
+    "p = tf.nn.relu(z)\nx = tf.math.log(p) / tf.reduce_sum(p)\n" * 20_000)
+
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return "finished"
+
+
+def test_work_within_the_budget_returns_its_result():
+    assert within_budget(5, lambda: spin(0.01)) == "finished"
+    assert within_budget(0, lambda: spin(0.3)) == "finished"  # 0: no limit
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_the_budget_interrupts_and_restores_the_previous_handler_and_timer():
+    calls = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: calls.append("theirs"))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 100)
+        started = time.monotonic()
+        with pytest.raises(FileTimeout):
+            within_budget(0.05, lambda: spin(30))
+        assert time.monotonic() - started < 10
+        assert signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL
+        remaining, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 90 < remaining < 100  # their timer goes on, less the time spent
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        spin(0.2)
+        assert calls == ["theirs"]  # and their handler is back
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_no_budget_outside_the_main_thread():
+    results = []
+    thread = threading.Thread(target=lambda: results.append(within_budget(0.01,
+                                                                          lambda: spin(0.2))))
+    thread.start()
+    thread.join()
+    assert results == ["finished"]
+
+
+class Swallows(Rule):
+    """A rule that loops forever and catches every Exception on the way."""
+
+    code = "NAN997"
+
+    def visit_Module(self, node):
+        while True:
+            try:
+                spin(1)
+            except Exception:  # noqa: BLE001 — what the budget must get through
+                pass
+
+
+def test_a_timeout_is_one_nan000_even_through_except_exception():
+    options = options_for(["NAN000", "NAN102"])
+    options.rules = [Swallows, *options.rules]
+    options.file_timeout = 0.2
+    [finding] = lint_bytes(TF_LOG.encode(), "stuck.py", options)
+    assert (finding.code, finding.name, finding.line) == ("NAN000", "timeout", 1)
+    assert finding.message == ("took longer than 0.2 s; not checked (raise `file-timeout` in "
+                               "the configuration, or exclude the file)")
+    options.engine_codes = frozenset()
+    assert lint_bytes(TF_LOG.encode(), "stuck.py", options) == []  # NAN000 ignored
+
+
+def test_the_configuration_sets_the_budget():
+    assert Config().options_for(None).file_timeout == 60
+    assert Config(file_timeout=0.5).options_for(None).file_timeout == 0.5
+
+
+@pytest.mark.parametrize("jobs, count", [("1", 3), ("2", runner.SERIAL_LIMIT + 4)])
+def test_big_file_times_out_and_the_scan_goes_on(tmp_path, jobs, count):
+    files = {f"good_{index:02}.py": TF_LOG for index in range(count)}
+    make(tmp_path, {**files, "big.py": BIG, ".nanlint.yaml": "file-timeout: 1\n"})
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--format", "json",
+                             "--jobs", jobs], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120)
+    assert time.monotonic() - started < 60
+    assert result.returncode == 1, result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["path"], f["code"]) for f in findings] == [("big.py", "NAN000")] + [
+        (name, "NAN102") for name in sorted(files)]
+    assert findings[0]["message"].startswith("took longer than 1 s; not checked")
+    # A timeout depends on the machine's load: it is not cached, the good files are.
+    entries = json.loads(next((tmp_path / ".nanlint_cache").glob("v*.json")).read_text())
+    assert len(entries["entries"]) == 1
