@@ -118,6 +118,14 @@ class Rule:
         """A float literal as people write it (``1e-7``, ``1e-3``, ``0.05``)."""
         return cst.parse_expression(_literal(value))
 
+    @staticmethod
+    def operand(node: cst.BaseExpression) -> cst.BaseExpression:
+        """``node`` ready to stand next to any operator: in parentheses unless it is a name,
+        an attribute, a call, a subscript or a number (or already parenthesized)."""
+        if isinstance(node, _ATOMIC):
+            return node
+        return _parenthesized(node)
+
     def plus_epsilon(self, expression: cst.BaseExpression, value: Optional[Value] = None,
                      parenthesize: bool = False) -> cst.BaseExpression:
         """``expression + eps``, in parentheses where an operator binds tighter."""
@@ -187,6 +195,7 @@ def _literal(number: float) -> str:
     return text.replace("e-0", "e-")
 
 
+_ATOMIC = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
 _TIGHT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide,
                     cst.Modulo, cst.Power, cst.MatrixMultiply)
 

@@ -135,12 +135,8 @@ class SqrtZeroGradient(Rule):
         if op is None or op.name != "exp" or len(argument.args) != 1:
             return None
         inner = argument.args[0]
-        exponent = inner.value
-        if not isinstance(exponent, (cst.Name, cst.Attribute, cst.Call, cst.Subscript,
-                                     cst.Integer, cst.Float)) and not exponent.lpar:
-            exponent = exponent.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         halved = argument.with_changes(args=[inner.with_changes(
-            value=self.template("0.5 * {v}", v=exponent))])
+            value=self.template("0.5 * {v}", v=self.operand(inner.value)))])
         return self.fix("take the root in the exponent", node, halved, safety="safe")
 
     def _exp_argument(self, argument: cst.BaseExpression) -> Optional[str]:

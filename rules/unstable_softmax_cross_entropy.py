@@ -215,9 +215,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if logits is None or len(producer.args) != 1:
             return None
         if complement:
-            logits = cst.UnaryOperation(cst.Minus(), logits if _atomic(logits)
-                                        else logits.with_changes(lpar=[cst.LeftParen()],
-                                                                 rpar=[cst.RightParen()]))
+            logits = cst.UnaryOperation(cst.Minus(), self.operand(logits))
         return self.fix(f"use `{func}`", node, self.template(f"{func}({{z}})", z=logits))
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
@@ -448,11 +446,6 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
-
-
-def _atomic(node: cst.BaseExpression) -> bool:
-    return bool(getattr(node, "lpar", None)) or isinstance(
-        node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float))
 
 
 def _negated(source: str) -> str:
