@@ -492,16 +492,28 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             continue
         seen.add(key)
         message = report.message
+        evidence = None
         if "{evidence}" in message:
             detail = render(report.evidence, module, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
+            evidence = _evidence(module, report, positions)
         findings.append(Finding(
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
             suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
-            source_lines=tuple(lines[start.line - 1:end.line])))
+            evidence=evidence, source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
+
+
+def _evidence(module: cst.Module, report: Report, positions: Any) -> Optional[Dict[str, Any]]:
+    """The place of the evidence the message names, with what it says about it."""
+    place = positions.get(report.evidence.node) if report.evidence is not None else None
+    if place is None:
+        return None
+    return {"line": place.start.line, "column": place.start.column + 1,
+            "end_line": place.end.line, "end_column": place.end.column + 1,
+            "message": render(report.evidence, module, lambda node: None)}
 
 
 def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str]
@@ -613,6 +625,12 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
         if end_cell != cell:  # a statement cannot run on into the next cell; be safe
             end_line, finding.end_column = line, finding.column + 1
         finding.cell, finding.line, finding.end_line = cell, line, end_line
+        if finding.evidence is not None:
+            place = finding.evidence
+            place["cell"], place["line"] = document.place(place["line"])
+            end_cell, place["end_line"] = document.place(place["end_line"])
+            if end_cell != place["cell"]:
+                place["end_line"], place["end_column"] = place["line"], place["column"] + 1
         finding.fix = None  # its edits are in the coordinates of the joined cells
     return findings
 

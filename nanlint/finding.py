@@ -25,6 +25,9 @@ class Finding:
     fix: Optional[Dict[str, Any]] = None
     # In a notebook: the cell (1-based among all cells, as ruff), and line is within it.
     cell: Optional[int] = None
+    # Where the value the message names was produced (the softmax, the mask count):
+    # {line, column, end_line, end_column, message} (and cell in a notebook), or None.
+    evidence: Optional[Dict[str, Any]] = None
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.
@@ -45,6 +48,7 @@ class Finding:
             "message": self.message,
             "suggestion": self.suggestion,
             "fix": self.fix,
+            "evidence": self.evidence,
         }
 
     @property

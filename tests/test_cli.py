@@ -113,8 +113,13 @@ def test_json_document(tmp_path):
         "fix": {"safety": "unsafe", "description": "add an epsilon inside `tf.math.log`",
                 "edits": [{"line": 3, "column": 20, "end_line": 3, "end_column": 21,
                            "replacement": "p + 1e-7"}]},
+        # Where the value the message names was produced: `tf.nn.relu(z)` on line 2.
+        "evidence": {"line": 2, "column": 5, "end_line": 2, "end_column": 18,
+                     "message": finding["evidence"]["message"]},
     }
     assert "tf.math.log" in finding["message"] and "relu" in finding["message"]
+    assert finding["evidence"]["message"].startswith("`p` is the output of `tf.nn.relu`,")
+    assert finding["evidence"]["message"] in finding["message"].replace(" (line 2)", "")
     assert "1e-7" in finding["suggestion"]
 
 

@@ -56,6 +56,9 @@ def test_fixture_in_json_has_cell_and_positions(tmp_path):
     assert [(f["path"], f["cell"], f["line"], f["column"], f["end_line"], f["end_column"],
              f["code"]) for f in document["findings"]] == [
         ("train.ipynb", 3, 3, 8, 3, 22, "NAN102"), ("train.ipynb", 6, 2, 12, 2, 63, "NAN201")]
+    # The evidence is placed in its own cell: the relu of cell 3, line 2.
+    evidence = document["findings"][0]["evidence"]
+    assert (evidence["cell"], evidence["line"], evidence["column"]) == (3, 2, 5)
 
 
 def test_fixture_in_sarif_names_the_cell(tmp_path):
