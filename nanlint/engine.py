@@ -585,6 +585,14 @@ def lint_bytes(data: bytes, path: str, options: LintOptions) -> List[Finding]:
         return timed_out(path, options)
 
 
+def lint_text(source: str, path: str, options: LintOptions) -> List[Finding]:
+    """Lint text that is already decoded (an editor's buffer), within the file's time budget."""
+    try:
+        return within_budget(options.file_timeout, lambda: lint_source(source, path, options))
+    except FileTimeout:
+        return timed_out(path, options)
+
+
 def timed_out(path: str, options: LintOptions) -> List[Finding]:
     """The finding of a file that ran out of its time budget."""
     if "NAN000" not in options.engine_codes:

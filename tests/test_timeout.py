@@ -14,7 +14,7 @@ from cli_helpers import TF_LOG, make
 from conftest import options_for
 from nanlint import runner
 from nanlint.config import Config
-from nanlint.engine import FileTimeout, lint_bytes, within_budget
+from nanlint.engine import FileTimeout, lint_bytes, lint_text, within_budget
 from nanlint.rule import Rule
 
 # About 1 MB of TF code: seconds to analyse, far more than the budgets used here.
@@ -88,6 +88,17 @@ def test_a_timeout_is_one_nan000_even_through_except_exception():
                                "the configuration, or exclude the file)")
     options.engine_codes = frozenset()
     assert lint_bytes(TF_LOG.encode(), "stuck.py", options) == []  # NAN000 ignored
+
+
+def test_decoded_text_has_the_same_budget():
+    """lint_text (an editor's buffer, already decoded) times out like lint_bytes."""
+    options = options_for(["NAN000", "NAN102"])
+    options.rules = [Swallows, *options.rules]
+    options.file_timeout = 0.2
+    [finding] = lint_text(TF_LOG, "stuck.py", options)
+    assert (finding.code, finding.name) == ("NAN000", "timeout")
+    options.rules = options.rules[1:]
+    assert [f.code for f in lint_text(TF_LOG, "fine.py", options)] == ["NAN102"]
 
 
 def test_the_configuration_sets_the_budget():
