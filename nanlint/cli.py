@@ -84,7 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "markdown"), default="text",
                       help="markdown: one document with a table of rules (docs/rules.md)")
 
-    for command in (check, rules, rule):
+    server = commands.add_parser(
+        "server", help="run the language server (LSP over stdin/stdout) for editors; needs "
+        "`pip install 'nanlint[server]'`")
+
+    for command in (check, rules, rule, server):
         command.add_argument("--load-rules", action="append", default=[], metavar="FILE",
                              help="also load the rules in this Python file (its RULES list); "
                              "repeatable. Imports and runs FILE: only for files you trust")
@@ -108,6 +112,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rule(args)
         if args.command == "clean":
             return _clean()
+        if args.command == "server":
+            return _server()
         parser.print_help(sys.stderr)
         return EXIT_ERROR
     except registry.RegistryError as error:
@@ -293,6 +299,18 @@ def _fails(findings, fail_on: str) -> bool:
     """Is any finding at least as severe as ``fail_on``? (An unknown severity counts.)"""
     rank = {severity: position for position, severity in enumerate(SEVERITIES)}
     return any(rank.get(finding.severity, 0) <= rank[fail_on] for finding in findings)
+
+
+def _server() -> int:
+    from nanlint.reporters import write_error
+
+    try:
+        from nanlint import server
+    except ImportError as error:
+        write_error(f"`nanlint server` needs pygls and lsprotocol ({error}); install them with "
+                    "`pip install 'nanlint[server]'`")
+        return EXIT_ERROR
+    return server.serve()
 
 
 def _clean() -> int:

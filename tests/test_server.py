@@ -1,0 +1,474 @@
+"""`nanlint server` end to end: pytest-lsp starts the real server process and drives it as an
+editor would (one server for the module, so that the file stays quick)."""
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+
+from cli_helpers import TF_LOG, TF_MIXED, make
+from conftest import FIXTURES, run_cli
+from nanlint import registry
+from nanlint.server import ignore_edit
+
+in_server = pytest.mark.asyncio(loop_scope="module")  # one event loop, one server
+
+# NAN103 on line 6 (columns 36-54): the log of `probs`, produced by the softmax of line 5.
+SOFTMAX_CE = """import tensorflow as tf
+
+
+def loss(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+"""
+CLEAN = "import tensorflow as tf\n\n\ndef loss(labels, logits):\n    return 0.0\n"
+PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+KNOWN = frozenset(registry.all_codes())
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    """Two workspace folders: `main` (no configuration) and `other` (its own)."""
+    root = tmp_path_factory.mktemp("lsp")
+    make(root / "main", {})
+    make(root / "other", {".nanlint.yaml": "ignore: [NAN102]\n"})
+    # A module of the workspace that must never be imported by the server.
+    (root / "main" / "yaml.py").write_text("open(__file__ + '.imported', 'w').close()\n")
+    return root
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(workspace):
+    client = make_test_lsp_client()
+    client.registrations = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
+    # Started inside the workspace, as editors do: `python -m nanlint` must not import from it.
+    await client.start_io(sys.executable, "-m", "nanlint", "server", cwd=str(workspace / "main"))
+    folders = [types.WorkspaceFolder(uri=(workspace / name).as_uri(), name=name)
+               for name in ("main", "other")]
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=(workspace / "main").as_uri(), workspace_folders=folders,
+        initialization_options={"low-confidence-as-hint": True}))
+    yield client
+    await client.shutdown_session()
+    await client.stop()
+
+
+async def published(client, uri, action=None, timeout=30.0):
+    """Run ``action`` and wait for the next diagnostics of ``uri``."""
+    client.diagnostics.pop(uri, None)
+    if action is not None:
+        action()
+    deadline = time.monotonic() + timeout
+    while uri not in client.diagnostics:
+        assert time.monotonic() < deadline, f"no diagnostics for {uri}"
+        await asyncio.sleep(0.02)
+    return list(client.diagnostics[uri])
+
+
+def open_file(client, path, text, version=1):
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python",
+                                             version=version, text=text)))
+
+
+def replace_text(client, path, text, version):
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def close_file(client, path):
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+
+
+def apply(text, edits):
+    """Apply LSP text edits (ASCII text: characters are columns)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(position):
+        if position.line >= len(lines):
+            return len(text)
+        return starts[position.line] + position.character
+
+    for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        text = text[:offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def cli_fix(tmp_path, text, name="fixme.py"):
+    """What `nanlint check --fix` makes of ``text``."""
+    folder = make(tmp_path / "cli", {name: text})
+    run_cli("check", "--fix", "--no-cache", name, cwd=folder)
+    return (folder / name).read_text(encoding="utf-8")
+
+
+def as_tuple(diagnostic):
+    r = diagnostic.range
+    return (diagnostic.code, r.start.line + 1, r.start.character + 1, r.end.line + 1,
+            r.end.character + 1, diagnostic.message)
+
+
+async def actions_at(client, path, diagnostic, only=None):
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic], only=only)))
+
+
+# -- diagnostics -----------------------------------------------------------------------------
+@in_server
+async def test_a_nan103_bug_is_one_diagnostic_with_its_link_and_evidence(client, workspace):
+    path = workspace / "main" / "loss.py"
+    uri = path.as_uri()
+    [diagnostic] = await published(client, uri, lambda: open_file(client, path, SOFTMAX_CE))
+    assert diagnostic.code == "NAN103"
+    assert diagnostic.source == "nanlint"
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    assert (diagnostic.range.start.line, diagnostic.range.start.character,
+            diagnostic.range.end.line, diagnostic.range.end.character) == (5, 35, 5, 53)
+    assert diagnostic.code_description.href.endswith(
+        "docs/rules.md#nan103-unstable-softmax-cross-entropy")
+    assert Path(diagnostic.code_description.href[len("file://"):].split("#")[0]).is_file()
+    [related] = diagnostic.related_information
+    assert related.location.uri == uri
+    assert (related.location.range.start.line, related.location.range.start.character,
+            related.location.range.end.character) == (4, 12, 33)  # tf.nn.softmax(logits)
+    assert related.message.startswith("`probs` is the output of `tf.nn.softmax`")
+    assert diagnostic.data["confidence"] == "high"
+    # The workspace's own yaml.py was not imported, though the server runs in that folder.
+    assert not (workspace / "main" / "yaml.py.imported").exists()
+    close_file(client, path)
+
+
+@in_server
+async def test_diagnostics_are_exactly_the_cli_findings(client, workspace, tmp_path):
+    path = workspace / "main" / "mixed.py"
+    diagnostics = await published(client, path.as_uri(), lambda: open_file(client, path,
+                                                                            TF_MIXED))
+    result = run_cli("check", "--format", "json", "--no-cache", "mixed.py",
+                     cwd=workspace / "main")
+    findings = json.loads(result.stdout)["findings"]
+    assert len(findings) == 4
+    assert [as_tuple(d) for d in diagnostics] == [
+        (f["code"], f["line"], f["column"], f["end_line"], f["end_column"], f["message"])
+        for f in findings]
+    # initializationOptions asked for low-confidence findings as hints.
+    assert [(d.code, d.data["confidence"], d.severity) for d in diagnostics
+            if d.data["confidence"] == "low"] == [("NAN102", "low",
+                                                   types.DiagnosticSeverity.Hint)]
+    close_file(client, path)
+
+
+@in_server
+async def test_an_edit_updates_the_diagnostics_and_only_the_last_edit_is_linted(client,
+                                                                             workspace):
+    path = workspace / "main" / "edited.py"
+    uri = path.as_uri()
+    assert len(await published(client, uri, lambda: open_file(client, path, SOFTMAX_CE))) == 1
+
+    def edits():
+        replace_text(client, path, TF_LOG, 2)  # stale before it is linted (debounced)
+        replace_text(client, path, TF_MIXED, 3)
+        replace_text(client, path, CLEAN, 4)
+
+    started = time.monotonic()
+    # The first publication after the edits is already that of the last text.
+    assert await published(client, uri, edits) == []
+    assert time.monotonic() - started >= 0.25  # the debounce
+    client.diagnostics.pop(uri)
+    await asyncio.sleep(0.6)
+    assert uri not in client.diagnostics  # and no stale run publishes later
+    [diagnostic] = await published(client, uri, lambda: replace_text(client, path, TF_LOG, 5))
+    assert diagnostic.code == "NAN102"
+    close_file(client, path)
+
+
+@in_server
+async def test_a_syntax_error_is_nan000_and_recovers_once_fixed(client, workspace):
+    path = workspace / "main" / "broken.py"
+    uri = path.as_uri()
+    [diagnostic] = await published(client, uri, lambda: open_file(
+        client, path, "import tensorflow as tf\ndef f(:\n    pass\n"))
+    assert (diagnostic.code, diagnostic.range.start.line) == ("NAN000", 1)
+    assert diagnostic.message.startswith("syntax error")
+    [diagnostic] = await published(client, uri, lambda: replace_text(client, path, TF_LOG, 2))
+    assert diagnostic.code == "NAN102"
+    close_file(client, path)
+
+
+@in_server
+async def test_a_file_over_its_time_budget_is_one_nan000(client, tmp_path):
+    folder = make(tmp_path / "slow", {".nanlint.yaml": "file-timeout: 0.05\n"})
+    path = folder / "big.py"
+    text = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 3000
+    [diagnostic] = await published(client, path.as_uri(), lambda: open_file(client, path, text))
+    assert diagnostic.code == "NAN000"
+    assert diagnostic.message.startswith("took longer than 0.05 s")
+    close_file(client, path)
+
+
+# -- code actions ----------------------------------------------------------------------------
+@in_server
+async def test_the_quick_fix_edit_is_what_check_fix_writes(client, workspace, tmp_path):
+    path = workspace / "main" / "quick.py"
+    [diagnostic] = await published(client, path.as_uri(),
+                                   lambda: open_file(client, path, SOFTMAX_CE))
+    actions = await actions_at(client, path, diagnostic)
+    fix = next(a for a in actions if a.title.startswith("Fix NAN103"))
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    assert "unsafe" not in fix.title
+    fixed = apply(SOFTMAX_CE, fix.edit.changes[path.as_uri()])
+    assert fixed == cli_fix(tmp_path, SOFTMAX_CE)
+    assert "tf.nn.log_softmax(logits)" in fixed
+    assert SOFTMAX_CE == path.read_text(encoding="utf-8")  # the server wrote nothing
+    titles = [a.title for a in actions]
+    assert "Ignore NAN103 on this line" in titles
+    assert "Show documentation for NAN103" in titles
+    close_file(client, path)
+
+
+@in_server
+async def test_an_unsafe_fix_is_labelled_and_not_preferred(client, workspace):
+    path = workspace / "main" / "unsafe.py"
+    [diagnostic] = await published(client, path.as_uri(), lambda: open_file(client, path,
+                                                                            TF_LOG))
+    [fix] = [a for a in await actions_at(client, path, diagnostic)
+             if a.title.startswith("Fix NAN102")]
+    assert fix.title.endswith("(unsafe: changes values near 0)")
+    assert not fix.is_preferred
+    close_file(client, path)
+
+
+@in_server
+async def test_ignore_on_this_line_silences_the_finding(client, workspace):
+    path = workspace / "main" / "ignored.py"
+    uri = path.as_uri()
+    [diagnostic] = await published(client, uri, lambda: open_file(client, path, SOFTMAX_CE))
+    [ignore] = [a for a in await actions_at(client, path, diagnostic)
+                if a.title == "Ignore NAN103 on this line"]
+    text = apply(SOFTMAX_CE, ignore.edit.changes[uri])
+    assert text.splitlines()[5].endswith("axis=-1)  # nanlint: ignore[NAN103]")
+    assert await published(client, uri, lambda: replace_text(client, path, text, 2)) == []
+    close_file(client, path)
+
+
+def test_ignore_extends_an_existing_comment():
+    line = "y = a / b  # nanlint: ignore[NAN101]\n"
+    assert ignore_edit(line, 1, 1, "NAN102", KNOWN) == (1, 35, 35, ", NAN102")
+    noqa = "y = a / b  # noqa: E501, NAN101  # other\n"
+    assert ignore_edit(noqa, 1, 1, "NAN102", KNOWN) == (1, 31, 31, ", NAN102")
+    other = "y = a / b  # type: ignore\n"
+    assert ignore_edit(other, 1, 1, "NAN101", KNOWN) == (
+        1, 25, 25, "  # nanlint: ignore[NAN101]")
+    assert ignore_edit(line, 1, 1, "NAN101", KNOWN) is None  # already there
+    # A line that ends inside a string or after a backslash cannot take a comment.
+    text = 'y = f("""a\nb""", c) / \\\n    d\n'
+    assert ignore_edit(text, 1, 3, "NAN101", KNOWN) == (3, 5, 5, "  # nanlint: ignore[NAN101]")
+
+
+@in_server
+async def test_fix_all_applies_the_safe_fixes_like_check_fix(client, workspace, tmp_path):
+    source = (FIXTURES / "fixes" / "NAN103_unstable_softmax_cross_entropy.in.py").read_text()
+    path = workspace / "main" / "fix_all.py"
+    uri = path.as_uri()
+    diagnostics = await published(client, uri, lambda: open_file(client, path, source))
+    assert len(diagnostics) > 3
+    whole = types.Range(start=types.Position(line=0, character=0),
+                        end=types.Position(line=0, character=0))
+    [action] = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"])))
+    assert action.kind == "source.fixAll.nanlint"
+    resolved = await client.code_action_resolve_async(action)
+    fixed = apply(source, resolved.edit.changes[uri])
+    assert fixed == cli_fix(tmp_path, source)
+    assert fixed != source
+    close_file(client, path)
+
+
+@in_server
+async def test_show_documentation_opens_the_rule_page(client, workspace):
+    client.shown_documents.clear()
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="nanlint.showDocumentation", arguments=["NAN103"]))
+    [shown] = client.shown_documents
+    assert shown.uri.endswith("docs/rules.md#nan103-unstable-softmax-cross-entropy")
+
+
+@in_server
+async def test_hover_shows_what_the_rule_does_and_why(client, workspace):
+    path = workspace / "main" / "hover.py"
+    [diagnostic] = await published(client, path.as_uri(),
+                                   lambda: open_file(client, path, SOFTMAX_CE))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        position=types.Position(line=5, character=40)))
+    rule = registry.rule_class("NAN103")
+    text = hover.contents.value
+    assert text.startswith("**NAN103 unstable-softmax-cross-entropy**")
+    assert "### What it does\n" + rule.section("What it does") in text
+    assert "### Why is this bad?\n" + rule.section("Why is this bad?") in text
+    nothing = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        position=types.Position(line=0, character=3)))
+    assert nothing is None
+    close_file(client, path)
+
+
+# -- notebooks -------------------------------------------------------------------------------
+@in_server
+async def test_a_notebook_has_findings_in_two_cells(client, workspace):
+    document = json.loads((FIXTURES / "notebooks" / "two_cells.ipynb").read_text())
+    uri = (workspace / "main" / "train.ipynb").as_uri()
+    cells, items = [], []
+    for number, cell in enumerate(document["cells"], start=1):
+        cell_uri = f"vscode-notebook-cell:{uri}#C{number}"
+        code = cell["cell_type"] == "code"
+        cells.append(types.NotebookCell(kind=types.NotebookCellKind.Code if code else
+                                        types.NotebookCellKind.Markup, document=cell_uri))
+        items.append(types.TextDocumentItem(uri=cell_uri, language_id="python" if code
+                                            else "markdown", version=1,
+                                            text="".join(cell["source"])))
+    third, sixth = items[2].uri, items[5].uri
+    client.diagnostics.pop(sixth, None)
+    found = await published(client, third, lambda: client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(uri=uri, notebook_type="jupyter-notebook",
+                                                     version=1, cells=cells),
+            cell_text_documents=items)))
+    while sixth not in client.diagnostics:
+        await asyncio.sleep(0.02)
+    [log] = found
+    [rmse] = client.diagnostics[sixth]
+    assert (log.code, log.range.start.line, log.range.start.character) == ("NAN102", 2, 7)
+    assert (rmse.code, rmse.range.start.line, rmse.range.start.character) == ("NAN201", 1, 11)
+    [related] = log.related_information  # the relu, in the same cell
+    assert (related.location.uri, related.location.range.start.line) == (third, 1)
+    assert all(list(client.diagnostics.get(item.uri, [])) == [] for item in items
+               if item.uri not in (third, sixth))
+    # "Ignore on this line" works inside a cell.
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=third), range=log.range,
+        context=types.CodeActionContext(diagnostics=[log])))
+    assert "Ignore NAN102 on this line" in [a.title for a in actions]
+    client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
+        notebook_document=types.NotebookDocumentIdentifier(uri=uri),
+        cell_text_documents=[types.TextDocumentIdentifier(uri=item.uri) for item in items]))
+
+
+# -- configuration ---------------------------------------------------------------------------
+@in_server
+async def test_each_workspace_folder_has_its_configuration(client, workspace):
+    inside, outside = workspace / "other" / "log.py", workspace / "main" / "log.py"
+    assert await published(client, inside.as_uri(), lambda: open_file(client, inside,
+                                                                      TF_LOG)) == []
+    [diagnostic] = await published(client, outside.as_uri(),
+                                   lambda: open_file(client, outside, TF_LOG))
+    assert diagnostic.code == "NAN102"  # `ignore: [NAN102]` is the other folder's
+    close_file(client, inside)
+    close_file(client, outside)
+
+
+@in_server
+async def test_the_configuration_files_are_watched(client):
+    [registration] = client.registrations
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    assert [w["globPattern"] for w in registration.register_options["watchers"]] == [
+        "**/.nanlint.yaml", "**/pyproject.toml"]
+
+
+@in_server
+async def test_a_broken_configuration_is_one_error_and_the_server_goes_on(client, workspace):
+    config = workspace / "other" / ".nanlint.yaml"
+    path = workspace / "other" / "mixed.py"
+    before = await published(client, path.as_uri(), lambda: open_file(client, path, TF_MIXED))
+    assert {d.code for d in before} == {"NAN101", "NAN201"}
+    client.messages.clear()
+
+    def changed():
+        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]))
+
+    try:
+        config.write_text("ignore: [NAN102]\nselect: [NAN9]\n")
+        [problem] = await published(client, config.as_uri(), changed)
+        assert problem.severity == types.DiagnosticSeverity.Error
+        assert problem.range.start.line == 0
+        assert "`select`: unknown code `NAN9`" in problem.message
+        while not client.messages:
+            await asyncio.sleep(0.02)
+        assert "unknown code `NAN9`" in client.messages[0].message
+        assert client.messages[0].type == types.MessageType.Error
+        while client.diagnostics.get(path.as_uri()):
+            await asyncio.sleep(0.02)  # no findings under a configuration that is broken
+        # Invalid YAML names its line.
+        config.write_text("ignore: [NAN102\nselect: x\n")
+        [problem] = await published(client, config.as_uri(), changed)
+        assert "invalid YAML" in problem.message and problem.range.start.line > 0
+    finally:
+        config.write_text("ignore: [NAN102]\n")
+    assert await published(client, config.as_uri(), changed) == []
+    after = await published(client, path.as_uri(), lambda: replace_text(client, path,
+                                                                        TF_MIXED, 2))
+    assert [as_tuple(d) for d in after] == [as_tuple(d) for d in before]
+    close_file(client, path)
+
+
+@in_server
+async def test_settings_from_the_client_override_select(client, workspace):
+    path = workspace / "main" / "selected.py"
+    assert len(await published(client, path.as_uri(),
+                               lambda: open_file(client, path, TF_MIXED))) == 4
+
+    def settings(values):
+        return lambda: client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"nanlint": values}))
+
+    try:
+        only = await published(client, path.as_uri(), settings({"select": ["NAN101"]}))
+        assert [d.code for d in only] == ["NAN101"]
+        high = await published(client, path.as_uri(), settings({"min-confidence": "high"}))
+        assert {d.data["confidence"] for d in high} == {"high"}
+    finally:
+        restored = await published(client, path.as_uri(),
+                                   settings({"low-confidence-as-hint": True}))
+    assert len(restored) == 4
+    close_file(client, path)
+
+
+# -- memory ----------------------------------------------------------------------------------
+def rss_kib(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@in_server
+async def test_memory_stays_flat_over_many_files(client, workspace):
+    folder = workspace / "main" / "many"
+    folder.mkdir()
+    sizes = []
+    for index in range(100):
+        path = folder / f"file_{index:03}.py"
+        await published(client, path.as_uri(), lambda: open_file(client, path, TF_MIXED))
+        close_file(client, path)
+        if index in (29, 99):
+            sizes.append(rss_kib(client._server.pid))
+    assert sizes[1] - sizes[0] < 4096, sizes  # less than 4 MiB over the last 70 files
