@@ -200,6 +200,22 @@ async def test_an_edit_updates_the_diagnostics_and_only_the_last_edit_is_linted(
 
 
 @in_server
+async def test_a_newer_edit_interrupts_a_stale_run(client, workspace):
+    path = workspace / "main" / "slow.py"
+    uri = path.as_uri()
+    # About 30 s of analysis: far longer than this test may take.
+    slow = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 3000
+    client.diagnostics.pop(uri, None)
+    open_file(client, path, slow)
+    await asyncio.sleep(0.3)  # the run has started
+    started = time.monotonic()
+    assert await published(client, uri, lambda: replace_text(client, path, TF_LOG, 2)) != []
+    assert time.monotonic() - started < 15  # uninterrupted: 30 s or more
+    assert [d.code for d in client.diagnostics[uri]] == ["NAN102"]  # the new text's finding
+    close_file(client, path)
+
+
+@in_server
 async def test_a_syntax_error_is_nan000_and_recovers_once_fixed(client, workspace):
     path = workspace / "main" / "broken.py"
     uri = path.as_uri()
@@ -471,4 +487,17 @@ async def test_memory_stays_flat_over_many_files(client, workspace):
         close_file(client, path)
         if index in (29, 99):
             sizes.append(rss_kib(client._server.pid))
-    assert sizes[1] - sizes[0] < 4096, sizes  # less than 4 MiB over the last 70 files
+    print("RSS (KiB) after 30 and 100 files:", sizes)
+    assert sizes[1] - sizes[0] < 2048, sizes  # less than 2 MiB over the last 70 files
+
+
+def test_without_pygls_the_server_says_what_to_install():
+    import subprocess
+
+    script = ("import sys; sys.modules['pygls'] = None; from nanlint.cli import main; "
+              "sys.exit(main(['server']))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "pip install 'nanlint[server]'" in result.stderr
