@@ -833,7 +833,7 @@ def serve() -> int:
     thread = threading.Thread(target=protocol, name="nanlint-lsp", daemon=True)
     thread.start()
     server.worker.run()
-    thread.join(timeout=2)
+    thread.join(timeout=0.2)  # after `exit` nothing is left to send
     # The protocol thread's stdin reader may still wait for input that never comes: end the
     # process here rather than wait for it at interpreter exit.
     sys.stderr.flush()

@@ -7,6 +7,8 @@ from nanlint import registry
 from nanlint.engine import LintOptions, lint_source
 
 ROOT = Path(__file__).resolve().parent.parent
+# pytest-lsp, which drives the language server in test_server.py, needs Python 3.10.
+collect_ignore = ["test_server.py"] if sys.version_info < (3, 10) else []
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
