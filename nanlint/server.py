@@ -371,10 +371,11 @@ class NanlintServer(LanguageServer):
 
     def configuration_changed(self) -> None:
         self.configs.clear()
-        for uri in list(self.config_problems):  # a file that was broken: is it fixed?
+        for uri in list(self.config_problems):  # a file that was broken: fixed, or gone?
             path = Path(to_fs_path(uri) or "")
             try:
-                configuration.load(path)
+                if path.is_file():
+                    configuration.load(path)
                 self.report_config(None, path)
             except configuration.ConfigError as error:
                 self.report_config(str(error), path)
@@ -667,7 +668,9 @@ def _wants(only: Optional[Sequence[str]], kind: str) -> bool:
     """Is a code action of ``kind`` asked for (``only`` lists kinds and their parents)?"""
     if not only:
         return True
-    return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
+    kind = getattr(kind, "value", kind)  # lsprotocol's kinds are str enums
+    return any(kind == getattr(wanted, "value", wanted)
+               or kind.startswith(f"{getattr(wanted, 'value', wanted)}.") for wanted in only)
 
 
 def _path(uri: str) -> Optional[Path]:
