@@ -163,6 +163,13 @@ async def latency(session: Session, path: Path, text: str, runs: int
     return statistics.median(times), statistics.median(cpu), findings
 
 
+async def measure(session: Session, label: str, path: Path, text: str, runs: int) -> None:
+    median, cpu, findings = await latency(session, path, text, runs)
+    print(f"didChange → publishDiagnostics, {label}: {median * 1000:.0f} ms median of "
+          f"{runs} ({DEBOUNCE * 1000:.0f} ms debounce + {max(median - DEBOUNCE, 0) * 1000:.0f} "
+          f"ms); server CPU per edit {cpu * 1000:.0f} ms; {findings} findings", flush=True)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("large", nargs="?", type=Path, help="a large Python file")
@@ -176,21 +183,13 @@ async def main() -> None:
         print(f"nanlint server on {platform.python_implementation()} "
               f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d')}", flush=True)
-        cases = [("generated 1,000-line TF file", folder / "generated.py", generated())]
-        if args.large is not None:
-            cases.append((f"{args.large.name} ({args.large.read_text().count(chr(10)):,} "
-                          "lines)", folder / args.large.name, args.large.read_text()))
-        for label, path, text in cases:
-            median, cpu, findings = await latency(session, path, text, args.runs)
-            print(f"didChange → publishDiagnostics, {label}: {median * 1000:.0f} ms median of "
-                  f"{args.runs} ({DEBOUNCE * 1000:.0f} ms debounce + "
-                  f"{max(median - DEBOUNCE, 0) * 1000:.0f} ms); server CPU per edit "
-                  f"{cpu * 1000:.0f} ms; {findings} findings", flush=True)
+        await measure(session, "generated 1,000-line TF file", folder / "generated.py",
+                      generated(), args.runs)
         small = generated(200)
         sizes = {}
         for index in range(100):
             path = folder / f"file_{index:03}.py"
-            await session.open(path, small.replace("_", f"_{index}_"))
+            await session.open(path, f"# file {index}\n" + small)
             session.close(path)
             if index + 1 in (10, 100):
                 sizes[index + 1] = rss_kib(session.pid)
@@ -200,9 +199,15 @@ async def main() -> None:
         for version in range(2, 102):
             await session.edit(path, small + "#\n" * (version % 2), version)
         after = rss_kib(session.pid)
+        session.close(path)
         print(f"server memory: {sizes[10] / 1024:.1f} MiB after 10 files, "
               f"{sizes[100] / 1024:.1f} MiB after 100 files; {before / 1024:.1f} MiB before "
-              f"and {after / 1024:.1f} MiB after 100 edits of one file")
+              f"and {after / 1024:.1f} MiB after 100 edits of one file", flush=True)
+        if args.large is not None:
+            text = args.large.read_text(encoding="utf-8")
+            await measure(session, f"{args.large.name} ({text.count(chr(10)):,} lines)",
+                          folder / args.large.name, text, args.runs)
+            print(f"server memory after it: {rss_kib(session.pid) / 1024:.1f} MiB")
         await session.stop()
 
 
