@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-import os
 import json
+import os
 import logging
 import re
 import signal
@@ -32,8 +32,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from nanlint import __version__, registry, suppression
 from nanlint import config as configuration
-from nanlint.engine import (FileTimeout, LintOptions, lint_bytes, lint_text, source_lines,
-                            within_budget)
+from nanlint.engine import FileTimeout, lint_bytes, lint_text, source_lines, within_budget
 from nanlint.finding import Finding
 from nanlint.fixing import SAFETIES, fix_source, fixable
 

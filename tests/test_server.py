@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+from pytest_lsp import client_capabilities, make_test_lsp_client
 
 from cli_helpers import TF_LOG, TF_MIXED, make
 from conftest import FIXTURES, run_cli
