@@ -20,7 +20,7 @@ class WGAN(keras.Model):
         self.gp_weight = gp_weight
 
     def gradient_penalty(self, batch_size, real_images, fake_images):
-        alpha = tf.random.uniform([batch_size, 1, 1, 1], 0.0, 1.0)
+        alpha = tf.random.normal([batch_size, 1, 1, 1], 0.0, 1.0)
         diff = fake_images - real_images
         interpolated = real_images + alpha * diff
         with tf.GradientTape() as gp_tape:
@@ -32,7 +32,7 @@ class WGAN(keras.Model):
         return gp
 
     def gradient_penalty_fixed(self, batch_size, real_images, fake_images):
-        alpha = tf.random.uniform([batch_size, 1, 1, 1], 0.0, 1.0)
+        alpha = tf.random.normal([batch_size, 1, 1, 1], 0.0, 1.0)
         interpolated = real_images + alpha * (fake_images - real_images)
         with tf.GradientTape() as gp_tape:
             gp_tape.watch(interpolated)
@@ -44,15 +44,22 @@ class WGAN(keras.Model):
         return tf.reduce_mean((norm - 1.0) ** 2)
 
     def train_step(self, real_images):
+        if isinstance(real_images, tuple):
+            real_images = real_images[0]
         batch_size = tf.shape(real_images)[0]
-        random_latent_vectors = tf.random.normal(shape=(batch_size, self.latent_dim))
-        with tf.GradientTape() as tape:
-            fake_images = self.generator(random_latent_vectors, training=True)
-            fake_logits = self.discriminator(fake_images, training=True)
-            real_logits = self.discriminator(real_images, training=True)
-            d_cost = self.d_loss_fn(real_img=real_logits, fake_img=fake_logits)
-            gp = self.gradient_penalty(batch_size, real_images, fake_images)
-            d_loss = d_cost + gp * self.gp_weight
-        d_gradient = tape.gradient(d_loss, self.discriminator.trainable_variables)
-        self.d_optimizer.apply_gradients(zip(d_gradient, self.discriminator.trainable_variables))
+        for i in range(self.d_steps):
+            random_latent_vectors = tf.random.normal(
+                shape=(batch_size, self.latent_dim)
+            )
+            with tf.GradientTape() as tape:
+                fake_images = self.generator(random_latent_vectors, training=True)
+                fake_logits = self.discriminator(fake_images, training=True)
+                real_logits = self.discriminator(real_images, training=True)
+                d_cost = self.d_loss_fn(real_img=real_logits, fake_img=fake_logits)
+                gp = self.gradient_penalty(batch_size, real_images, fake_images)
+                d_loss = d_cost + gp * self.gp_weight
+            d_gradient = tape.gradient(d_loss, self.discriminator.trainable_variables)
+            self.d_optimizer.apply_gradients(
+                zip(d_gradient, self.discriminator.trainable_variables)
+            )
         return {"d_loss": d_loss}

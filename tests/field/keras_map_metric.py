@@ -1,6 +1,7 @@
 """A user's mean-average-precision metric divides by the number of relevant items in the
 top k, tf.reduce_sum(ordered_pred), which is 0 for a row without hits: the metric is NaN
-on the training set. The thread's fix adds a small constant to the denominator.
+on the training set. The thread's fix adds "a buffer" to the denominator (its value is
+cut off in the stored thread; the fixed form below uses 1e-7).
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/5078
