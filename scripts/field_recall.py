@@ -3,12 +3,14 @@
     .venv/bin/python scripts/field_recall.py [--field DIR]
 
 A bug is one `# error:` (found today) or `# miss:` (known false negative) annotation.
-Recall = errors / (errors + misses), printed overall, per code and per project, followed
-by the list of misses with their line. The annotations are kept honest by
+Recall = errors / (errors + misses), printed overall, per code and per project, then the
+misses grouped by the class written after them (`# miss: NAN201 -- what the analysis
+lacks`) and the list of misses with their line. The annotations are kept honest by
 tests/test_field.py, so this script only counts them; it does not run the linter.
 """
 
 import argparse
+import os
 import re
 import sys
 from collections import Counter
@@ -25,8 +27,16 @@ def project_of(source):
     return match.group(1) if match else "?"
 
 
+MISS_CLASS = re.compile(r"#\s*miss:\s*NAN\d{3}(?:\s*,\s*NAN\d{3})*\s*--\s*(.+?)\s*$")
+
+
+def miss_class(text):
+    match = MISS_CLASS.search(text)
+    return match.group(1) if match else "(no class given)"
+
+
 def collect(field):
-    """One record (file, line, code, project, found) per annotated bug."""
+    """One record (file, line, code, project, found, text) per annotated bug."""
     bugs = []
     for path in sorted(field.glob("*.py")):
         source = path.read_text(encoding="utf-8")
@@ -65,9 +75,14 @@ def main(argv=None):
     table("per code", bugs, key=lambda b: b[2])
     table("per project", bugs, key=lambda b: b[3])
     misses = [b for b in bugs if not b[4]]
+    by_class = Counter(miss_class(b[5]).split(":")[0] for b in misses)
+    print(f"\nmisses by class ({len(by_class)} classes; the class is the text before ':'):")
+    for text, n in sorted(by_class.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {n:>3}  {text}")
     print(f"\nmisses ({len(misses)}):")
     for name, line, code, _, _, text in sorted(misses):
-        print(f"  tests/field/{name}:{line}  {code}  {text}")
+        where = os.path.relpath(args.field / name)
+        print(f"  {where}:{line}  {code}  {miss_class(text)}")
     return 0
 
 

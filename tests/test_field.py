@@ -43,8 +43,35 @@ def test_field_file(path):
     assert notes.expected or notes.missed, "a field file holds at least one bug"
     assert project_of(source), "the docstring names the project: `project: owner/name`"
     assert re.search(r"^source:\s*https://", source, re.MULTILINE), "and the public source"
+    for (line, code) in notes.missed:
+        text = source.splitlines()[line - 1]
+        assert " -- " in text.split("miss:", 1)[1], (
+            f"line {line}: say what the analysis lacks: `# miss: {code} -- class: detail`")
     report = compare(source, lint_source(source, path.name, options_for()))
     assert not report, "\n".join(report)
+
+
+def test_the_recall_script_counts_errors_misses_and_classes(tmp_path, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "field_recall", FIELD.parent.parent / "scripts" / "field_recall.py")
+    field_recall = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(field_recall)
+    (tmp_path / "a.py").write_text(
+        '"""x\n\nproject: o/a\nsource: https://example.org/1\n"""\n'
+        "y = tf.log(p)  # error: NAN102\n"
+        "z = a / b  # miss: NAN101 -- mask count: a mask parameter\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text(
+        '"""x\n\nproject: o/b\nsource: https://example.org/2\n"""\n'
+        "w = c / d  # miss: NAN101 -- mask count: another one\n", encoding="utf-8")
+    assert field_recall.main(["--field", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "recall: 1 / 3 = 33.3%  (2 projects, 2 files)" in out
+    assert "NAN101    0 / 2" in out and "NAN102    1 / 1" in out
+    assert "o/a  " in out and "o/b  " in out
+    assert "    2  mask count\n" in out
+    assert "a.py:7  NAN101  mask count: a mask parameter" in out
 
 
 def test_a_found_miss_asks_for_promotion():

@@ -15,12 +15,12 @@ from keras.optimizers import RMSprop
 
 def euclidean_distance(vects):
     x, y = vects
-    return K.sqrt(K.sum(K.square(x - y), axis=1, keepdims=True))  # miss: NAN201
+    return K.sqrt(K.sum(K.square(x - y), axis=1, keepdims=True))  # error: NAN202
 
 
 def euclidean_distance_fixed(vects):
     x, y = vects
-    return K.sqrt(K.maximum(K.sum(K.square(x - y), axis=1, keepdims=True), K.epsilon()))  # ok: NAN201
+    return K.sqrt(K.maximum(K.sum(K.square(x - y), axis=1, keepdims=True), K.epsilon()))  # ok: NAN202
 
 
 def eucl_dist_output_shape(shapes):

@@ -15,7 +15,7 @@ linear_model = W * x + b
 y = tf.placeholder(tf.float32)
 
 loss = tf.reduce_sum(tf.square(linear_model - y))
-optimizer = tf.train.GradientDescentOptimizer(0.01)  # miss: NAN301
+optimizer = tf.train.GradientDescentOptimizer(0.01)  # miss: NAN301 -- learning rate vs data and loss scale: raw literal data, summed squared error
 train = optimizer.minimize(loss)
 
 x_train = [32, 53, 61, 47, 59]

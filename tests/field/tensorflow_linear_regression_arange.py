@@ -16,7 +16,7 @@ b = tf.Variable(tf.zeros([1]))
 y = W * x_data + b
 
 loss = tf.reduce_mean(tf.square(y - y_data))
-optimizer = tf.train.GradientDescentOptimizer(0.5)  # miss: NAN301
+optimizer = tf.train.GradientDescentOptimizer(0.5)  # miss: NAN301 -- learning rate vs data and loss scale: np.arange(100) inputs
 train = optimizer.minimize(loss)
 
 sess = tf.Session()

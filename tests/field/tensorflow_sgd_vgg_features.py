@@ -15,5 +15,5 @@ o = Conv2D(512, [1, 1])(vgg.output)
 l = tf.keras.losses.MSE(vgg.output, o)
 m = Model(vgg.input, l)
 m.add_loss(l)
-m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=1e-3))  # miss: NAN301
+m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=1e-3))  # miss: NAN301 -- learning rate vs data and loss scale: MSE of unbounded relu features
 m.fit(np.ones([2, 300, 400, 3]), epochs=10)
