@@ -1,5 +1,8 @@
-"""Keras 2 training: a masked loss is divided by K.mean(mask), which is 0 when every
-timestep of a batch is masked, so the loss is NaN; fixed with + K.epsilon().
+"""Keras training: a masked loss is divided by K.mean(mask), which is 0 when every timestep
+of a batch is masked, and by the fraction of non-zero sample weights, which is 0 when all
+weights of a small batch are 0: the loss is NaN. The issue names both divisions; the mask
+one was fixed with + K.epsilon() (the weights line as quoted is reconstructed from the
+issue's description).
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/3270
@@ -19,9 +22,8 @@ def weighted_masked_objective(fn):
         ndim = K.ndim(score_array)
         weight_ndim = K.ndim(weights)
         score_array = K.mean(score_array, axis=list(range(weight_ndim, ndim)))
-        if weights is not None:
-            score_array *= weights
-            score_array /= K.mean(K.cast(K.not_equal(weights, 0), K.floatx()))  # error: NAN101
+        score_array *= weights
+        score_array /= K.mean(K.cast(K.not_equal(weights, 0), K.floatx()))  # error: NAN101
         return K.mean(score_array)
     return weighted
 
