@@ -1,11 +1,13 @@
 """DeepReg local normalized cross-correlation: the window variances are computed as
 E[t^2]-style differences, t2_sum - t_avg * t_sum; for a constant window the exact value is 0
 but rounding makes it slightly negative (~-1e-5), so t_var * p_var + EPS can be 0 or negative
-and the loss is inf/NaN. The fix clips the variances at 0 and raises EPS to 1e-5.
+and the loss is inf/NaN. The fix clips the variances at 0 and raises EPS to 1e-5 (PR 719,
+merged, later reverted by PR 732 as buggy; the fixed form below follows its description).
 
 project: DeepRegNet/DeepReg
 source: https://github.com/DeepRegNet/DeepReg/issues/690
 fixed: https://github.com/DeepRegNet/DeepReg/pull/719
+source: https://github.com/DeepRegNet/DeepReg/pull/732
 file: deepreg/model/loss/image.py (LocalNormalizedCrossCorrelation3D.call)
 """
 import tensorflow as tf
