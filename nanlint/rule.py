@@ -15,12 +15,13 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from nanlint.datamoments import Moment, method_calls_of, moments_of
 from nanlint.optable import Op
 from nanlint.scopes import Binding
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 
-__all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Number", "Place", "Value",
-           "Op", "Report"]
+__all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
+           "Place", "Value", "Op", "Report"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")
@@ -77,6 +78,10 @@ class Rule:
     VALID: ClassVar[List[str]] = []
     INVALID: ClassVar[List[str]] = []
     origin: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)
+    # A preview rule is off unless `--preview` / `preview: true`, or selected by its full
+    # code: its findings, sampled on real code, are not yet 2 in 3 real risks. Its docs say
+    # why in a `## Preview` section.
+    preview: ClassVar[bool] = False
 
     def __init__(self, analysis: Analysis, reports: List[Report],
                  settings: Optional[Dict[str, Any]] = None) -> None:
@@ -135,6 +140,16 @@ class Rule:
         return _parenthesized(result) if parenthesize else result
 
     # -- helpers every rule may use ---------------------------------------------------------
+    def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
+               ) -> Optional[Moment]:
+        """The scale of the data ``expr`` holds (E[x^2] per feature, features per example),
+        where the code shows it: a literal range, a known dataset; else None."""
+        return moments_of(self.analysis).moment(expr, place)
+
+    def method_calls(self, receiver: str, *methods: str) -> List[cst.Call]:
+        """Every `receiver.method(...)` call of the module, for each of ``methods``."""
+        return method_calls_of(self.analysis).of(receiver, *methods)
+
     def source(self, node: cst.CSTNode) -> str:
         return " ".join(self.analysis.module.code_for_node(node).split())
 
