@@ -72,9 +72,17 @@ class LargeInitStddev(Rule):
     - `max-gain` (number, default `8.0`): the largest stddev × √fan-in accepted.
     - `assumed-fan-in` (integer, default `100`): the fan-in assumed where the shape is not
       literal (a helper's `shape` parameter, a Keras layer's input).
+
+    ## Preview
+    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 1 real of
+    5: the hand-written log it looks for may belong to another model of the file (nanlint
+    does not follow a network's output forward to it), and a single wide layer on inputs
+    in [0, 1] keeps log(softmax) finite. It waits in preview until it follows the kernel's
+    output to the log or exp.
     """
 
     code = "NAN304"
+    preview = True
     name = "large-init-stddev"
     severity = "warning"
     summary = "weight initializer with a stddev too large for the layer's fan-in"

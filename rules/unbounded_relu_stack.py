@@ -65,9 +65,16 @@ class UnboundedReluStack(Rule):
     ## Options
     - `min-layers` (integer, default `3`): the number of relu or linear hidden layers from
       which a stack without normalization is reported.
+
+    ## Preview
+    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 1 real of
+    8: most stacks of three or more relu layers without normalization (the Keras mnist_cnn
+    example, autoencoders, DQN networks) train fine on scaled inputs. It waits in preview
+    until it has evidence that the activations grow (raw inputs, a large learning rate).
     """
 
     code = "NAN402"
+    preview = True
     name = "unbounded-relu-stack"
     severity = "info"
     summary = "stack of relu layers with no normalization or bounded activation"
