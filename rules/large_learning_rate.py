@@ -237,6 +237,18 @@ class LargeLearningRate(Rule):
                                               "apply_gradients", "compute_gradients")
         return bool(uses) and all(self._one_variable(use) for use in uses)
 
+    def _one_input(self, var_list: Optional[cst.BaseExpression]) -> bool:
+        """A single variable that is no matmul/conv kernel: an input being optimized."""
+        if not _single(var_list):
+            return False
+        variable = var_list.elements[0].value if isinstance(
+            var_list, (cst.List, cst.Tuple)) else var_list
+        if not isinstance(variable, cst.Name):
+            return True
+        return not any(len(call.args) > 1 and isinstance(call.args[1].value, cst.Name)
+                       and call.args[1].value.value == variable.value
+                       for call in self.analysis.calls_of("matmul"))
+
     def _one_variable(self, use: cst.Call) -> bool:
         func = use.func
         method = func.attr.value if isinstance(func, cst.Attribute) else ""
@@ -244,14 +256,16 @@ class LargeLearningRate(Rule):
             var_list = self.analysis.keyword(use, "var_list")
             if var_list is None and len(use.args) > 1 and use.args[1].keyword is None:
                 var_list = use.args[1].value
-            return _single(var_list)
+            return self._one_input(var_list)
         if method == "apply_gradients" and use.args:
             pairs = use.args[0].value
             if isinstance(pairs, cst.List) and len(pairs.elements) == 1:
-                return True  # [(grad, image)]
+                pair = pairs.elements[0].value  # [(grad, image)]
+                return isinstance(pair, cst.Tuple) and len(pair.elements) == 2 and \
+                    self._one_input(cst.List([cst.Element(pair.elements[1].value)]))
             if (isinstance(pairs, cst.Call) and isinstance(pairs.func, cst.Name)
                     and pairs.func.value == "zip" and len(pairs.args) == 2):
-                return _single(pairs.args[1].value)
+                return self._one_input(pairs.args[1].value)
         return False
 
     # -- a training step: the loss, the data and the learning rate together ---------------
