@@ -328,7 +328,7 @@ def _rules(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return EXIT_CLEAN
     widths = {key: max(len(key), *(len(row[key]) for row in rows))
-              for key in ("code", "name", "severity", "fix", "tier", "origin")}
+              for key in ("code", "name", "severity", "fix", "origin", "tier")}
     header = "  ".join(key.upper().ljust(widths[key]) for key in widths) + "  SUMMARY"
     sys.stdout.write(header + "\n")
     for row in rows:
