@@ -15,10 +15,10 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
-from nanlint.datamoments import Moment, method_calls_of, moments_of
 from nanlint.optable import Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
+from nanlint.analysis.data import Moment
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "Report"]
@@ -140,16 +140,6 @@ class Rule:
         return _parenthesized(result) if parenthesize else result
 
     # -- helpers every rule may use ---------------------------------------------------------
-    def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
-               ) -> Optional[Moment]:
-        """The scale of the data ``expr`` holds (E[x^2] per feature, features per example),
-        where the code shows it: a literal range, a known dataset; else None."""
-        return moments_of(self.analysis).moment(expr, place)
-
-    def method_calls(self, receiver: str, *methods: str) -> List[cst.Call]:
-        """Every `receiver.method(...)` call of the module, for each of ``methods``."""
-        return method_calls_of(self.analysis).of(receiver, *methods)
-
     def source(self, node: cst.CSTNode) -> str:
         return " ".join(self.analysis.module.code_for_node(node).split())
 

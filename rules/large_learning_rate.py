@@ -233,7 +233,7 @@ class LargeLearningRate(Rule):
         if isinstance(statement, cst.Assign) and statement.value is node:
             for target in statement.targets:
                 if isinstance(target.target, cst.Name):
-                    uses += self.method_calls(target.target.value, "minimize",
+                    uses += self.analysis.method_calls(target.target.value, "minimize",
                                               "apply_gradients", "compute_gradients")
         return bool(uses) and all(self._one_variable(use) for use in uses)
 
@@ -333,7 +333,7 @@ class LargeLearningRate(Rule):
             x = node.args[0].value
         if not isinstance(receiver, cst.Name) or x is None:
             return
-        for compile_call in self.method_calls(receiver.value, "compile"):
+        for compile_call in self.analysis.method_calls(receiver.value, "compile"):
             optimizer = self.analysis.keyword(compile_call, "optimizer") or (
                 compile_call.args[0].value if compile_call.args
                 and compile_call.args[0].keyword is None else None)
@@ -377,7 +377,7 @@ class LargeLearningRate(Rule):
         beta_value = beta.value if beta is not None and 0 <= beta.value < 1 else 0.0
         limit = 2 * (1 + beta_value)
         for data, factor, confidence in inputs:
-            moment = self.moment(data)
+            moment = self.analysis.moment(data)
             if moment is None:
                 continue
             curvature = 2 * factor * moment.total

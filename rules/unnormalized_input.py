@@ -192,7 +192,7 @@ class UnnormalizedInput(Rule):
         if not self.analysis.gradient_may_flow():
             return
         raw = self._raw(x, self.analysis.here(), 0)
-        moment = self.moment(x) if raw is None or raw[1] != "images" else None
+        moment = self.analysis.moment(x) if raw is None or raw[1] != "images" else None
         if raw is None and moment is not None and moment.largest > LARGE_RMS:
             raw = (moment.source, "range")
         if raw is None or self._normalized_by_a_layer():

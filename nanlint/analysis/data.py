@@ -1,4 +1,6 @@
-"""The scale of input data: what ``E[|x|^2]`` of an array is, where the code shows it.
+"""Data and uses: the scale of input data (``E[|x|^2]`` of an array, where the code shows
+it), and every ``name.method(...)`` call of a module. Used by the facade (``Analysis.moment``,
+``Analysis.method_calls``); it asks the analysis only its public questions.
 
 A training rule needs the scale of the data to turn a learning rate into a divergence (SGD
 on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call data "raw". The
@@ -97,7 +99,7 @@ class DataMoments:
     def _number(self, expr: Optional[cst.BaseExpression], place):
         if expr is None:
             return None
-        return self.analysis._number(expr, place.scope, place.index, 0)
+        return self.analysis.number_at(expr, place)
 
     def _moment(self, expr: cst.BaseExpression, place, depth: int,
                 path: Tuple[int, ...]) -> Optional[Moment]:
@@ -285,19 +287,3 @@ class MethodCalls:
 
     def receivers(self):
         return {receiver for receiver, _ in self._found}
-
-
-def moments_of(analysis) -> DataMoments:
-    found = getattr(analysis, "_data_moments", None)
-    if found is None:
-        found = DataMoments(analysis)
-        analysis._data_moments = found
-    return found
-
-
-def method_calls_of(analysis) -> MethodCalls:
-    found = getattr(analysis, "_method_calls", None)
-    if found is None:
-        found = MethodCalls(analysis.module)
-        analysis._method_calls = found
-    return found
