@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", metavar="CODES",
                        help="codes or prefixes to skip, comma-separated (added to the "
                        "configuration's ignore)")
+    check.add_argument("--preview", action="store_true",
+                       help="also run the preview rules (off by default: see `nanlint rules`)")
     check.add_argument("--config", metavar="FILE", type=Path,
                        help="use this configuration file instead of the nearest one")
     check.add_argument("--exit-zero", action="store_true",
@@ -144,6 +146,7 @@ def _check(args: argparse.Namespace) -> int:
             config.select = configuration.split_codes(args.select, "--select")
         if args.ignore:
             config.ignore = config.ignore + configuration.split_codes(args.ignore, "--ignore")
+        config.preview = config.preview or args.preview
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
@@ -336,13 +339,14 @@ def _rules(args: argparse.Namespace) -> int:
     for rule in registry.every_rule():
         rows.append({"code": rule.code, "name": rule.name, "severity": rule.severity,
                      "fix": rule.fix_safety or "none", "summary": rule.summary,
+                     "tier": "preview" if rule.preview else "stable",
                      "origin": rule.origin})
     if args.format == "json":
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_CLEAN
     widths = {key: max(len(key), *(len(row[key]) for row in rows))
-              for key in ("code", "name", "severity", "fix", "origin")}
+              for key in ("code", "name", "severity", "fix", "origin", "tier")}
     header = "  ".join(key.upper().ljust(widths[key]) for key in widths) + "  SUMMARY"
     sys.stdout.write(header + "\n")
     for row in rows:
@@ -380,7 +384,8 @@ def _fix_words(rule) -> str:
 
 def render_rule(rule) -> str:
     lines: List[str] = [f"# {rule.name} ({rule.code})", "",
-                        f"Severity: {rule.severity}. Fix: {_fix_words(rule)}.", "",
+                        f"Severity: {rule.severity}. Fix: {_fix_words(rule)}."
+                        + (" Preview: off by default (`--preview`)." if rule.preview else ""), "",
                         rule.documentation(), ""]
     return "\n".join(lines)
 
@@ -399,12 +404,14 @@ def render_markdown(rules, listing: bool) -> str:
             anchor = f"{rule.code}-{rule.name}".lower()
             summary = rule.summary.replace("|", "\\|")
             lines.append(f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity} | "
-                         f"{rule.fix_safety or 'none'} | {summary} |")
+                         f"{rule.fix_safety or 'none'} | "
+                         + ("preview: " if rule.preview else "") + f"{summary} |")
         lines.append("")
     for rule in rules:
         lines += [f"## {rule.code} {rule.name}", "",
                   f"Severity: {rule.severity}. Fix: {_fix_words(rule)}. "
-                  f"Origin: {rule.origin}.", ""]
+                  f"Origin: {rule.origin}."
+                  + (" Preview: off by default (`--preview`)." if rule.preview else ""), ""]
         in_code = False
         for line in rule.documentation().splitlines():
             in_code ^= line.startswith("```")

@@ -38,6 +38,7 @@ class Config:
     min_confidence: str = "low"
     respect_gitignore: bool = True
     check_all_files: bool = False
+    preview: bool = False  # run preview rules selected by a prefix too
     epsilon: float = 1e-7
     fix_epsilon: float = 1e-7
     fix_epsilon_float16: float = 1e-3
@@ -55,13 +56,20 @@ class Config:
 
     # -- which codes run where ---------------------------------------------------------------
     def enabled_codes(self, relative_path: Optional[str] = None) -> List[str]:
-        codes = [c for c in registry.all_codes() if _matches(c, self.select)
+        codes = [c for c in registry.all_codes() if self._selected(c)
                  and not _matches(c, self.ignore)]
         if relative_path is not None:
             for pattern, ignored in self.per_file_ignores.items():
                 if _glob_match(relative_path, pattern):
                     codes = [c for c in codes if not _matches(c, ignored)]
         return codes
+
+    def _selected(self, code: str) -> bool:
+        """A preview rule needs `preview: true` or its full code in ``select`` (ruff's rule:
+        a prefix such as NAN3 does not enable it)."""
+        if code in self.select:
+            return True
+        return _matches(code, self.select) and (self.preview or not registry.is_preview(code))
 
     def options_for(self, file_path: Optional[Path]) -> LintOptions:
         relative = None
@@ -173,7 +181,7 @@ def _read(path: Path) -> Dict[str, Any]:
 
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
-        "respect-gitignore", "check-all-files", "epsilon", "fix-epsilon", "fix-epsilon-float16",
+        "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon", "fix-epsilon-float16",
         "probability-parameters", "rules", "file-timeout")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
@@ -203,7 +211,7 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be one of {', '.join(CONFIDENCES)}, "
                                   f"got {value!r}")
             config.min_confidence = value
-        elif key in ("respect-gitignore", "check-all-files"):
+        elif key in ("respect-gitignore", "check-all-files", "preview"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
             setattr(config, key.replace("-", "_"), value)

@@ -294,6 +294,13 @@ def rule_class(code: str) -> Optional[Type[Rule]]:
     return extra_rules().get(code)
 
 
+def is_preview(code: str) -> bool:
+    """Whether ``code`` is a preview rule (off unless preview is on or its full code is
+    selected)."""
+    rule = ENGINE.get(code) or rule_class(code)
+    return bool(rule is not None and rule.preview)
+
+
 def rule_classes(codes: List[str]) -> List[Type[Rule]]:
     """The rule classes for ``codes`` (engine codes have no class to run)."""
     found = (rule_class(code) for code in codes)

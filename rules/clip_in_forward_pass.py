@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Optional
+import re
+from typing import Optional, Set
 
 import libcst as cst
 
 from nanlint.rule import Evidence, Rule
 
+# Names of an output head that holds the log of a scale (exp follows, so a clip belongs).
+LOG_SCALE = re.compile(r"log_?var|log_?sigma|log_?std|log_?scale|log_?variance")
 # What marks a value as a hidden activation: the output of a matmul/linear layer or a relu.
 HIDDEN = frozenset({"linear", "relu"})
 
@@ -19,7 +22,10 @@ class ClipInForwardPass(Rule):
     output of a `matmul`, a linear or relu layer (`Dense`, `Conv2D`, `tf.layers.dense`), or
     a relu, inside the forward computation. It is information, not an error. Clipping
     inputs, targets, probabilities before a log (softmax and sigmoid outputs) and a
-    hand-written relu-n (`clip_by_value(z, 0, 6)`) is not reported.
+    hand-written relu-n (`clip_by_value(z, 0, 6)`) is not reported; nor is an output head
+    that holds the log of a scale — named so (`z_log_var`, `logvar`, `log_sigma`,
+    `log_std`) or flowing into an `exp` in the same function — since clipping a
+    log-variance before `exp` is exactly where a clip belongs.
 
     ## Why is this bad?
     `clip_by_value` has gradient 0 wherever it is active: the units pinned at a bound stop
@@ -45,9 +51,16 @@ class ClipInForwardPass(Rule):
 
     ## Options
     None.
+
+    ## Preview
+    It had no finding on the tutorial-style sample (tests/data/tutorials, issue 16), and the
+    earlier sample of issue 16 found none of its findings real: a clip of a hidden
+    activation hides growth but produces no NaN itself. It waits in preview until a sample
+    of its findings shows 2 real risks in 3.
     """
 
     code = "NAN303"
+    preview = True
     name = "clip-in-forward-pass"
     severity = "info"
     summary = "clip_by_value on hidden activations (zero gradient where it clips)"
@@ -77,7 +90,7 @@ class ClipInForwardPass(Rule):
         if bound is not None and bound.value == 0:
             return  # a hand-written relu-n: the activation itself, not a guard
         producer = self._hidden(argument, 0)
-        if producer is None:
+        if producer is None or self._log_scale_head(node, argument):
             return
         kind = self.analysis.value(producer).tags & HIDDEN
         evidence = Evidence(producer, "the output of `{src}`",
@@ -93,6 +106,35 @@ class ClipInForwardPass(Rule):
                                "`BatchNormalization`), use a bounded activation (`tanh`), "
                                "or lower the learning rate")
 
+    def _log_scale_head(self, node: cst.Call, argument: cst.BaseExpression) -> bool:
+        """A log-variance or log-scale output head, whose clip protects an `exp`: named so
+        (`z_log_var`, `logvar`, `log_sigma`, `log_std`), or the clipped value flows into an
+        `exp` (directly, or through the name it is assigned to)."""
+        names = [argument.value] if isinstance(argument, cst.Name) else []
+        statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
+            else None
+        if isinstance(statement, cst.Assign):
+            names += [t.target.value for t in statement.targets
+                      if isinstance(t.target, cst.Name)]
+        if any(LOG_SCALE.search(name.lower()) for name in names):
+            return True
+        parent = self.analysis.parent(node)
+        for _ in range(4):
+            if parent is None:
+                break
+            if isinstance(parent, cst.Call) and parent in self.analysis.calls_of("exp"):
+                return True
+            parent = self.analysis.parent(parent)
+        wanted, function = set(names), self.analysis.in_function()
+        return any(_mentions(call, wanted) and self._function_of(call) is function
+                   for call in self.analysis.calls_of("exp"))
+
+    def _function_of(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        parent = self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, cst.FunctionDef):
+            parent = self.analysis.parent(parent)
+        return parent
+
     def _hidden(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.BaseExpression]:
         """The matmul, linear layer or relu whose output ``expr`` is (a bias added or not)."""
         if depth > 8:
@@ -106,3 +148,21 @@ class ClipInForwardPass(Rule):
         if isinstance(expr, cst.Call) and self.analysis.value(expr).tags & HIDDEN:
             return expr
         return None
+
+
+def _mentions(call: cst.Call, names: Set[str]) -> bool:
+    """Whether the first argument of ``call`` is one of ``names`` up to arithmetic with
+    constants and other names (`exp(0.5 * log_var)`), not inside another call."""
+    if not call.args:
+        return False
+    expr = call.args[0].value
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in names:
+            return True
+        if isinstance(node, cst.BinaryOperation):
+            stack += [node.left, node.right]
+        elif isinstance(node, cst.UnaryOperation):
+            stack.append(node.expression)
+    return False

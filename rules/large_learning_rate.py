@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -16,77 +16,104 @@ FAMILIES = {
     "adadelta": "Adadelta",
 }
 SUM_NAMES = ("reduce_sum", "sum")
+FIT_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
+# Why a rate above the family's limit diverges whatever the data.
+WHY = {
+    "sgd": "a step of {lr:g} x the gradient overshoots even on standardized inputs, where a "
+           "squared error's curvature is about 2, so lr x curvature > 2 and the loss grows "
+           "to inf/NaN",
+    "adaptive": "each step moves every weight by about {lr:g}, more than the size of the "
+                "weights themselves (~1/sqrt(fan-in)), which scrambles the network and sends "
+                "the loss to inf/NaN",
+    "adagrad": "the first steps move every weight by about {lr:g}, more than the weights "
+               "themselves, and the loss diverges to inf/NaN before the accumulator slows it",
+    "adadelta": "steps this large make the loss diverge to inf/NaN",
+}
+
+
+def _single(var_list: Optional[cst.BaseExpression]) -> bool:
+    """A list of one variable, or one variable given alone (not a list of variables)."""
+    if isinstance(var_list, (cst.List, cst.Tuple)):
+        return len(var_list.elements) == 1
+    return isinstance(var_list, cst.Name)
 
 
 class LargeLearningRate(Rule):
     """
     ## What it does
-    Flags an optimizer created with a learning rate above the limit for its family:
-    `tf.compat.v1.train.*Optimizer(...)`, `tf.keras.optimizers.*`, `keras.optimizers.*`
-    (also `legacy` and `experimental`), given positionally or as `learning_rate=` / `lr=`.
+    Flags a learning rate that makes this code's training diverge, with the arithmetic:
+
+    - **SGD on a squared error of data whose scale the code shows.** A mean squared error
+      of `W * x + b` (or `tf.matmul(x, W)`, or a Keras model compiled with `loss="mse"`)
+      has a curvature of about `2 * E[|x|^2]`, and plain SGD diverges once
+      `learning_rate * curvature > 2` (with momentum `m`: `> 2 * (1 + m)`). The scale of
+      `x` is known where the code writes it: `np.random.uniform(-10, 10, n)` (E[x^2] =
+      33.3), `np.arange(100)` (3283), `np.linspace`, `np.random.randn`/`normal`, a literal
+      list, `keras.datasets.boston_housing` (E[|x|^2] ~ 3.4e5 as stored), followed through
+      `feed_dict`, assignments, `astype`/`reshape` and constant arithmetic (`x / 10`). It
+      is reported on the training step (`sess.run(train, feed_dict=...)`, `model.fit`,
+      `optimizer.apply_gradients`), once per optimizer.
+    - **SGD on a loss summed over a batch whose size is visible** (`next_batch(100)`,
+      `x[i:i + 100]` in the `feed_dict`): each step is the batch size times the step on
+      the mean, reported when `learning_rate * batch size` is above `sgd-max`.
+    - **A rate no network survives, whatever the data**: above `sgd-max` for SGD, above
+      `adaptive-max` for Adam/RMSprop/Nadam (each weight moves by about the learning rate
+      on every step), above `adagrad-max` / `adadelta-max`.
+
     The learning rate is followed to where it is written: a literal, a constant expression,
     a module constant, a parameter's default, an `argparse` `add_argument(..., default=)`, an
     absl/TF `flags.DEFINE_float(name, default, ...)`, a key of a config dict, or the initial
-    value of a schedule (`ExponentialDecay(0.5, ...)`, `tf.compat.v1.train.exponential_decay
-    (0.5, ...)`; the decay parameters are not learning rates).
-
-    It also flags `GradientDescentOptimizer(lr).minimize(loss)` (any SGD-family optimizer)
-    where `loss` is a sum over the batch (`-tf.reduce_sum(y_ * tf.log(y))`) and `lr` is above
-    `summed-loss-max`. Optimizers created inside test functions are not checked: tests build
-    them to check their API, not to train.
+    value of a schedule (`ExponentialDecay(0.5, ...)`; the decay parameters are not learning
+    rates). Not reported: an optimizer that moves one variable only (`minimize(loss,
+    var_list=[image])`, `apply_gradients([(grad, image)])`: feature visualization, style
+    transfer and adversarial examples optimize an input, not a network), and optimizers
+    created inside test functions, which check the API.
 
     ## Why is this bad?
-    Each step moves the weights by the learning rate times the gradient. Too large a step
-    overshoots the minimum, the loss grows instead of shrinking, and within a few steps the
-    weights and activations overflow to inf and the loss becomes NaN. Adaptive optimizers
-    (Adam, RMSprop, Nadam, Lion) normalise the gradient, so every weight moves by about the
-    learning rate on every step whatever the loss scale: 0.1 is already a large step for a
-    neural network and 1.0 scrambles it. SGD moves by learning rate × gradient, so a loss
-    *summed* over the batch (instead of averaged) multiplies the effective learning rate by
-    the batch size: the TF1 MNIST tutorial's `GradientDescentOptimizer(0.5)` is fine on a
-    mean cross-entropy and diverges to NaN on a summed one.
+    Each step moves the weights by the learning rate times the gradient. On a squared
+    error the gradient grows with the distance to the minimum times the curvature; once
+    `learning_rate * curvature > 2`, every step overshoots by more than it corrects, the
+    error grows geometrically and reaches inf, then NaN, in a few dozen steps. Raw data
+    make the curvature large: `x` from `uniform(-10, 10)` has `E[x^2] = 33.3`, so a
+    step of 0.05 gives `0.05 * 2 * 33.3 = 3.3 > 2` — the textbook "loss is nan" of a
+    linear regression. A loss *summed* over the batch multiplies the gradient, and so the
+    step, by the batch size: the TF1 MNIST tutorial's `GradientDescentOptimizer(0.5)` is
+    fine on a mean cross-entropy and diverges on a sum over 100 examples.
 
-    The default limits follow the catalog (`Adam(learning_rate=0.1)` and `SGD(lr=1.0)` are
-    reported) and stay quiet on ordinary code: SGD up to 0.5 (the TF1 MNIST tutorial's 0.5 on
-    a mean loss converges; 1.0 is where least-squares and softmax models start to
-    oscillate), adaptive optimizers up to 0.05 (Keras' default is 1e-3, and 0.01 is common
-    for small models; tensorflow-probability's variational fits with `Adam(0.1)` are
-    reported — they work for a handful of parameters, but the same step scrambles a neural
-    network), Adagrad/Ftrl up to 1.0 (the accumulated squared gradients shrink their step
-    quickly, and sparse linear models use 0.1-0.5), Adadelta up to 1.0 (the value of the
-    original paper, which Keras recommends). A value above the limit, or an SGD learning
-    rate above 0.01 on a summed
-    loss, is rarely what was meant.
+    An adaptive rate of 0.05-0.2 alone is no evidence: word2vec-style embeddings and small
+    models train with `Adam(0.1)`, and the TF regression tutorial uses it. At 1.0 each step
+    moves every weight by about 1, far more than the weights themselves.
 
     ## Example
     ```python
-    cross_entropy = -tf.reduce_sum(y_ * tf.log(y))
-    train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
-    model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1.0), loss="mse")
+    x_data = np.random.uniform(-10, 10, 100)
+    loss = tf.reduce_mean(tf.square(W * X + b - Y))
+    train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+    sess.run(train, feed_dict={X: x_data, Y: y_data})
     ```
 
     ## Use instead
     ```python
-    cross_entropy = tf.reduce_mean(
-        tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=logits))
-    train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
-    model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3), loss="mse")
+    x_data = np.random.uniform(-10, 10, 100)
+    x_data = (x_data - x_data.mean()) / x_data.std()  # or a learning rate below 0.03
+    loss = tf.reduce_mean(tf.square(W * X + b - Y))
+    train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+    sess.run(train, feed_dict={X: x_data, Y: y_data})
     ```
 
     ## Fix safety
-    No automatic fix: the right learning rate depends on the model. The message suggests a
-    value 10× lower.
+    No automatic fix: scaling the data or lowering the rate changes the training. The
+    message gives the largest stable rate for the data it saw.
 
     ## Options
-    - `sgd-max` (number, default `0.5`): the largest learning rate accepted for SGD,
-      momentum SGD and `GradientDescentOptimizer`.
-    - `adaptive-max` (number, default `0.05`): the largest for Adam, AdamW, Adamax, Nadam,
+    - `sgd-max` (number, default `1.0`): the largest SGD learning rate accepted without
+      evidence about the data (a squared error of standardized inputs has curvature ~2, so
+      SGD above 1 overshoots), and the largest `learning_rate * batch size` on a summed loss.
+    - `adaptive-max` (number, default `0.5`): the largest for Adam, AdamW, Adamax, Nadam,
       RMSprop, Lion, Lamb and Adafactor.
     - `adagrad-max` (number, default `1.0`): the largest for Adagrad, Ftrl and their
       proximal/dual-averaging variants.
     - `adadelta-max` (number, default `1.0`): the largest for Adadelta.
-    - `summed-loss-max` (number, default `0.01`): the largest SGD learning rate accepted
-      when the optimizer minimizes a loss summed over the batch.
     """
 
     code = "NAN301"
@@ -94,17 +121,20 @@ class LargeLearningRate(Rule):
     severity = "warning"
     summary = "learning rate too large for its optimizer (training diverges to inf/NaN)"
     options = {
-        "sgd-max": Option(0.5, float, "the largest learning rate accepted for SGD"),
-        "adaptive-max": Option(0.05, float, "the largest learning rate accepted for Adam, "
+        "sgd-max": Option(1.0, float, "the largest learning rate accepted for SGD"),
+        "adaptive-max": Option(0.5, float, "the largest learning rate accepted for Adam, "
                                "RMSprop, Nadam and other adaptive optimizers"),
         "adagrad-max": Option(1.0, float, "the largest learning rate accepted for Adagrad "
                               "and Ftrl"),
         "adadelta-max": Option(1.0, float, "the largest learning rate accepted for Adadelta"),
-        "summed-loss-max": Option(0.01, float, "the largest SGD learning rate accepted on a "
-                                  "loss summed over the batch"),
     }
     VALID = [
         "import tensorflow as tf\nopt = tf.keras.optimizers.Adam(learning_rate=1e-3)\n",
+        "import tensorflow as tf\nopt = tf.keras.optimizers.Adam(0.1)\n",
+        "import numpy as np\nimport tensorflow as tf\nx = np.random.uniform(-1, 1, 100)\n"
+        "w = tf.Variable(0.)\nopt = tf.keras.optimizers.SGD(0.05)\nwith tf.GradientTape() as t:\n"
+        "    loss = tf.reduce_mean(tf.square(w * x - 1.))\n"
+        "opt.apply_gradients(zip(t.gradient(loss, [w]), [w]))\n",
         "import tensorflow.compat.v1 as tf\nloss = tf.reduce_mean(tf.square(y - p))\n"
         "step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)\n",
         "import tensorflow as tf\nsched = tf.keras.optimizers.schedules.ExponentialDecay(\n"
@@ -115,13 +145,23 @@ class LargeLearningRate(Rule):
     ]
     INVALID = [
         "import tensorflow.compat.v1 as tf\ncross_entropy = -tf.reduce_sum(y_ * tf.log(y))\n"
-        "train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)\n",
-        "import tensorflow as tf\nopt = tf.keras.optimizers.Adam(learning_rate=0.5)\n",
+        "train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)\n"
+        "xs, ys = mnist.train.next_batch(100)\n"
+        "sess.run(train_step, feed_dict={x: xs, y_: ys})\n",
+        "import tensorflow as tf\nopt = tf.keras.optimizers.Adam(learning_rate=1.0)\n",
+        "import numpy as np\nimport tensorflow as tf\nx = np.random.uniform(-10, 10, 100)\n"
+        "w = tf.Variable(0.)\nopt = tf.keras.optimizers.SGD(0.05)\nwith tf.GradientTape() as t:\n"
+        "    loss = tf.reduce_mean(tf.square(w * x - 1.))\n"
+        "opt.apply_gradients(zip(t.gradient(loss, [w]), [w]))\n",
         "from keras import optimizers\nmodel.compile(optimizer=optimizers.SGD(10), loss='mse')\n",
         "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
         "parser.add_argument('--lr', type=float, default=1.0)\nargs = parser.parse_args()\n"
         "opt = tf.keras.optimizers.RMSprop(lr=args.lr)\n",
     ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._judged: Set[int] = set()  # optimizers already reported at a training step
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.analysis.gradient_may_flow():
@@ -129,9 +169,19 @@ class LargeLearningRate(Rule):
         op = self.analysis.op_of(node)
         if op is not None and "optimizer" in op.tags:
             self._check_optimizer(node, op)
-        elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "minimize":
-            self._check_minimize(node)
+            return
+        func = node.func
+        if not isinstance(func, cst.Attribute):
+            return
+        method = func.attr.value
+        if method == "run":
+            self._check_session_run(node)
+        elif method in FIT_METHODS:
+            self._check_fit(node)
+        elif method == "apply_gradients":
+            self._check_apply_gradients(node)
 
+    # -- the optimizer alone: only rates no model survives ---------------------------------
     def _learning_rate(self, node: cst.Call, op: Op) -> Optional[Number]:
         expr = self.analysis.argument(node, op, 0)
         return self.analysis.number(expr) if expr is not None else None
@@ -155,13 +205,13 @@ class LargeLearningRate(Rule):
         number = self._learning_rate(node, op)
         family = self._family(op)
         limit = self.settings[f"{family}-max"]
-        if number is None or number.value <= limit:
+        if number is None or number.value <= limit or self._trains_one_variable(node):
             return
         func = self.source(node.func)
         evidence = self._evidence(node, op, number, "where it is set")
+        why = WHY[family].format(lr=number.value)
         message = (f"`{func}` trains with learning rate {number.value:g}, too large for "
-                   f"{FAMILIES[family]} (limit {limit:g}): steps this large make the loss "
-                   "diverge to inf/NaN")
+                   f"{FAMILIES[family]} (limit {limit:g}): {why}")
         if evidence is not None:
             message += "; the learning rate: {evidence}"
         self.report(node, message, evidence=evidence,
@@ -169,35 +219,331 @@ class LargeLearningRate(Rule):
                     suggestion=f"use a learning rate about 10x lower, e.g. "
                                f"{number.value / 10:g}, or a schedule with warm-up")
 
-    def _check_minimize(self, node: cst.Call) -> None:
-        optimizer = node.func.value
-        if isinstance(optimizer, cst.Name):
-            optimizer = self.analysis.definition(optimizer)
-        if not isinstance(optimizer, cst.Call):
+    def _trains_one_variable(self, node: cst.Call) -> bool:
+        """The optimizer moves one variable only — an input image, a latent vector (feature
+        visualization, style transfer, adversarial examples) — not a network's weights."""
+        uses: List[cst.Call] = []
+        parent = self.analysis.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            call = self.analysis.parent(parent)
+            if isinstance(call, cst.Call):
+                uses.append(call)
+        statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
+            else None
+        if isinstance(statement, cst.Assign) and statement.value is node:
+            for target in statement.targets:
+                if isinstance(target.target, cst.Name):
+                    uses += self.analysis.method_calls(target.target.value, "minimize",
+                                              "apply_gradients", "compute_gradients")
+        return bool(uses) and all(self._one_variable(use) for use in uses)
+
+    def _one_input(self, var_list: Optional[cst.BaseExpression]) -> bool:
+        """A single variable that is no matmul/conv kernel: an input being optimized."""
+        if not _single(var_list):
+            return False
+        variable = var_list.elements[0].value if isinstance(
+            var_list, (cst.List, cst.Tuple)) else var_list
+        if not isinstance(variable, cst.Name):
+            return True
+        return not any(len(call.args) > 1 and isinstance(call.args[1].value, cst.Name)
+                       and call.args[1].value.value == variable.value
+                       for call in self.analysis.calls_of("matmul"))
+
+    def _one_variable(self, use: cst.Call) -> bool:
+        func = use.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else ""
+        if method in ("minimize", "compute_gradients"):
+            var_list = self.analysis.keyword(use, "var_list")
+            if var_list is None and len(use.args) > 1 and use.args[1].keyword is None:
+                var_list = use.args[1].value
+            return self._one_input(var_list)
+        if method == "apply_gradients" and use.args:
+            pairs = use.args[0].value
+            if isinstance(pairs, cst.List) and len(pairs.elements) == 1:
+                pair = pairs.elements[0].value  # [(grad, image)]
+                return isinstance(pair, cst.Tuple) and len(pair.elements) == 2 and \
+                    self._one_input(cst.List([cst.Element(pair.elements[1].value)]))
+            if (isinstance(pairs, cst.Call) and isinstance(pairs.func, cst.Name)
+                    and pairs.func.value == "zip" and len(pairs.args) == 2):
+                return self._one_input(pairs.args[1].value)
+        return False
+
+    # -- a training step: the loss, the data and the learning rate together ---------------
+    def _optimizer_of(self, expr: Optional[cst.BaseExpression]
+                      ) -> Optional[Tuple[cst.Call, Op, Number]]:
+        """The optimizer call ``expr`` is (through a name), its op and its learning rate."""
+        if isinstance(expr, cst.Name):
+            expr = self.analysis.definition(expr)
+        if not isinstance(expr, cst.Call):
+            return None
+        op = self.analysis.op_of(expr)
+        if op is None or "optimizer" not in op.tags:
+            return None
+        number = self._learning_rate(expr, op)
+        return (expr, op, number) if number is not None else None
+
+    def _check_session_run(self, node: cst.Call) -> None:
+        """`sess.run(train_step, feed_dict={x: data, ...})` or `train_step.run(feed_dict=...)`
+        where `train_step = optimizer.minimize(loss)`."""
+        feed = self.analysis.keyword(node, "feed_dict")
+        if feed is None and node.args and node.args[-1].keyword is None and len(node.args) > 1:
+            feed = node.args[1].value
+        fed: Dict[str, cst.BaseExpression] = {}
+        if isinstance(feed, cst.Dict):
+            for element in feed.elements:
+                if isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name):
+                    fed[element.key.value] = element.value
+        receiver = node.func.value
+        fetches: List[cst.BaseExpression] = [receiver] if isinstance(receiver, cst.Name) else []
+        if node.args and node.args[0].keyword is None:
+            first = node.args[0].value
+            fetches += [e.value for e in first.elements] if isinstance(
+                first, (cst.List, cst.Tuple)) else [first]
+        for fetch in fetches:
+            step = self.analysis.definition(fetch) if isinstance(fetch, cst.Name) else fetch
+            if not (isinstance(step, cst.Call) and isinstance(step.func, cst.Attribute)
+                    and step.func.attr.value == "minimize" and step.args):
+                continue
+            found = self._optimizer_of(step.func.value)
+            if found is None:
+                continue
+            loss = self.analysis.keyword(step, "loss") or step.args[0].value
+            self._judge_step(node, found, loss, fed)
+
+    def _check_apply_gradients(self, node: cst.Call) -> None:
+        """`optimizer.apply_gradients(zip(tape.gradient(loss, ws), ws))` (TF2)."""
+        found = self._optimizer_of(node.func.value)
+        if found is None or not node.args:
             return
-        op = self.analysis.op_of(optimizer)
-        if op is None or "sgd" not in op.tags or not node.args:
+        pairs = node.args[0].value
+        grads = pairs.args[0].value if (isinstance(pairs, cst.Call) and pairs.args
+                                       and isinstance(pairs.func, cst.Name)
+                                       and pairs.func.value == "zip") else None
+        if isinstance(grads, cst.Name):
+            grads = self.analysis.definition(grads)
+        if (isinstance(grads, cst.Call) and isinstance(grads.func, cst.Attribute)
+                and grads.func.attr.value == "gradient" and grads.args):
+            self._judge_step(node, found, grads.args[0].value, {})
+
+    def _check_fit(self, node: cst.Call) -> None:
+        """`model.fit(x, y)` of a model compiled with an SGD optimizer and a squared error."""
+        receiver = node.func.value
+        x = self.analysis.keyword(node, "x")
+        if x is None and node.args and node.args[0].keyword is None:
+            x = node.args[0].value
+        if not isinstance(receiver, cst.Name) or x is None:
             return
-        number = self._learning_rate(optimizer, op)
-        limit = self.settings["summed-loss-max"]
-        if number is None or not limit < number.value <= self.settings["sgd-max"]:
-            return  # above sgd-max it is reported where the optimizer is made
-        loss = self.analysis.keyword(node, "loss") or node.args[0].value
+        for compile_call in self.analysis.method_calls(receiver.value, "compile"):
+            optimizer = self.analysis.keyword(compile_call, "optimizer") or (
+                compile_call.args[0].value if compile_call.args
+                and compile_call.args[0].keyword is None else None)
+            found = self._optimizer_of(optimizer)
+            loss = self.analysis.keyword(compile_call, "loss")
+            if found is None or loss is None or not self._keras_squared_error(loss):
+                continue
+            self._judge_curvature(node, found, [(x, 1.0, "medium")], "the model's")
+
+    def _keras_squared_error(self, loss: cst.BaseExpression) -> bool:
+        if isinstance(loss, cst.SimpleString):
+            return loss.evaluated_value in ("mse", "MSE", "mean_squared_error")
+        if isinstance(loss, cst.Call):
+            loss = loss.func
+        qualified = self.analysis.qualified_name(loss) or ""
+        return qualified.rsplit(".", 1)[-1] in ("MeanSquaredError", "mean_squared_error",
+                                                "mse", "MSE")
+
+    def _judge_step(self, node: cst.Call, found: Tuple[cst.Call, Op, Number],
+                    loss: cst.BaseExpression, fed: Dict[str, cst.BaseExpression]) -> None:
+        inputs = []
+        squared = self._squared_error(loss, 1.0, 0)
+        if squared is not None:
+            differences, factor = squared
+            for difference in differences:
+                for data in self._inputs(difference, 0):
+                    if isinstance(data, cst.Name) and data.value in fed:
+                        data = fed[data.value]
+                    inputs.append((data, factor, "high"))
+        if inputs and self._judge_curvature(node, found, inputs, "the"):
+            return
+        self._judge_summed(node, found, loss, fed)
+
+    def _judge_curvature(self, node: cst.Call, found: Tuple[cst.Call, Op, Number],
+                         inputs, whose: str) -> bool:
+        optimizer, op, number = found
+        if "sgd" not in op.tags or id(optimizer) in self._judged:
+            return False
+        momentum = self.analysis.keyword(optimizer, "momentum")
+        beta = self.analysis.number(momentum) if momentum is not None else None
+        beta_value = beta.value if beta is not None and 0 <= beta.value < 1 else 0.0
+        limit = 2 * (1 + beta_value)
+        for data, factor, confidence in inputs:
+            moment = self.analysis.moment(data)
+            if moment is None:
+                continue
+            curvature = 2 * factor * moment.total
+            product = number.value * curvature
+            if product <= limit:
+                continue
+            self._judged.add(id(optimizer))
+            per = "E[x^2]" if moment.features == 1 else f"E[|x|^2] ({moment.features} features)"
+            factor_text = f"{factor:g} x " if factor != 1 else ""
+            stable = (f"2(1 + momentum {beta_value:g}) = {limit:g}" if beta_value
+                      else "2")
+            evidence = Evidence(moment.source, "the data `{src}`",
+                                f"whose {per} is about {moment.total:.3g}", confidence,
+                                producer="data",
+                                name=self.compact(data, 40) if isinstance(
+                                    data, (cst.Name, cst.Subscript)) else None)
+            self.report(node, f"`{self.source(optimizer.func)}` with learning rate "
+                        f"{number.value:g} on {whose} squared error of this data diverges: "
+                        f"the loss's curvature is about {factor_text}2 x {per} = "
+                        f"{curvature:.3g}, and SGD diverges once learning rate x curvature "
+                        f"> {stable}: {number.value:g} x {curvature:.3g} = {product:.3g}; "
+                        "{evidence}",
+                        evidence=evidence, confidence=confidence,
+                        suggestion=f"standardize the inputs (`(x - x.mean()) / x.std()`), or "
+                                   f"use a learning rate below {limit / curvature:.2g}")
+            return True
+        return False
+
+    def _judge_summed(self, node: cst.Call, found: Tuple[cst.Call, Op, Number],
+                      loss: cst.BaseExpression, fed: Dict[str, cst.BaseExpression]) -> None:
+        optimizer, op, number = found
+        if "sgd" not in op.tags or id(optimizer) in self._judged:
+            return
         total = self._summed(loss, 0)
         if total is None:
             return
+        batch = next((b for b in (self._batch_size(v, 0) for v in fed.values()) if b), None)
+        if batch is None:
+            return
+        size, where = batch
+        limit = self.settings["sgd-max"]
+        effective = number.value * size
+        if effective <= limit:
+            return
+        self._judged.add(id(optimizer))
         evidence = Evidence(total, "the sum `{src}` over the batch",
-                            "so its gradient, and each step, grow with the batch size: "
-                            f"{number.value:g} on a sum of 100 examples is a step of "
-                            f"{number.value * 100:g} on their mean", "medium",
+                            f"a batch of {size} (`{self.compact(where, 40)}`)", "high",
                             producer="sum",
                             name=self.compact(loss, 40) if isinstance(loss, cst.Name) else None)
         self.report(node, f"`{self.source(optimizer.func)}` with learning rate "
-                    f"{number.value:g} minimizes a summed loss (limit {limit:g} for SGD on a "
-                    "sum): training diverges to inf/NaN; the loss: {evidence}",
+                    f"{number.value:g} minimizes a loss summed over batches of {size}: each "
+                    f"step is {size} times the step on the mean loss, {number.value:g} x "
+                    f"{size} = {effective:g}, above the {limit:g} at which SGD on a mean loss "
+                    "already overshoots, so training diverges to inf/NaN; the loss: {evidence}",
                     evidence=evidence,
                     suggestion="average the loss over the batch (`tf.reduce_mean`), or "
-                               "divide the learning rate by the batch size")
+                               f"divide the learning rate by the batch size ({size})")
+
+    def _batch_size(self, expr: cst.BaseExpression, depth: int,
+                    path: Tuple[int, ...] = ()) -> Optional[Tuple[int, cst.CSTNode]]:
+        """The literal size of the batch ``expr`` is: `next_batch(100)`, `x[i:i + 100]`."""
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Name):
+            found = self.analysis.binding(expr.value)
+            if found is None or found[0].kind not in ("assign", "unpack") or \
+                    found[0].value is None:
+                return None
+            return self._batch_size(found[0].value, depth + 1, (*found[0].position, *path))
+        if isinstance(expr, (cst.Tuple, cst.List)) and path:
+            if path[0] >= len(expr.elements):
+                return None
+            return self._batch_size(expr.elements[path[0]].value, depth + 1, path[1:])
+        if isinstance(expr, cst.Subscript):
+            element = expr.slice[0].slice if len(expr.slice) == 1 else None
+            if isinstance(element, cst.Slice) and isinstance(element.upper, cst.BinaryOperation) \
+                    and isinstance(element.upper.operator, cst.Add) and element.lower is not None \
+                    and self.source(element.upper.left) == self.source(element.lower):
+                size = self.analysis.number(element.upper.right)
+                if size is not None and 1 <= size.value < 1e7:
+                    return int(size.value), expr
+            return self._batch_size(expr.value, depth + 1)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and \
+                expr.func.attr.value == "next_batch" and expr.args:
+            size = self.analysis.number(expr.args[0].value)
+            if size is not None and 1 <= size.value < 1e7:
+                return int(size.value), expr
+        return None
+
+    def _squared_error(self, expr: cst.BaseExpression, factor: float, depth: int
+                       ) -> Optional[Tuple[List[cst.BaseExpression], float]]:
+        """(the differences, a constant factor) of a mean squared error ``expr`` is."""
+        if depth > 8:
+            return None
+        deeper = depth + 1
+        if isinstance(expr, cst.Name):
+            definition = self.analysis.definition(expr)
+            return self._squared_error(definition, factor, deeper) if definition is not None \
+                else None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator,
+                                                                (cst.Multiply, cst.Divide)):
+            right = self.analysis.number(expr.right)
+            if right is not None and right.value != 0:
+                scale = right.value if isinstance(expr.operator, cst.Multiply) else \
+                    1 / right.value
+                return self._squared_error(expr.left, factor * scale, deeper)
+            left = self.analysis.number(expr.left)
+            if left is not None and isinstance(expr.operator, cst.Multiply):
+                return self._squared_error(expr.right, factor * left.value, deeper)
+            return None
+        if not isinstance(expr, cst.Call):
+            return None
+        op = self.analysis.op_of(expr)
+        last = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else (
+            expr.func.value if isinstance(expr.func, cst.Name) else "")
+        if last in ("mean_squared_error", "MSE", "mse") and len(expr.args) >= 2:
+            return [a.value for a in expr.args[:2]], factor
+        if op is None or op.name != "reduce_mean" or not expr.args:
+            return None
+        inner = expr.args[0].value
+        if isinstance(inner, cst.Name):
+            inner = self.analysis.definition(inner) or inner
+        if isinstance(inner, cst.BinaryOperation) and isinstance(inner.operator, cst.Power):
+            power = self.analysis.number(inner.right)
+            return ([inner.left], factor) if power is not None and power.value == 2 else None
+        if isinstance(inner, cst.Call):
+            inner_op = self.analysis.op_of(inner)
+            if inner_op is not None and inner_op.name == "square" and inner.args:
+                return [inner.args[0].value], factor
+            if inner_op is not None and inner_op.name == "pow" and len(inner.args) > 1:
+                power = self.analysis.number(inner.args[1].value)
+                if power is not None and power.value == 2:
+                    return [inner.args[0].value], factor
+        return None
+
+    def _inputs(self, expr: cst.BaseExpression, depth: int) -> List[cst.BaseExpression]:
+        """The data in ``expr`` that a trainable variable multiplies: `W * x`, `x @ W`,
+        `tf.matmul(x, W)`, `tf.multiply(x, W)`."""
+        if depth > 8:
+            return []
+        deeper = depth + 1
+        if isinstance(expr, cst.Name):
+            definition = self.analysis.definition(expr)
+            return self._inputs(definition, deeper) if definition is not None else []
+        pair: Optional[Tuple[cst.BaseExpression, cst.BaseExpression]] = None
+        if isinstance(expr, cst.BinaryOperation):
+            if isinstance(expr.operator, (cst.Multiply, cst.MatrixMultiply)):
+                pair = (expr.left, expr.right)
+            elif isinstance(expr.operator, (cst.Add, cst.Subtract)):
+                return self._inputs(expr.left, deeper) + self._inputs(expr.right, deeper)
+        elif isinstance(expr, cst.Call) and len(expr.args) >= 2:
+            op = self.analysis.op_of(expr)
+            name = op.name if op is not None else ""
+            if name in ("matmul", "multiply"):
+                pair = (expr.args[0].value, expr.args[1].value)
+            elif name in ("add", "subtract"):
+                return self._inputs(expr.args[0].value, deeper) + \
+                    self._inputs(expr.args[1].value, deeper)
+        if pair is None:
+            return []
+        first, second = pair
+        if "variable" in self.analysis.value(second).tags:
+            return [first]
+        if "variable" in self.analysis.value(first).tags:
+            return [second]
+        return []
 
     def _summed(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.Call]:
         """The `reduce_sum` call that ``expr`` is (up to sign and constant factors)."""

@@ -8,6 +8,10 @@ import libcst as cst
 
 from nanlint.rule import Option, Rule
 
+# Methods of a model that look at it without training it.
+LOOKING_ONLY = frozenset({"summary", "save", "save_weights", "load_weights", "predict",
+                          "evaluate", "to_json", "to_yaml", "count_params", "get_config",
+                          "build", "get_layer", "get_weights", "export"})
 UNBOUNDED = frozenset({"relu", "relu6", "linear"})
 BOUNDED = frozenset({"tanh", "sigmoid", "softmax"})
 
@@ -61,9 +65,16 @@ class UnboundedReluStack(Rule):
     ## Options
     - `min-layers` (integer, default `3`): the number of relu or linear hidden layers from
       which a stack without normalization is reported.
+
+    ## Preview
+    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 1 real of
+    8: most stacks of three or more relu layers without normalization (the Keras mnist_cnn
+    example, autoencoders, DQN networks) train fine on scaled inputs. It waits in preview
+    until it has evidence that the activations grow (raw inputs, a large learning rate).
     """
 
     code = "NAN402"
+    preview = True
     name = "unbounded-relu-stack"
     severity = "info"
     summary = "stack of relu layers with no normalization or bounded activation"
@@ -132,6 +143,10 @@ class UnboundedReluStack(Rule):
         for later in body[body.index(line) + 1:]:
             if not isinstance(later, cst.SimpleStatementLine):
                 continue
+            if any(isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name
+                    for t in small.targets) for small in later.body):
+                break  # `model = Sequential()` again: another model from here on
             for small in later.body:
                 call = small.value if isinstance(small, cst.Expr) else None
                 if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
@@ -175,7 +190,23 @@ class UnboundedReluStack(Rule):
         layers.reverse()
         return layers
 
+    def _never_trained(self) -> bool:
+        """The model is bound to a name whose every use is a method that does not train it
+        (`summary()`, `save()`, `predict()`): built to be looked at, not trained."""
+        statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
+            else None
+        if not isinstance(statement, cst.Assign):
+            return False
+        names = {t.target.value for t in statement.targets if isinstance(t.target, cst.Name)}
+        if not names:
+            return False
+        uses = _Uses(names)
+        self.analysis.module.visit(uses)
+        return bool(uses.methods) and not uses.other and uses.methods <= LOOKING_ONLY
+
     def _judge(self, node: cst.Call, layers: List[cst.BaseExpression], kind: str) -> None:
+        if self._never_trained():
+            return
         activations = [(layer, self._activation(layer)) for layer in layers]
         known = [(layer, kind) for layer, kind in activations if kind is not None]
         if any(kind == "normalization" for _, kind in known):
@@ -193,3 +224,26 @@ class UnboundedReluStack(Rule):
                     confidence="low",
                     suggestion="add a `LayerNormalization` or `BatchNormalization` after the "
                                "first layers (and keep the learning rate small)")
+
+
+class _Uses(cst.CSTVisitor):
+    """The methods called on ``names`` and whether they are used any other way (passed,
+    called, returned: perhaps trained elsewhere). Assignments to them are not uses."""
+
+    def __init__(self, names) -> None:
+        self.names = names
+        self.methods: set = set()
+        self.other = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if isinstance(node.value, cst.Name) and node.value.value in self.names:
+            self.methods.add(node.attr.value)
+            return False
+        return True
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return not isinstance(node.target, cst.Name)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.names:
+            self.other = True

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+import re
+from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -13,9 +14,12 @@ TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
 # Calls that make a loop a training loop.
 TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
                             "GradientTape"})
-# Loaders outside TensorFlow whose data arrive as stored (medium confidence).
-RAW_LOADERS = frozenset({"numpy.load", "numpy.loadtxt", "numpy.genfromtxt",
-                         "pandas.read_csv", "pandas.read_parquet", "pandas.read_excel"})
+# The names of a training op passed in from elsewhere (a parameter): a convention.
+STEP_NAME = re.compile(r"train|step|optim|update|minimi")
+# Data written in the code (a literal range) count as raw above this root mean square.
+LARGE_RMS = 10.0
+# Receivers whose `fit` is not training: they only compute statistics of the data.
+NOT_MODELS = ("ImageDataGenerator", "preprocessing", "sklearn", "Normalization", "TextVectorization")
 # Calls and methods that keep the range of their first argument (or receiver).
 KEEP_RANGE = frozenset({"numpy.reshape", "numpy.expand_dims", "numpy.asarray", "numpy.array",
                         "numpy.squeeze", "numpy.stack", "numpy.concatenate",
@@ -31,16 +35,25 @@ Raw = Tuple[cst.Call, str]  # the loading call and what its values are
 class UnnormalizedInput(Rule):
     """
     ## What it does
-    Flags raw input data that reaches training with no scaling on the way: the data of
+    Flags input data known to be raw that reaches training with no scaling on the way, once
+    per raw source, on its first training use. Known raw: the data of
     `keras.datasets.*.load_data()` (mnist, fashion_mnist, cifar10/100, boston_housing),
     decoded images (`tf.io.decode_*`, `tf.image.decode_*`, `image_dataset_from_directory`),
-    `np.load` and `pd.read_csv` (medium confidence: the file may hold scaled values), when
-    it is the `x` of `fit` / `train_on_batch`, a value of a TF1 `feed_dict`, or what a
-    training loop iterates over (`for x, y in dataset:` with `tape.gradient`,
-    `apply_gradients` or `minimize` in the body, and `x` not rebound in it). The data are
-    followed through assignments, tuple unpacking, slicing, `astype`/`reshape`, `tf.cast`,
-    `tf.data` pipelines (`from_tensor_slices`, `batch`, `shuffle`, `map` with a function of
-    the file) and helper functions of the file.
+    and data whose range the code writes with large values (`np.arange(1000)`,
+    `np.random.uniform(0, 255, ...)`: a root mean square above 10). A file read with
+    `np.load` or `pd.read_csv` is not known to be raw (it may be scaled already, or binary).
+
+    Training uses: the `x` of `fit` / `train_on_batch` / `fit_generator` on a model, a value
+    of the `feed_dict` of a `sess.run` that runs a training op (the result of `minimize` or
+    `apply_gradients`, or a name such as `train_step`), or what a training loop iterates
+    over (`for x, y in dataset:` with `tape.gradient`, `apply_gradients` or `minimize` in
+    the body, and `x` not rebound in it). An evaluation or prediction `sess.run`, `evaluate`,
+    `predict`, and the `fit` of an `ImageDataGenerator` or scaler (which only computes
+    statistics) are not training. The data are followed through assignments, tuple
+    unpacking, slicing, `astype`/`reshape`, `tf.cast`, `sess.run(images)`, list
+    comprehensions, `tf.data` pipelines (`from_tensor_slices`, `batch`, `shuffle`, `map`
+    with a function of the file), `ImageDataGenerator.flow` (unless it rescales) and helper
+    functions of the file.
 
     Any arithmetic on the way counts as scaling (`/ 255`, `x /= 255.`, `(x - mean) / std`),
     as do `tf.image.convert_image_dtype`, `per_image_standardization`, `clip_by_value` and a
@@ -103,6 +116,7 @@ class UnnormalizedInput(Rule):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._scaled_in_model: Optional[bool] = None
+        self._reported: Set[int] = set()  # raw sources already reported (once each)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -116,7 +130,7 @@ class UnnormalizedInput(Rule):
                 self._check(node, x, f"`{self.source(func)}`")
         elif func.attr.value == "run":
             feed = self.analysis.keyword(node, "feed_dict")
-            if isinstance(feed, cst.Dict):
+            if isinstance(feed, cst.Dict) and self._runs_a_training_step(node):
                 for element in feed.elements:
                     if isinstance(element, cst.DictElement):
                         self._check(node, element.value, "the `feed_dict` of a training step")
@@ -135,15 +149,39 @@ class UnnormalizedInput(Rule):
             self._check(node.iter, node.iter, "a training loop")
 
     def _is_model(self, receiver: cst.BaseExpression) -> bool:
-        """False for a receiver built by a library other than Keras (a scikit-learn scaler
-        has a `fit` too)."""
+        """False for a receiver that only computes statistics of the data (an
+        ImageDataGenerator's `fit`, a scikit-learn scaler, a preprocessing layer)."""
         if isinstance(receiver, cst.Name):
             definition = self.analysis.definition(receiver)
             if isinstance(definition, cst.Call):
-                qualified = self.analysis.qualified_name(definition.func)
+                qualified = self.analysis.qualified_name(definition.func) or ""
                 if qualified and not qualified.startswith(("tensorflow", "keras", "tf_keras")):
                     return False
+                if any(word in qualified for word in NOT_MODELS):
+                    return False
         return True
+
+    def _runs_a_training_step(self, node: cst.Call) -> bool:
+        """`sess.run(train_op, ...)` or `train_op.run(...)` where `train_op` is the result of
+        `minimize` or `apply_gradients`; an evaluation or prediction run trains nothing."""
+        receiver = node.func.value
+        fetches: List[cst.BaseExpression] = [receiver] if isinstance(receiver, cst.Name) else []
+        if node.args and node.args[0].keyword is None:
+            first = node.args[0].value
+            fetches += [e.value for e in first.elements] if isinstance(
+                first, (cst.List, cst.Tuple)) else [first]
+        for fetch in fetches:
+            if isinstance(fetch, cst.Name) and self.analysis.definition(fetch) is None and \
+                    STEP_NAME.search(fetch.value.lower()):
+                return True  # a parameter or loop name: `train_step`, `train_op`, `optimizer`
+            step = self.analysis.definition(fetch) if isinstance(fetch, cst.Name) else fetch
+            if isinstance(step, cst.Call) and isinstance(step.func, cst.Attribute) and \
+                    step.func.attr.value in ("minimize", "apply_gradients"):
+                return True
+            if isinstance(step, cst.Call) and isinstance(step.func, cst.Name) and \
+                    step.func.value == "minimize":
+                return True
+        return False
 
     def _normalized_by_a_layer(self) -> bool:
         if self._scaled_in_model is None:
@@ -154,22 +192,37 @@ class UnnormalizedInput(Rule):
         if not self.analysis.gradient_may_flow():
             return
         raw = self._raw(x, self.analysis.here(), 0)
+        moment = self.analysis.moment(x) if raw is None or raw[1] != "images" else None
+        if raw is None and moment is not None and moment.largest > LARGE_RMS:
+            raw = (moment.source, "range")
         if raw is None or self._normalized_by_a_layer():
             return
         source, what = raw
-        image = what == "images"
-        why = ("which holds integer pixel values in 0..255" if image else
-               "which holds values in their stored units, never scaled on the way here")
+        if id(source) in self._reported:
+            return  # one finding per raw source: its first training use
+        self._reported.add(id(source))
+        if what == "images":
+            why = ("which holds integer pixel values in 0..255: about 255 times the scale "
+                   "of ~1 that the first layer's initialization assumes")
+        elif moment is not None:
+            why = (f"which holds values of root mean square ~{moment.largest:.3g}"
+                   + (f" over {moment.features} features (E[|x|^2] ~ {moment.total:.3g}, "
+                      f"against ~{moment.features} for standardized ones)"
+                      if moment.features > 1 else "")
+                   + f": ~{moment.largest:.3g} times the scale of ~1 that the first layer's "
+                   "initialization assumes")
+        else:
+            why = "which holds values in their stored units, never scaled on the way here"
         name = self.compact(x, 40) if isinstance(x, (cst.Name, cst.Subscript)) else None
-        evidence = Evidence(source, "the raw data of `{src}`", why,
-                            "high" if what != "stored" else "medium", producer="raw_input",
-                            name=name)
-        self.report(node, f"raw input data reaches {where} unscaled: {{evidence}}; inputs "
-                    "that large saturate the first layers and make the loss inf/NaN",
+        evidence = Evidence(source, "the raw data of `{src}`", why, "high",
+                            producer="raw_input", name=name)
+        self.report(node, f"raw input data reaches {where} unscaled: {{evidence}}, so the "
+                    "first layer's outputs and the gradients are as many times too large; "
+                    "sigmoids and softmaxes saturate and the loss turns inf/NaN",
                     evidence=evidence,
                     suggestion=("divide by 255 (`x / 255.0`) or put "
                                 "`tf.keras.layers.Rescaling(1 / 255)` first in the model"
-                                if image else
+                                if what == "images" else
                                 "standardize the features (`(x - mean) / std`) or put a "
                                 "`tf.keras.layers.Normalization` layer first in the model"))
 
@@ -196,6 +249,8 @@ class UnnormalizedInput(Rule):
             return self._raw(expr.value, place, deeper, element, path)
         if isinstance(expr, cst.Attribute) and expr.attr.value == "values":
             return self._raw(expr.value, place, deeper, element, path)  # a pandas array
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            return self._raw(expr.elt, place, deeper, element, path)
         if isinstance(expr, (cst.Tuple, cst.List)) and expr.elements:
             # (features, labels): without a selection, the features are trained on.
             index, rest = (path[0], path[1:]) if path else (0, ())
@@ -217,8 +272,6 @@ class UnnormalizedInput(Rule):
             if qualified.endswith("load_data") and path and path[-1] == 1:
                 return None  # `(x, y), _ = load_data()`: y holds the labels
             return call, "images" if op.name == "raw_images" else "features"
-        if qualified in RAW_LOADERS:
-            return call, "stored"
         if qualified.endswith("convert_image_dtype"):
             return None  # scales integer images to [0, 1]
         if (op is not None and op.name in KEEP_RANGE_OPS) or qualified in KEEP_RANGE:
@@ -228,6 +281,12 @@ class UnnormalizedInput(Rule):
             method = func.attr.value
             if method in KEEP_RANGE_METHODS:
                 return self._raw(func.value, place, depth, element, path)
+            if method in ("run", "eval") and first is not None:
+                return self._raw(first, place, depth, element, path)  # `sess.run(images)`
+            if method in ("flow", "flow_from_dataframe") and first is not None:
+                if self._rescaling_generator(func.value, place):
+                    return None
+                return self._raw(first, place, depth, element, path)
             if method == "map" and first is not None:
                 return self._mapped(first, place, depth,
                                     self._raw(func.value, place, depth, element))
@@ -237,6 +296,16 @@ class UnnormalizedInput(Rule):
             if found is not None:
                 return found
         return None
+
+    def _rescaling_generator(self, receiver: cst.BaseExpression, place: Place) -> bool:
+        """An `ImageDataGenerator(rescale=1/255, ...)` or one that standardizes."""
+        if isinstance(receiver, cst.Name):
+            found = self.analysis.binding(receiver.value, place)
+            receiver = found[0].value if found is not None else None
+        return isinstance(receiver, cst.Call) and any(
+            a.keyword is not None and a.keyword.value in (
+                "rescale", "preprocessing_function", "featurewise_std_normalization",
+                "samplewise_std_normalization") for a in receiver.args)
 
     def _mapped(self, function: cst.BaseExpression, place: Place, depth: int,
                 element: Optional[Raw]) -> Optional[Raw]:

@@ -442,7 +442,7 @@ def test_rules_lists_every_code(tmp_path):
     result = run_cli("rules", cwd=tmp_path)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "ORIGIN", "SUMMARY"]
+    assert lines[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "ORIGIN", "TIER", "SUMMARY"]
     rows = [tuple(line.split()[:4]) for line in lines[1:]]
     assert rows == _registered_rows()
     assert [code for code, *_ in rows] == registry.all_codes()
@@ -450,7 +450,8 @@ def test_rules_lists_every_code(tmp_path):
     assert not missing, f"`nanlint rules` does not list {missing}"
     for line in lines[1:]:
         assert line.split()[4] == "nanlint", f"not built in: {line!r}"
-        assert len(line.split()) > 5, f"no summary: {line!r}"
+        assert line.split()[5] in ("stable", "preview"), f"no tier: {line!r}"
+        assert len(line.split()) > 6, f"no summary: {line!r}"
 
 
 def test_rules_json(tmp_path, nanlint):
@@ -460,7 +461,8 @@ def test_rules_json(tmp_path, nanlint):
     listed = [(r["code"], r["name"], r["severity"], r["fix"]) for r in rows]
     assert listed == _registered_rows()
     assert all(row in listed for row in REQUIRED_RULES), listed
-    assert all(set(r) == {"code", "name", "severity", "fix", "summary", "origin"} for r in rows)
+    assert all(set(r) == {"code", "name", "severity", "fix", "summary", "origin", "tier"}
+               for r in rows)
     assert all(r["summary"] for r in rows)
 
 
@@ -517,7 +519,8 @@ def test_markdown_of_every_rule_has_a_linked_table_and_every_section(tmp_path, n
     assert links == [(rule.code, f"{rule.code.lower()}-{rule.name}")
                      for rule in registry.every_rule()]
     sections = [line[4:] for line in lines if line.startswith("### ")]
-    assert sections == list(SECTIONS) * len(headings)
+    assert [s for s in sections if s != "Preview"] == list(SECTIONS) * len(headings)
+    assert sections.count("Preview") == sum(rule.preview for rule in registry.every_rule())
     assert "```python" in out  # the examples come along
 
 

@@ -170,7 +170,8 @@ TRAINING = ("import tensorflow as tf\n"
             "w = tf.Variable(tf.random.normal([16, 16], stddev=1.0))\n"
             "m = tf.keras.Sequential([tf.keras.layers.Dense(8, activation='relu'),\n"
             "                         tf.keras.layers.Dense(8, activation='relu'),\n"
-            "                         tf.keras.layers.Dense(1)])\n")
+            "                         tf.keras.layers.Dense(1)])\n"
+            "p = tf.math.log(tf.nn.softmax(tf.matmul(x, w)))\n")
 
 
 @pytest.mark.parametrize("options, expected", [
@@ -181,7 +182,8 @@ TRAINING = ("import tensorflow as tf\n"
 ])
 def test_rule_options_of_the_training_rules(tmp_path, nanlint, options, expected):
     make(tmp_path, {"train.py": TRAINING, ".nanlint.yaml": f"rules: {options}\n"})
-    code, out, _ = nanlint("check", "--format", "json", "--select", "NAN3,NAN4", cwd=tmp_path)
+    code, out, _ = nanlint("check", "--format", "json", "--select", "NAN3,NAN4", "--preview",
+                           cwd=tmp_path)
     assert codes_at(json.loads(out)) == expected
     assert code == (1 if expected else 0)
 

@@ -89,8 +89,8 @@ def test_entry_point_rules_run_and_are_listed_with_their_origin(tmp_path, projec
     assert found(checked) == [(2, "NAN901"), (3, "NAN902")]
     listed = nanlint_with(site, "rules", cwd=project)
     rows = [line.split() for line in listed.stdout.splitlines()]
-    assert ["NAN901", "risky-call", "warning", "none", "nanlint-demo", "1.0", "a", "call",
-            "of", "risky()"] in rows
+    assert ["NAN901", "risky-call", "warning", "none", "nanlint-demo", "1.0", "stable", "a",
+            "call", "of", "risky()"] in rows
     assert rows[1][4] == "nanlint"  # the built-in ones still say so
     as_json = json.loads(nanlint_with(site, "rules", "--format", "json", cwd=project).stdout)
     assert {r["code"]: r["origin"] for r in as_json}["NAN902"] == "nanlint-demo 1.0"

@@ -31,6 +31,25 @@ ODD = [
  "import tensorflow as tf\nA = B\nB = A\nopt = tf.keras.optimizers.Adam(A)\nmodel.fit(A)\n",
  "import tensorflow as tf\nfor (a, b), c in zip(*z):\n    tape.gradient(a, b)\n",
  "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(2 ** 2000)\nopt=tf.keras.optimizers.SGD(10 // 0)\n",
+ # data ranges, training steps and kernel uses (issue 16)
+ "import numpy as np, tensorflow as tf\nx = np.random.uniform(*r)\nx = np.arange(0, 10, 0)\n"
+ "x = np.arange(1e400)\nx = np.linspace()\nx = np.random.normal(size=(s, 2))\nmodel.fit(x)\n",
+ "import numpy as np, tensorflow as tf\nx = np.array([[1, 2], [3]])\nx = np.asarray([])\n"
+ "x = 1e400 - np.arange(10)\nx = np.arange(10) / 0\nmodel.fit(x)\n",
+ "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\nt = opt.minimize()\n"
+ "sess.run(t, feed_dict={})\nsess.run(*t)\nt.run()\nopt.apply_gradients()\n"
+ "opt.apply_gradients(zip())\nopt.apply_gradients([()])\n",
+ "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\nl = tf.reduce_mean()\n"
+ "t = opt.minimize(l)\nsess.run([t], feed_dict={x: b[i:]})\nsess.run(t, {x: b[:i + 1e400]})\n"
+ "m.compile(optimizer=opt, loss=tf.keras.losses.MeanSquaredError())\nm.fit(x=None)\n",
+ "import tensorflow as tf\nw = {1: tf.Variable(tf.random.normal([784, 10]))}\n"
+ "v = [tf.Variable(tf.random.normal([784, 10]))]\ntf.matmul(x, w[1])\ntf.matmul()\n"
+ "tf.math.log(tf.matmul(x))\n",
+ "import tensorflow as tf\ndef f():\n    return tf.Variable(tf.random.normal([784, 10]))\n"
+ "def g():\n    return f\ntf.math.exp(tf.matmul(x, f()))\nf()()\n",
+ "import tensorflow as tf\nh = tf.clip_by_value(tf.matmul(x, w), -1., 1.)\ntf.exp()\ntf.exp(*a)\n",
+ "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(4, activation='relu')] * 4)\n"
+ "m.summary\nm = m\n",
 ]
 
 

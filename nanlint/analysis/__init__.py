@@ -15,6 +15,9 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     scopes       the statement index of each scope (module, class, function, lambda)
 
+    data         the scale of input data (np.random.uniform(-10, 10), np.arange, known
+                 datasets) and `name.method(...)` uses; asks only the facade's questions
+
     arithmetic   pure functions: sum, product, quotient, power, square, clip of Values
       │
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint

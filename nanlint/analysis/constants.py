@@ -48,6 +48,11 @@ class Constants(Bindings):
         scope, index = self._here()
         return self._number(expr, scope, index, 0)
 
+    def number_at(self, expr: cst.BaseExpression, place) -> Optional[Number]:
+        """``number(expr)`` resolved at ``place`` (from ``here`` or ``binding``) instead of
+        the traversal's current position."""
+        return self._number(expr, place.scope, place.index, 0)
+
     def _number(self, expr: cst.BaseExpression, scope: Scope, index: int,
                 depth: int) -> Optional[Number]:
         if depth > 16:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
+from nanlint.analysis.data import DataMoments, MethodCalls, Moment
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.lattice import Value
 from nanlint.analysis.scopes import END, Binding
@@ -25,6 +26,23 @@ class Analysis(Expressions):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
+        self._moments: Optional[DataMoments] = None
+        self._method_calls: Optional[MethodCalls] = None
+
+    # -- data and uses ----------------------------------------------------------------------
+    def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
+               ) -> Optional[Moment]:
+        """The scale of the data ``expr`` holds (E[x^2] per feature, the features of one
+        example), where the code shows it: a literal range, a known dataset; else None."""
+        if self._moments is None:
+            self._moments = DataMoments(self)
+        return self._moments.moment(expr, place)
+
+    def method_calls(self, receiver: str, *methods: str) -> List[cst.Call]:
+        """Every `receiver.method(...)` call of the module, for each of ``methods``."""
+        if self._method_calls is None:
+            self._method_calls = MethodCalls(self.module)
+        return self._method_calls.of(receiver, *methods)
 
     # -- what an expression is --------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:

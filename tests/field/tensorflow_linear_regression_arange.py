@@ -16,10 +16,10 @@ b = tf.Variable(tf.zeros([1]))
 y = W * x_data + b
 
 loss = tf.reduce_mean(tf.square(y - y_data))
-optimizer = tf.train.GradientDescentOptimizer(0.5)  # miss: NAN301 -- learning rate vs data and loss scale: np.arange(100) inputs
+optimizer = tf.train.GradientDescentOptimizer(0.5)
 train = optimizer.minimize(loss)
 
 sess = tf.Session()
 sess.run(tf.initialize_all_variables())
 for step in range(201):
-    sess.run(train)
+    sess.run(train)  # error: NAN301 (0.5 x 2 x E[x^2] = 0.5 x 6567 > 2, on the training step)

@@ -1,0 +1,289 @@
+"""Data and uses: the scale of input data (``E[|x|^2]`` of an array, where the code shows
+it), and every ``name.method(...)`` call of a module. Used by the facade (``Analysis.moment``,
+``Analysis.method_calls``); it asks the analysis only its public questions.
+
+A training rule needs the scale of the data to turn a learning rate into a divergence (SGD
+on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call data "raw". The
+scale is known only where the code writes it: a literal range (``np.random.uniform(-10,
+10, n)``, ``np.arange(100)``, ``np.linspace(a, b, n)``, ``np.random.randn``, a literal list),
+a dataset whose values are known (``keras.datasets.boston_housing``), and constant
+arithmetic on them (``x * 2 + 1``, ``x / 255``). Anything else — a file, a standardization,
+a call nanlint cannot see — has no known scale, and the question's answer is None.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
+
+import libcst as cst
+
+# E[|x|^2] and E[x] per feature of known datasets' training inputs, as stored (unscaled);
+# "features" is the number of values per example (a linear model's fan-in).
+#   boston_housing: 13 features, TAX ~ 408 +- 168 and B ~ 357 +- 91 dominate: the sum of
+#   mean^2 + var over the features is ~3.4e5. california_housing (keras 3): 8 features,
+#   population ~ 1425 +- 1130 dominates (~3.4e6). mnist / fashion_mnist: 784 pixels of
+#   0..255, E[x^2] ~ 7.3e3 / 1.3e4 per pixel. cifar10/100: 3072 values, E[x^2] ~ 2.6e4.
+DATASETS = {
+    "boston_housing": (3.4e5 / 13, 70.0, 13),
+    "california_housing": (3.4e6 / 8, 200.0, 8),
+    "mnist": (7.3e3, 33.3, 784),
+    "fashion_mnist": (1.3e4, 72.9, 784),
+    "cifar10": (2.6e4, 120.7, 3072),
+    "cifar100": (2.6e4, 121.9, 3072),
+}
+# Calls and methods that keep the values of their first argument (or receiver).
+KEEP = frozenset({"numpy.asarray", "numpy.array", "numpy.reshape", "numpy.float32",
+                  "numpy.float64", "numpy.squeeze", "numpy.expand_dims",
+                  "tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.cast",
+                  "tensorflow.reshape", "tensorflow.compat.v1.constant",
+                  "tensorflow.compat.v1.convert_to_tensor", "tensorflow.compat.v1.cast",
+                  "tensorflow.compat.v1.reshape", "keras.ops.convert_to_tensor",
+                  "keras.ops.cast", "keras.ops.reshape"})
+KEEP_METHODS = frozenset({"astype", "reshape", "copy", "squeeze", "flatten", "ravel", "T",
+                          "to_numpy"})
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What an array's values are: per feature, the mean of the squares and the mean; the
+    number of features per example; where that is written, in words."""
+
+    square: float  # E[x^2] of one feature
+    mean: float  # E[x]
+    features: int  # values per example (the fan-in of a linear model on it)
+    source: cst.CSTNode  # the call or literal that makes the data
+    what: str  # "`np.random.uniform(-10, 10, 100)`"
+
+    @property
+    def total(self) -> float:
+        """E[|x|^2] of one example: the curvature of a linear least-squares fit is twice
+        the largest eigenvalue of E[x x^T], which for data of this kind is about this."""
+        return self.square * self.features
+
+    @property
+    def largest(self) -> float:
+        """The largest magnitude a value reaches, about (the root of the mean square)."""
+        return math.sqrt(self.square)
+
+
+def _uniform(low: float, high: float) -> Tuple[float, float]:
+    return (low * low + low * high + high * high) / 3.0, (low + high) / 2.0
+
+
+def _features(size: Optional[cst.BaseExpression], number) -> int:
+    """Values per example of an array of shape ``size``: all dimensions after the first."""
+    if isinstance(size, (cst.Tuple, cst.List)) and len(size.elements) > 1:
+        total = 1
+        for element in size.elements[1:]:
+            found = number(element.value)
+            if found is None or not 1 <= found.value < 1e9:
+                return 1
+            total *= int(found.value)
+        return total
+    return 1
+
+
+class DataMoments:
+    """Answers ``moment(expr, place)`` for one module, through the shared analysis."""
+
+    def __init__(self, analysis) -> None:
+        self.analysis = analysis
+
+    def moment(self, expr: cst.BaseExpression, place=None) -> Optional[Moment]:
+        place = place or self.analysis.here()
+        return self._moment(expr, place, 0, ())
+
+    # -- following the data backwards -------------------------------------------------------
+    def _number(self, expr: Optional[cst.BaseExpression], place):
+        if expr is None:
+            return None
+        return self.analysis.number_at(expr, place)
+
+    def _moment(self, expr: cst.BaseExpression, place, depth: int,
+                path: Tuple[int, ...]) -> Optional[Moment]:
+        if depth > 12:
+            return None
+        deeper = depth + 1
+        if isinstance(expr, cst.Name):
+            found = self.analysis.binding(expr.value, place)
+            if found is None:
+                return None
+            binding, where = found
+            if binding.kind in ("assign", "unpack") and binding.value is not None:
+                return self._moment(binding.value, where, deeper, (*binding.position, *path))
+            return None
+        if isinstance(expr, cst.Subscript):
+            return self._moment(expr.value, place, deeper, path)
+        if isinstance(expr, cst.Attribute) and expr.attr.value in ("values", "T"):
+            return self._moment(expr.value, place, deeper, path)
+        if isinstance(expr, (cst.Tuple, cst.List)) and path:
+            if path[0] >= len(expr.elements):
+                return None
+            return self._moment(expr.elements[path[0]].value, place, deeper, path[1:])
+        if isinstance(expr, cst.BinaryOperation):
+            return self._arithmetic(expr, place, deeper)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, place, deeper, path)
+        return None
+
+    def _arithmetic(self, expr: cst.BinaryOperation, place, depth: int) -> Optional[Moment]:
+        """Data times, over, plus or minus a constant: its moments follow."""
+        operator = expr.operator
+        left, right = self._number(expr.left, place), self._number(expr.right, place)
+        if left is None and right is not None:
+            data, constant = self._moment(expr.left, place, depth, ()), right.value
+            data_left = True
+        elif right is None and left is not None:
+            data, constant = self._moment(expr.right, place, depth, ()), left.value
+            data_left = False
+        else:
+            return None
+        if data is None:
+            return None
+        if isinstance(operator, cst.Multiply):
+            square, mean = data.square * constant ** 2, data.mean * constant
+        elif isinstance(operator, cst.Divide) and data_left and constant != 0:
+            square, mean = data.square / constant ** 2, data.mean / constant
+        elif isinstance(operator, (cst.Add, cst.Subtract)):
+            # s * x + t: E[(s x + t)^2] = E[x^2] + 2 s t E[x] + t^2
+            subtract = isinstance(operator, cst.Subtract)
+            s = -1.0 if subtract and not data_left else 1.0
+            t = -constant if subtract and data_left else constant
+            square = data.square + 2 * s * t * data.mean + t * t
+            mean = s * data.mean + t
+        else:
+            return None
+        text = " ".join(self.analysis.module.code_for_node(expr).split())
+        return Moment(square, mean, data.features, data.source,
+                      f"`{text[:57] + '...' if len(text) > 60 else text}`")
+
+    def _call(self, call: cst.Call, place, depth: int,
+              path: Tuple[int, ...]) -> Optional[Moment]:
+        qualified = (self.analysis.qualified_at(call.func, place) or "")
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+
+        def arg(position: int, *names: str) -> Optional[cst.BaseExpression]:
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value in names:
+                    return a.value
+            return positional[position] if position < len(positional) else None
+
+        def num(position: int, default: Optional[float], *names: str) -> Optional[float]:
+            expr = arg(position, *names)
+            if expr is None:
+                return default
+            found = self._number(expr, place)
+            return found.value if found is not None else None
+
+        text = " ".join(self.analysis.module.code_for_node(call).split())
+        what = f"`{text[:57] + '...' if len(text) > 60 else text}`"
+        if qualified in ("numpy.random.uniform", "numpy.random.RandomState.uniform"):
+            low, high = num(0, 0.0, "low"), num(1, 1.0, "high")
+            if low is None or high is None:
+                return None
+            square, mean = _uniform(low, high)
+            features = _features(arg(2, "size"), lambda e: self._number(e, place))
+            return Moment(square, mean, features, call, what)
+        if qualified in ("numpy.random.rand", "numpy.random.random", "numpy.random.random_sample"):
+            return Moment(1 / 3, 0.5, 1 if len(positional) < 2 else _features(
+                cst.Tuple([cst.Element(p) for p in positional]),
+                lambda e: self._number(e, place)), call, what)
+        if qualified == "numpy.random.randn":
+            return Moment(1.0, 0.0, 1 if len(positional) < 2 else _features(
+                cst.Tuple([cst.Element(p) for p in positional]),
+                lambda e: self._number(e, place)), call, what)
+        if qualified == "numpy.random.normal":
+            loc, scale = num(0, 0.0, "loc"), num(1, 1.0, "scale")
+            if loc is None or scale is None:
+                return None
+            features = _features(arg(2, "size"), lambda e: self._number(e, place))
+            return Moment(loc * loc + scale * scale, loc, features, call, what)
+        if qualified == "numpy.arange":
+            start, stop, step = num(0, None, "start"), num(1, None, "stop"), num(2, 1.0, "step")
+            if start is None or step is None or step == 0:
+                return None
+            if stop is None:
+                if len(positional) > 1 or arg(1, "stop") is not None:
+                    return None
+                start, stop = 0.0, start
+            count = int(math.ceil((stop - start) / step))
+            if not 0 < count <= 10_000_000:
+                return None
+            # sum of (start + k step)^2 for k < count, in closed form
+            k1 = count * (count - 1) / 2
+            k2 = (count - 1) * count * (2 * count - 1) / 6
+            total = count * start * start + 2 * start * step * k1 + step * step * k2
+            return Moment(total / count, start + step * (count - 1) / 2, 1, call, what)
+        if qualified == "numpy.linspace":
+            low, high = num(0, None, "start"), num(1, None, "stop")
+            if low is None or high is None:
+                return None
+            square, mean = _uniform(low, high)
+            return Moment(square, mean, 1, call, what)
+        if qualified.endswith(".load_data") and qualified.startswith(
+                ("keras.", "tensorflow.keras.", "tf_keras.")):
+            dataset = qualified.split(".")[-2]
+            if dataset not in DATASETS or (path and path[-1] != 0) or (path and path[0] != 0):
+                return None  # (x, y), (x_test, y_test): only x is known
+            square, mean, features = DATASETS[dataset]
+            return Moment(square, mean, features, call, what)
+        if qualified in ("numpy.asarray", "numpy.array") and positional and isinstance(
+                positional[0], (cst.List, cst.Tuple)):
+            literal = self._literal(positional[0].elements, place)
+            if literal is not None:
+                return replace_source(literal, call, what)
+        if qualified in KEEP and positional:
+            return self._moment(positional[0], place, depth, path)
+        func = call.func
+        if isinstance(func, cst.Attribute) and not qualified:
+            if func.attr.value in KEEP_METHODS:
+                return self._moment(func.value, place, depth, path)
+        return None
+
+    def _literal(self, elements: Sequence[cst.BaseElement], place) -> Optional[Moment]:
+        """A literal list of numbers (or of equal-length lists of numbers)."""
+        values, features = [], 1
+        for element in elements:
+            if isinstance(element.value, (cst.List, cst.Tuple)):
+                row = [self._number(e.value, place) for e in element.value.elements]
+                if not row or any(r is None for r in row):
+                    return None
+                features = len(row)
+                values.extend(r.value for r in row)
+            else:
+                found = self._number(element.value, place)
+                if found is None:
+                    return None
+                values.append(found.value)
+        if not values:
+            return None
+        square = sum(v * v for v in values) / len(values)
+        return Moment(square, sum(values) / len(values), features, elements[0].value, "")
+
+
+def replace_source(moment: Moment, source: cst.CSTNode, what: str) -> Moment:
+    return Moment(moment.square, moment.mean, moment.features, source, what)
+
+
+class MethodCalls:
+    """Every `name.method(...)` call of a module, by receiver name and method (cached)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        found = {}
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                    found.setdefault((func.value.value, func.attr.value), []).append(node)
+
+        module.visit(_Calls())
+        self._found = found
+
+    def of(self, receiver: str, *methods: str):
+        return [call for method in methods for call in self._found.get((receiver, method), [])]
+
+    def receivers(self):
+        return {receiver for receiver, _ in self._found}
