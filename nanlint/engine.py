@@ -387,11 +387,12 @@ def _line_number(line: int) -> str:
 
 
 def lint_source(source: str, path: str, options: LintOptions,
-                describe_line: Callable[[int], str] = _line_number) -> List[Finding]:
+                describe_line: Optional[Callable[[int], str]] = None) -> List[Finding]:
     """Every finding of the enabled rules in ``source`` (already decoded text).
 
     ``describe_line`` names a line in a message (a notebook names the cell too).
     """
+    describe_line = describe_line or _line_number
     lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source):
         return _syntax_only(source, path, options, lines)
@@ -594,27 +595,101 @@ def _decode_and_lint(data: bytes, path: str, options: LintOptions) -> List[Findi
 
 
 def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]:
-    """The code cells linted as one program; each finding points at its cell and line."""
+    """The code cells linted as one program; each finding points at its cell and line.
+    A cell that does not parse is one NAN000 and is left out: the other cells are checked."""
     try:
         document = notebook.read(data)
     except notebook.NotebookError as error:
         if "NAN000" not in options.engine_codes:
             return []
         return [SourceError(str(error)).finding(path)]
+    document, broken = notebook_program(document, path, options)
+    findings = lint_source(document.source, path, options, cell_lines(document))
+    return sorted(broken + in_cells(document, findings, document.source),
+                  key=lambda f: f.sort_key)
 
+
+def cell_lines(document: notebook.Notebook) -> Callable[[int], str]:
+    """How a message names a line of the notebook's program: by cell and line."""
     def describe_line(line: int) -> str:
         cell, row = document.place(line)
         return f"cell {cell}, line {row}"
+    return describe_line
 
-    findings = lint_source(document.source, path, options, describe_line)
+
+def notebook_program(document: notebook.Notebook, path: str, options: LintOptions
+                     ) -> Tuple[notebook.Notebook, List[Finding]]:
+    """The notebook without the cells that do not parse, and one NAN000 for each of them
+    (Jupyter compiles cell by cell, so one broken cell does not stop the others)."""
+    try:
+        check_syntax(document.source, path)
+        return document, []
+    except SourceError:
+        pass
+    lines = document.source.split("\n")
+    broken: Dict[int, SourceError] = {}
+    for cell, (first, last) in document.cells().items():
+        try:
+            check_syntax("\n".join(lines[first - 1:last]) + "\n", path)
+        except SourceError as error:
+            error.line += first - 1
+            broken[cell] = error
+    document_left = document.without(list(broken))
+    findings = []
+    if "NAN000" in options.engine_codes:
+        for cell, error in broken.items():
+            error.args = (f"{error} (cell {cell} is not checked; the other cells are)",)
+            findings.append(error.finding(path, lines))
+    return document_left, in_cells(document, findings, document.source)
+
+
+def in_cells(document: notebook.Notebook, findings: List[Finding], program: str
+             ) -> List[Finding]:
+    """Findings on the notebook's ``program`` (its source, maybe fixed) at their cell, line
+    and column as written in the cell, with fixes whose edits are in those coordinates too."""
+    lines = source_lines(program)
+    result = []
     for finding in findings:
         cell, line = document.place(finding.line)
         end_cell, end_line = document.place(finding.end_line)
+        column = finding.column + len(document.prefix(finding.line) or "")
+        end_column = finding.end_column + len(document.prefix(finding.end_line) or "")
         if end_cell != cell:  # a statement cannot run on into the next cell; be safe
-            end_line, finding.end_column = line, finding.column + 1
-        finding.cell, finding.line, finding.end_line = cell, line, end_line
-        finding.fix = None  # its edits are in the coordinates of the joined cells
-    return findings
+            end_line, end_column = line, column + 1
+        shown = tuple(document.shown(number, lines[number - 1] if number <= len(lines) else "")
+                      for number in range(finding.line, finding.line + end_line - line + 1))
+        result.append(dataclasses.replace(
+            finding, cell=cell, line=line, column=column, end_line=end_line,
+            end_column=end_column, source_lines=shown,
+            fix=_fix_in_cell(document, finding.fix, cell)))
+    return result
+
+
+def _fix_in_cell(document: notebook.Notebook, fix: Optional[Dict[str, Any]], cell: int
+                 ) -> Optional[Dict[str, Any]]:
+    """A fix's edits in the cell's coordinates; none for a fix that would touch a line that
+    is not Python as written (a magic), or another cell."""
+    if not fix or not notebook_editable(document, fix):
+        return None
+    edits = []
+    for edit in fix["edits"]:
+        places = {document.place(edit["line"])[0], document.place(edit["end_line"])[0]}
+        if places != {cell}:
+            return None
+        prefix = document.prefix(edit["line"]) or ""
+        edits.append(dict(edit, line=document.place(edit["line"])[1],
+                          end_line=document.place(edit["end_line"])[1],
+                          column=edit["column"] + len(prefix),
+                          end_column=edit["end_column"] + len(
+                              document.prefix(edit["end_line"]) or ""),
+                          replacement=edit["replacement"].replace("\n", "\n" + prefix)))
+    return dict(fix, edits=edits)
+
+
+def notebook_editable(document: notebook.Notebook, fix: Dict[str, Any]) -> bool:
+    """Whether every line the fix edits is Python as written in its cell."""
+    return all(document.prefix(line) is not None for edit in fix["edits"]
+               for line in range(edit["line"], edit["end_line"] + 1))
 
 
 # -- the time budget -------------------------------------------------------------------------

@@ -78,13 +78,40 @@ def test_fixture_in_sarif_names_the_cell(tmp_path):
     assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
 
 
-def test_notebook_findings_carry_no_edits(tmp_path):
-    # Edits would be in the coordinates of the joined cells: JSON gives none for notebooks,
-    # and --fix maps its changes back to the cells itself.
-    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
-    make(tmp_path, {})
-    _, document = check_json(cwd=tmp_path)
-    assert document["findings"] and all(f["fix"] is None for f in document["findings"])
+def test_notebook_fixes_are_in_cell_coordinates(tmp_path):
+    # A cell indented as a whole: the edit's column is the cell's, not the dedented line's.
+    data = cells("import tensorflow as tf\n", "  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
+    [finding] = lint_notebook(data, "nb.ipynb", options_for())
+    assert (finding.cell, finding.line, finding.column) == (3, 2, 10)
+    assert finding.source_lines == ("  loss = tf.math.log(p)",)
+    [edit] = finding.fix["edits"]
+    assert (edit["line"], edit["column"], edit["end_column"], edit["replacement"]) == (
+        2, 22, 23, "p + 1e-7")
+
+
+SOFTMAX_LOG = ("import tensorflow as tf\nprobs = tf.nn.softmax(z)\n"
+               "loss = tf.math.log(tf.nn.softmax(z)) + tf.math.log(tf.nn.relu(z))\n")
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_notebook_findings_are_marked_and_counted_as_in_a_python_file(tmp_path, unsafe):
+    make(tmp_path, {"a.py": SOFTMAX_LOG, "nb.ipynb": cells(SOFTMAX_LOG).decode()})
+    flags = ["--unsafe-fixes"] if unsafe else []  # with it, both files are fixed
+
+    def heads(name):
+        result = run_cli("check", "--no-cache", *flags, name, cwd=tmp_path)
+        return ([" ".join(line.split(": ", 1)[1].split()[:2])
+                 for line in result.stdout.splitlines() if line.startswith(name)],
+                result.stdout.rstrip().splitlines()[-1])
+
+    python, notebook_ = heads("a.py"), heads("nb.ipynb")
+    assert notebook_ == python
+    if not unsafe:
+        assert python[0] == ["NAN103 [*]", "NAN102 `tf.math.log`"]
+        assert python[1].endswith(
+            "[*] 1 fixable with `--fix`. 1 more fixable with `--unsafe-fixes`.")
+    else:
+        assert python == ([], "No findings in 1 file. Fixed 2 findings.")
 
 
 def test_fixture_has_exactly_the_expected_findings():
