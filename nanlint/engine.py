@@ -10,6 +10,7 @@ import ast
 import contextlib
 import dataclasses
 import errno
+import itertools
 import os
 import re
 import signal
@@ -134,12 +135,12 @@ def decode_with_encoding(data: bytes) -> Tuple[str, str]:
     return text, encoding
 
 
-def check_syntax(source: str, path: str = "<source>") -> None:
+def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     """Python's own parser first: it defines what is valid Python, its messages are the
     clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
     stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
     try:
-        ast.parse(source, filename=path)
+        return ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
         message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
@@ -152,6 +153,11 @@ def check_syntax(source: str, path: str = "<source>") -> None:
 
 def parse(source: str, path: str = "<source>") -> cst.Module:
     check_syntax(source, path)
+    return _parse_checked(source)
+
+
+def _parse_checked(source: str) -> cst.Module:
+    """libcst's tree of source that Python's parser has accepted."""
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -403,7 +409,98 @@ def lint_source(source: str, path: str, options: LintOptions,
 def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
                  describe_line: Callable[[int], str]) -> List[Finding]:
     try:
-        module = parse(source, path)
+        tree = check_syntax(source, path)
+    except SourceError as error:
+        return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+    if _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines):
+        return _in_child(lambda: _analyse(source, path, options, lines, describe_line), path,
+                         lines)
+    return _analyse(source, path, options, lines, describe_line)
+
+
+# libcst's native parser takes time that grows faster than linearly with the length of one
+# statement (a one-line expression of 3,000 terms: minutes), and a native call cannot be
+# interrupted by the budget's alarm. A file with a statement this long (in characters;
+# about 1 s on such an expression) is analysed in a child process that the budget can kill.
+LONG_STATEMENT = 2_000
+
+
+def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
+    """Whether a statement of the file (the header of a compound one) is long enough for
+    libcst's parse to take seconds: measured on the statements of Python's own tree."""
+    if len(lines) and sum(map(len, lines)) < LONG_STATEMENT:
+        return False
+    offsets = [0]
+    offsets.extend(itertools.accumulate(len(line) + 1 for line in lines))
+    statements = list(tree.body)
+    while statements:
+        statement = statements.pop()
+        inner = [child for name in ("body", "orelse", "finalbody", "handlers")
+                 for child in getattr(statement, name, ()) if isinstance(child, ast.AST)]
+        inner.extend(case for case in getattr(statement, "cases", ()))
+        start = offsets[statement.lineno - 1] + statement.col_offset
+        if inner:
+            statements.extend(inner)
+            first = min(child.lineno for child in inner)
+            end = offsets[max(first - 1, statement.lineno)]
+        elif isinstance(getattr(statement, "value", None), ast.Constant):
+            continue  # a docstring or a long string: one token
+        else:
+            end = offsets[statement.end_lineno - 1] + statement.end_col_offset
+        if end - start >= LONG_STATEMENT:
+            return True
+    return False
+
+
+def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
+              ) -> List[Finding]:
+    """``work()`` in a forked child process, its findings sent back through a pipe. The
+    parent waits in Python, so the budget's alarm interrupts it, and the child is killed."""
+    import pickle
+
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(reader)
+            payload = pickle.dumps(work())
+            with os.fdopen(writer, "wb") as out:
+                out.write(payload)
+        except BaseException:  # noqa: BLE001 — the parent reports a child that sent nothing
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    chunks: List[bytes] = []
+    reaped = False
+    try:
+        while True:
+            chunk = os.read(reader, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        reaped = True
+    finally:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            os.close(reader)
+            if not reaped:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if status == 0 and chunks:
+        return pickle.loads(b"".join(chunks))
+    error = RuntimeError(f"the process that parsed the file ended with status {status}")
+    return [_internal_error(path, "the engine", error, lines)]
+
+
+def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
+             describe_line: Callable[[int], str]) -> List[Finding]:
+    try:
+        module = _parse_checked(source)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     analysis = Analysis(module, options.settings)
