@@ -437,7 +437,7 @@ def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
         statement = statements.pop()
         inner = [child for name in ("body", "orelse", "finalbody", "handlers")
                  for child in getattr(statement, name, ()) if isinstance(child, ast.AST)]
-        inner.extend(case for case in getattr(statement, "cases", ()))
+        inner.extend(child for case in getattr(statement, "cases", ()) for child in case.body)
         start = offsets[statement.lineno - 1] + statement.col_offset
         if inner:
             statements.extend(inner)

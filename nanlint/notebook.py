@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 SUFFIX = ".ipynb"
 # IPython's escapes at the start of a statement (IPython.core.inputtransformer2): %magic,
 # !shell, !!shell, ?help, ??help, and the autocall escapes , ; /. Also `x = !cmd`, `x = %magic`.
-_ESCAPED = re.compile(r"^\s*(?:[%!?,;/]|[^=]*[^=!<>]=\s*[%!])")
+_ESCAPED = re.compile(r"^\s*(?:[%!?,;/]|[\w.\[\], *()]+=\s*[%!])")
 # A trailing help (`tf.keras.Input?`, `obj.attr??`, `%magic?`): IPython's `_help_end_re`.
 _HELP_END = re.compile(r"^\s*%{0,2}(?!\d)[\w*]+(?:\.(?!\d)[\w*]+|\[-?\d+\])*\?\??\s*$")
 _INDENT = re.compile(r"^[ \t]+")
@@ -227,6 +227,8 @@ def _not_python(line: str) -> bool:
         return False
     if not (automagic.group(3) or "").strip():
         return False  # `ls` alone is a name: Python, whatever IPython would do with it
+    if any(line.count(opening) > line.count(closing) for opening, closing in ("()", "[]", "{}")):
+        return False  # the start of a longer Python statement
     try:
         ast.parse(line.strip())
     except SyntaxError:

@@ -187,6 +187,8 @@ def test_a_magic_inside_a_block_keeps_the_block_valid():
     "ok = (a\n      != b)\n",
     'doc = """\n%s of the batch\n!important\n"""\n',  # inside a string
     "x = 1 + \\\n    % 2\n",  # after a backslash (not Python either way, but not a magic)
+    'print("a=%s" % x)\nprint("b=!")\n',  # `=` then `%` inside a string: no `x = %magic`
+    "time (x +\n      y)\n",  # a magic's name starting a longer Python statement
 ])
 def test_lines_that_only_look_like_magics_are_kept(code):
     assert notebook.read(cells(code)).source == code

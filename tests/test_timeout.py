@@ -156,4 +156,5 @@ def test_a_short_file_is_not_parsed_in_a_child(monkeypatch):
     monkeypatch.setattr(engine, "_in_child", lambda *args: pytest.fail("forked"))
     assert lint_bytes(TF_LOG.encode(), "a.py", replace(options_for(), file_timeout=60))
     long_docstring = 'import tensorflow as tf\n"""' + "words " * 1000 + '"""\n' + TF_LOG
+    long_docstring += "match x:\n    case 1:\n        y = 2\n"
     assert lint_bytes(long_docstring.encode(), "a.py", replace(options_for(), file_timeout=60))
