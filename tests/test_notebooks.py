@@ -427,7 +427,8 @@ TF_DOCS = {
         "rm -rf ./logs/\n",
         "tf.keras.Input?\n",
         "(train_ds, val_ds), metadata = tfds.load(\n    'tf_flowers',\n"
-        "    split=['train[:80%]', 'train[80%:]'],\n    with_info=True,\n    as_supervised=True,\n)\n",
+        "    split=['train[:80%]', 'train[80%:]'],\n    with_info=True,\n"
+        "    as_supervised=True,\n)\n",
         "  IMG_SIZE = 180\n  resize_and_rescale = tf.keras.Sequential([\n"
         "    tf.keras.layers.Resizing(IMG_SIZE, IMG_SIZE),\n    tf.keras.layers.Rescaling(1./255)\n"
         "  ])\n",
