@@ -10,6 +10,7 @@ import ast
 import contextlib
 import dataclasses
 import errno
+import itertools
 import os
 import re
 import signal
@@ -134,12 +135,12 @@ def decode_with_encoding(data: bytes) -> Tuple[str, str]:
     return text, encoding
 
 
-def check_syntax(source: str, path: str = "<source>") -> None:
+def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     """Python's own parser first: it defines what is valid Python, its messages are the
     clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
     stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
     try:
-        ast.parse(source, filename=path)
+        return ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
         message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
@@ -152,6 +153,11 @@ def check_syntax(source: str, path: str = "<source>") -> None:
 
 def parse(source: str, path: str = "<source>") -> cst.Module:
     check_syntax(source, path)
+    return _parse_checked(source)
+
+
+def _parse_checked(source: str) -> cst.Module:
+    """libcst's tree of source that Python's parser has accepted."""
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -387,11 +393,12 @@ def _line_number(line: int) -> str:
 
 
 def lint_source(source: str, path: str, options: LintOptions,
-                describe_line: Callable[[int], str] = _line_number) -> List[Finding]:
+                describe_line: Optional[Callable[[int], str]] = None) -> List[Finding]:
     """Every finding of the enabled rules in ``source`` (already decoded text).
 
     ``describe_line`` names a line in a message (a notebook names the cell too).
     """
+    describe_line = describe_line or _line_number
     lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source):
         return _syntax_only(source, path, options, lines)
@@ -402,7 +409,98 @@ def lint_source(source: str, path: str, options: LintOptions,
 def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
                  describe_line: Callable[[int], str]) -> List[Finding]:
     try:
-        module = parse(source, path)
+        tree = check_syntax(source, path)
+    except SourceError as error:
+        return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+    if _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines):
+        return _in_child(lambda: _analyse(source, path, options, lines, describe_line), path,
+                         lines)
+    return _analyse(source, path, options, lines, describe_line)
+
+
+# libcst's native parser takes time that grows faster than linearly with the length of one
+# statement (a one-line expression of 3,000 terms: minutes), and a native call cannot be
+# interrupted by the budget's alarm. A file with a statement this long (in characters;
+# about 1 s on such an expression) is analysed in a child process that the budget can kill.
+LONG_STATEMENT = 2_000
+
+
+def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
+    """Whether a statement of the file (the header of a compound one) is long enough for
+    libcst's parse to take seconds: measured on the statements of Python's own tree."""
+    if len(lines) and sum(map(len, lines)) < LONG_STATEMENT:
+        return False
+    offsets = [0]
+    offsets.extend(itertools.accumulate(len(line) + 1 for line in lines))
+    statements = list(tree.body)
+    while statements:
+        statement = statements.pop()
+        inner = [child for name in ("body", "orelse", "finalbody", "handlers")
+                 for child in getattr(statement, name, ()) if isinstance(child, ast.AST)]
+        inner.extend(child for case in getattr(statement, "cases", ()) for child in case.body)
+        start = offsets[statement.lineno - 1] + statement.col_offset
+        if inner:
+            statements.extend(inner)
+            first = min(child.lineno for child in inner)
+            end = offsets[max(first - 1, statement.lineno)]
+        elif isinstance(getattr(statement, "value", None), ast.Constant):
+            continue  # a docstring or a long string: one token
+        else:
+            end = offsets[statement.end_lineno - 1] + statement.end_col_offset
+        if end - start >= LONG_STATEMENT:
+            return True
+    return False
+
+
+def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
+              ) -> List[Finding]:
+    """``work()`` in a forked child process, its findings sent back through a pipe. The
+    parent waits in Python, so the budget's alarm interrupts it, and the child is killed."""
+    import pickle
+
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(reader)
+            payload = pickle.dumps(work())
+            with os.fdopen(writer, "wb") as out:
+                out.write(payload)
+        except BaseException:  # noqa: BLE001 — the parent reports a child that sent nothing
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    chunks: List[bytes] = []
+    reaped = False
+    try:
+        while True:
+            chunk = os.read(reader, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        reaped = True
+    finally:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            os.close(reader)
+            if not reaped:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if status == 0 and chunks:
+        return pickle.loads(b"".join(chunks))
+    error = RuntimeError(f"the process that parsed the file ended with status {status}")
+    return [_internal_error(path, "the engine", error, lines)]
+
+
+def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
+             describe_line: Callable[[int], str]) -> List[Finding]:
+    try:
+        module = _parse_checked(source)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     analysis = Analysis(module, options.settings)
@@ -614,33 +712,118 @@ def _decode_and_lint(data: bytes, path: str, options: LintOptions) -> List[Findi
 
 
 def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]:
-    """The code cells linted as one program; each finding points at its cell and line."""
+    """The code cells linted as one program; each finding points at its cell and line.
+    A cell that does not parse is one NAN000 and is left out: the other cells are checked."""
     try:
         document = notebook.read(data)
     except notebook.NotebookError as error:
         if "NAN000" not in options.engine_codes:
             return []
         return [SourceError(str(error)).finding(path)]
+    document, broken = notebook_program(document, path, options)
+    findings = lint_source(document.source, path, options, cell_lines(document))
+    return sorted(broken + in_cells(document, findings, document.source),
+                  key=lambda f: f.sort_key)
 
+
+def cell_lines(document: notebook.Notebook) -> Callable[[int], str]:
+    """How a message names a line of the notebook's program: by cell and line."""
     def describe_line(line: int) -> str:
         cell, row = document.place(line)
         return f"cell {cell}, line {row}"
+    return describe_line
 
-    findings = lint_source(document.source, path, options, describe_line)
+
+def notebook_program(document: notebook.Notebook, path: str, options: LintOptions
+                     ) -> Tuple[notebook.Notebook, List[Finding]]:
+    """The notebook without the cells that do not parse, and one NAN000 for each of them
+    (Jupyter compiles cell by cell, so one broken cell does not stop the others)."""
+    try:
+        check_syntax(document.source, path)
+        return document, []
+    except SourceError:
+        pass
+    lines = document.source.split("\n")
+    broken: Dict[int, SourceError] = {}
+    for cell, (first, last) in document.cells().items():
+        try:
+            check_syntax("\n".join(lines[first - 1:last]) + "\n", path)
+        except SourceError as error:
+            error.line += first - 1
+            broken[cell] = error
+    document_left = document.without(list(broken))
+    findings = []
+    if "NAN000" in options.engine_codes:
+        for cell, error in broken.items():
+            error.args = (f"{error} (cell {cell} is not checked; the other cells are)",)
+            findings.append(error.finding(path, lines))
+    return document_left, in_cells(document, findings, document.source)
+
+
+def in_cells(document: notebook.Notebook, findings: List[Finding], program: str
+             ) -> List[Finding]:
+    """Findings on the notebook's ``program`` (its source, maybe fixed) at their cell, line
+    and column as written in the cell, with fixes whose edits are in those coordinates too."""
+    lines = source_lines(program)
+    result = []
     for finding in findings:
         cell, line = document.place(finding.line)
         end_cell, end_line = document.place(finding.end_line)
+        column = finding.column + len(document.prefix(finding.line) or "")
+        end_column = finding.end_column + len(document.prefix(finding.end_line) or "")
         if end_cell != cell:  # a statement cannot run on into the next cell; be safe
-            end_line, finding.end_column = line, finding.column + 1
-        finding.cell, finding.line, finding.end_line = cell, line, end_line
-        if finding.evidence is not None:
-            place = finding.evidence
-            place["cell"], place["line"] = document.place(place["line"])
-            end_cell, place["end_line"] = document.place(place["end_line"])
-            if end_cell != place["cell"]:
-                place["end_line"], place["end_column"] = place["line"], place["column"] + 1
-        finding.fix = None  # its edits are in the coordinates of the joined cells
-    return findings
+            end_line, end_column = line, column + 1
+        shown = tuple(document.shown(number, lines[number - 1] if number <= len(lines) else "")
+                      for number in range(finding.line, finding.line + end_line - line + 1))
+        result.append(dataclasses.replace(
+            finding, cell=cell, line=line, column=column, end_line=end_line,
+            end_column=end_column, source_lines=shown,
+            fix=_fix_in_cell(document, finding.fix, cell),
+            evidence=_evidence_in_cell(document, finding.evidence)))
+    return result
+
+
+def _evidence_in_cell(document: notebook.Notebook, evidence: Optional[Dict[str, Any]]
+                      ) -> Optional[Dict[str, Any]]:
+    """The evidence place in the cell's coordinates."""
+    if evidence is None:
+        return None
+    place = dict(evidence)
+    place["cell"], place["line"] = document.place(evidence["line"])
+    end_cell, place["end_line"] = document.place(evidence["end_line"])
+    place["column"] = evidence["column"] + len(document.prefix(evidence["line"]) or "")
+    place["end_column"] = evidence["end_column"] + len(
+        document.prefix(evidence["end_line"]) or "")
+    if end_cell != place["cell"]:
+        place["end_line"], place["end_column"] = place["line"], place["column"] + 1
+    return place
+
+
+def _fix_in_cell(document: notebook.Notebook, fix: Optional[Dict[str, Any]], cell: int
+                 ) -> Optional[Dict[str, Any]]:
+    """A fix's edits in the cell's coordinates; none for a fix that would touch a line that
+    is not Python as written (a magic), or another cell."""
+    if not fix or not notebook_editable(document, fix):
+        return None
+    edits = []
+    for edit in fix["edits"]:
+        places = {document.place(edit["line"])[0], document.place(edit["end_line"])[0]}
+        if places != {cell}:
+            return None
+        prefix = document.prefix(edit["line"]) or ""
+        edits.append(dict(edit, line=document.place(edit["line"])[1],
+                          end_line=document.place(edit["end_line"])[1],
+                          column=edit["column"] + len(prefix),
+                          end_column=edit["end_column"] + len(
+                              document.prefix(edit["end_line"]) or ""),
+                          replacement=edit["replacement"].replace("\n", "\n" + prefix)))
+    return dict(fix, edits=edits)
+
+
+def notebook_editable(document: notebook.Notebook, fix: Dict[str, Any]) -> bool:
+    """Whether every line the fix edits is Python as written in its cell."""
+    return all(document.prefix(line) is not None for edit in fix["edits"]
+               for line in range(edit["line"], edit["end_line"] + 1))
 
 
 # -- the time budget -------------------------------------------------------------------------

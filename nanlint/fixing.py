@@ -10,7 +10,8 @@ renamed over the original, so a file is always either wholly old or wholly new.
 
 from __future__ import annotations
 
-import ast
+import bisect
+import dataclasses
 import difflib
 import os
 import re
@@ -20,9 +21,10 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint import notebook
-from nanlint.engine import (FileTimeout, LintOptions, SourceError, decode_with_encoding,
-                            lint_bytes, lint_source, parse, read_bytes, timed_out,
-                            within_budget)
+from nanlint.engine import (PARSE_ERROR, FileTimeout, LintOptions, SourceError, cell_lines,
+                            check_syntax, decode_with_encoding, in_cells, lint_notebook,
+                            lint_source, notebook_editable, notebook_program, read_bytes,
+                            timed_out, within_budget)
 from nanlint.finding import Finding
 
 SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
@@ -67,68 +69,96 @@ def apply_edits(text: str, findings: Sequence[Finding]
     """
     starts = _line_starts(text)
     chosen: List[Tuple[Finding, List[Tuple[int, int, str]]]] = []
-    taken: List[Tuple[int, int]] = []
+    taken: List[Tuple[int, int]] = []  # disjoint, sorted: thousands of fixes stay cheap
     ordered = sorted(findings, key=lambda f: (f.line, f.column))
     for finding in ordered:
         edits = [(_offset(starts, e["line"], e["column"]),
                   _offset(starts, e["end_line"], e["end_column"]), e["replacement"])
                  for e in finding.fix["edits"]]
-        if any(start < end_ and begin < stop for start, stop, _ in edits
-               for begin, end_ in taken):
+        if any(_overlaps(taken, start, stop) for start, stop, _ in edits):
             continue  # overlaps a fix already chosen: the next round sees it again
         if any(start < stop2 and start2 < stop for i, (start, stop, _) in enumerate(edits)
                for start2, stop2, _ in edits[i + 1:]):
             continue  # a fix whose own edits overlap is broken: never apply it
         chosen.append((finding, edits))
-        taken.extend((start, stop) for start, stop, _ in edits)
+        for start, stop, _ in edits:
+            bisect.insort(taken, (start, stop))
     edits_all = sorted((edit for _, edits in chosen for edit in edits), key=lambda e: e[0])
-    pieces, position, shifts = [], 0, []
+    pieces, position = [], 0
+    shift_starts: List[int] = []
+    shift_stops: List[int] = []
+    shifted = [0]  # shifted[k]: the total shift of the first k edits
     for start, stop, replacement in edits_all:
         pieces.append(text[position:start])
         pieces.append(replacement)
         position = stop
-        shifts.append((start, stop, len(replacement) - (stop - start)))
+        shift_starts.append(start)
+        shift_stops.append(stop)
+        shifted.append(shifted[-1] + len(replacement) - (stop - start))
     pieces.append(text[position:])
 
     def moved(offset: int) -> int:
         """Where ``offset`` of the old text is in the new one (inside an edit: its start)."""
-        shift = 0
-        for start, stop, delta in shifts:
-            if start < offset < stop:
-                return start + shift
-            if start < offset:
-                shift += delta
-        return offset + shift
+        before = bisect.bisect_left(shift_starts, offset)  # edits that start before it
+        if before and offset < shift_stops[before - 1]:
+            return shift_starts[before - 1] + shifted[before - 1]
+        return offset + shifted[before]
 
     applied = [(finding, moved(_offset(starts, finding.line, finding.column)))
                for finding, _ in chosen]
     return "".join(pieces), applied, moved
 
 
+def _overlaps(taken: List[Tuple[int, int]], start: int, stop: int) -> bool:
+    """Whether [start, stop) overlaps one of the disjoint, sorted intervals ``taken``."""
+    index = bisect.bisect_left(taken, (start, start))
+    for begin, end in taken[max(0, index - 2):index]:
+        if start < end and begin < stop:
+            return True
+    while index < len(taken) and taken[index][0] < stop:
+        begin, end = taken[index]
+        if start < end and begin < stop:
+            return True
+        index += 1
+    return False
+
+
 # -- fixing one file -------------------------------------------------------------------------
-def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
-               ) -> FixOutcome:
+def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset,
+               findings: Optional[List[Finding]] = None,
+               editable: Callable[[Dict], bool] = lambda fix: True,
+               describe_line: Optional[Callable[[int], str]] = None) -> FixOutcome:
     """Apply fixes in rounds until none is left. A fix whose result does not parse, or
-    does not remove its finding, is set aside (its finding says why) and the others go on."""
-    findings = lint_source(source, path, options)
+    does not remove its finding, is set aside (its finding says why) and the others go on.
+
+    ``findings`` are the source's, if already known. A round applies every fix that does
+    not overlap another and costs one lint: fixing a file costs about one lint more than
+    checking it, however many findings it has. ``editable`` may refuse a fix."""
+    if findings is None:
+        findings = lint_source(source, path, options, describe_line)
     outcome = FixOutcome(findings=findings, original=source, text=source)
+    # The rounds must see a parse error even where NAN000 is switched off.
+    checking = dataclasses.replace(options, engine_codes=options.engine_codes | {"NAN000"})
     text, fixed = source, 0
     rejected: Dict[Tuple[str, int], str] = {}  # (code, offset in `text`) → why not
     for _ in range(MAX_ROUNDS):
         starts = _line_starts(text)
-        todo = [f for f in findings if fixable(f, safeties)
+        todo = [f for f in findings if fixable(f, safeties) and editable(f.fix)
                 and _key(f, starts) not in rejected]
         if not todo:
             break
         new_text, applied, moved = apply_edits(text, todo)
-        problem = _unparsable(new_text)
+        problem, line = _unparsable(new_text)
+        new_findings = [] if problem else lint_source(new_text, path, checking, describe_line)
+        failed = next((f for f in new_findings if f.name == PARSE_ERROR[1]), None)
+        if failed is not None:
+            problem, line = _parse_problem(failed.message), failed.line
         if problem is not None:
-            broken = [f for f, _ in applied if _unparsable(apply_edits(text, [f])[0])]
-            if not broken:
-                return _refused(outcome, problem)  # only the combination breaks: stop
-            rejected.update((_key(f, starts), problem) for f in broken)
+            culprit = _culprit(applied, _line_starts(new_text), line)
+            if culprit is None:
+                return _refused(outcome, problem)  # no fix to blame: stop
+            rejected[_key(culprit, starts)] = problem
             continue
-        new_findings = lint_source(new_text, path, options)
         new_starts = _line_starts(new_text)
         still = {_key(f, new_starts) for f in new_findings}
         stuck = [f for f, offset in applied if (f.code, offset) in still]
@@ -137,6 +167,8 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
                             for f in stuck)
             continue
         rejected = {(code, moved(offset)): why for (code, offset), why in rejected.items()}
+        if "NAN000" not in options.engine_codes:
+            new_findings = [f for f in new_findings if f.code != "NAN000"]
         text, findings, fixed = new_text, new_findings, fixed + len(applied)
     else:
         return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
@@ -152,15 +184,27 @@ def _key(finding: Finding, starts: List[int]) -> Tuple[str, int]:
     return finding.code, _offset(starts, finding.line, finding.column)
 
 
-def _unparsable(text: str) -> Optional[str]:
+def _unparsable(text: str) -> Tuple[Optional[str], int]:
+    """Why Python's own (fast) parser refuses ``text``, and the line; (None, 0) if it
+    parses. libcst's verdict comes with the round's lint."""
     try:
-        parse(text)
-        ast.parse(text)
-    except (SourceError, SyntaxError, ValueError) as error:
-        return f"the fixed code would not parse ({' '.join(str(error).split())})"
-    except (RecursionError, MemoryError):
-        return "the fixed code is nested too deeply to check"
-    return None
+        check_syntax(text)
+    except SourceError as error:
+        return _parse_problem(str(error)), error.line
+    return None, 0
+
+
+def _parse_problem(message: str) -> str:
+    return f"the fixed code would not parse ({' '.join(message.split())})"
+
+
+def _culprit(applied: List[Tuple[Finding, int]], starts: List[int], line: int
+             ) -> Optional[Finding]:
+    """The applied fix a parse error at ``line`` of the new text is blamed on: the last one
+    that starts at or before the end of that line (a parser stops at or after a bad edit)."""
+    end = starts[line] if line < len(starts) else float("inf")
+    before = [(offset, finding) for finding, offset in applied if offset < end]
+    return max(before, key=lambda item: item[0])[1] if before else None
 
 
 def _refused(outcome: FixOutcome, problem: str) -> FixOutcome:
@@ -173,16 +217,21 @@ def _refused(outcome: FixOutcome, problem: str) -> FixOutcome:
 
 def fix_file(file_path: str, display_path: str, options: LintOptions, safeties: frozenset,
              write: bool) -> FixOutcome:
-    """Fix one file within its time budget; a file that runs out of it is not written."""
+    """Fix one file within its time budget. A file that runs out of it is not written; if
+    it was checked before the budget ran out, its findings are still reported."""
+    seen: List[Finding] = []  # the file's findings, once its first lint is done
     try:
         return within_budget(options.file_timeout, lambda: _fix_file(
-            file_path, display_path, options, safeties, write))
+            file_path, display_path, options, safeties, write, seen))
     except FileTimeout:
-        return FixOutcome(findings=timed_out(display_path, options))
+        if not seen:
+            return FixOutcome(findings=timed_out(display_path, options))
+        return _refused(FixOutcome(findings=list(seen)),
+                        f"fixing took longer than {options.file_timeout:g} s")
 
 
 def _fix_file(file_path: str, display_path: str, options: LintOptions, safeties: frozenset,
-              write: bool) -> FixOutcome:
+              write: bool, seen: List[Finding]) -> FixOutcome:
     data, error = read_bytes(file_path)
     if error is None:
         try:
@@ -193,48 +242,51 @@ def _fix_file(file_path: str, display_path: str, options: LintOptions, safeties:
         found = [error.finding(display_path)] if "NAN000" in options.engine_codes else []
         return FixOutcome(findings=found)
     if notebook.is_notebook(display_path):
-        return _fix_notebook(file_path, display_path, data, options, safeties, write)
-    outcome = fix_source(source, display_path, options, safeties)
+        return _fix_notebook(file_path, display_path, data, options, safeties, write, seen)
+    findings = lint_source(source, display_path, options)
+    seen.extend(findings)
+    outcome = fix_source(source, display_path, options, safeties, findings)
     outcome.encoding, outcome.data = encoding, data
     if write and outcome.changed:
         problem = write_atomically(file_path, data, outcome.text.encode(encoding))
         if problem is not None:
-            refused = fix_source(source, display_path, options, frozenset())
-            refused = _refused(refused, problem)
-            refused.original = refused.text = source
-            return refused
+            return _refused(FixOutcome(findings=list(seen), original=source, text=source),
+                            problem)
     return outcome
 
 
 def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintOptions,
-                  safeties: frozenset, write: bool) -> FixOutcome:
-    """Fix the code cells as one program, then put the changed lines back in their cells."""
+                  safeties: frozenset, write: bool, seen: List[Finding]) -> FixOutcome:
+    """Fix the code cells as one program, then put the changed lines back in their cells
+    (a fix that would touch a line of IPython syntax is not offered)."""
     try:
         document = notebook.read(data)
     except notebook.NotebookError:
-        return FixOutcome(findings=lint_bytes(data, display_path, options))
-    fixed = fix_source(document.source, display_path, options, safeties)
+        return FixOutcome(findings=lint_notebook(data, display_path, options))
+    document, broken = notebook_program(document, display_path, options)
+    describe_line = cell_lines(document)
+    program = lint_source(document.source, display_path, options, describe_line)
+
+    def in_notebook(findings: List[Finding], text: str) -> List[Finding]:
+        return sorted(broken + in_cells(document, findings, text), key=lambda f: f.sort_key)
+
+    seen.extend(in_notebook(program, document.source))
+    fixed = fix_source(document.source, display_path, options, safeties, program,
+                       lambda fix: notebook_editable(document, fix), describe_line)
     original = data.decode("utf-8-sig")
     if not fixed.changed:
-        return FixOutcome(findings=lint_bytes(data, display_path, options), original=original,
+        return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), original=original,
                           text=original)
     try:
         new = notebook.with_fixed_code(data, document, fixed.text)
     except notebook.NotebookError as error:
-        return _noted(lint_bytes(data, display_path, options), str(error))
+        return _refused(FixOutcome(findings=list(seen)), str(error))
     if write:
         problem = write_atomically(file_path, data, new)
         if problem is not None:
-            return _noted(lint_bytes(data, display_path, options), problem)
-    return FixOutcome(findings=lint_bytes(new, display_path, options), fixed=fixed.fixed,
+            return _refused(FixOutcome(findings=list(seen)), problem)
+    return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), fixed=fixed.fixed,
                       original=original, text=new.decode("utf-8-sig"), data=data)
-
-
-def _noted(findings: List[Finding], problem: str) -> FixOutcome:
-    """A notebook whose fixes cannot be written: every finding says why."""
-    note = f" (fix not applied: {problem}; nothing was written)"
-    return FixOutcome(findings=[f if f.code == "NAN000" else replace(f, message=f.message + note)
-                                for f in findings], problem=problem)
 
 
 def write_atomically(path: str, expected: bytes, new: bytes) -> Optional[str]:

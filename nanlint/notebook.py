@@ -1,23 +1,52 @@
 """Jupyter notebooks: the code cells as one Python program, and the way back to cell and line.
 
 The code cells are concatenated in order, so an import in cell 1 is known in cell 3 (the
-notebook runs top to bottom, and ruff reads it the same way). IPython syntax is no Python:
-line magics (``%time``), shell lines (``!pip``), ``x = !ls``, help (``?obj``) become
-``pass`` at the same indentation (only where a statement starts: not inside brackets or a
-string), and a cell magic (``%%bash``) blanks its whole cell, so
-that every other line keeps its number. Cells are numbered as ruff does: 1-based among all
+notebook runs top to bottom, and ruff reads it the same way). A cell is read as IPython's
+input transformers read it (IPython.core.inputtransformer2; no IPython at run time): the
+common leading indent and pasted prompts are removed; line magics (``%time``), shell lines
+(``!pip``, with their backslash continuation lines), ``x = !ls``, help (``?obj``,
+``obj?``, ``obj??``) and automagics that are not Python (``cd dir``, ``pip install x``)
+become ``pass`` at the same indentation (only where a statement starts: not inside
+brackets or a string); a cell magic (``%%bash``) or a cell in another language blanks its
+whole cell. So every line keeps its number, and its column only shifts by what was removed
+from its front. Cells are numbered as ruff does: 1-based among all
 cells, markdown included, so the number is the cell's place in the notebook.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 SUFFIX = ".ipynb"
-_IPYTHON_LINE = re.compile(r"^\s*(?:[%!?]|[\w.]+\s*=\s*[%!])")
+# IPython's escapes at the start of a statement (IPython.core.inputtransformer2): %magic,
+# !shell, !!shell, ?help, ??help, and the autocall escapes , ; /. Also `x = !cmd`, `x = %magic`.
+_ESCAPED = re.compile(r"^\s*(?:[%!?,;/]|[\w.\[\], *()]+=\s*[%!])")
+# A trailing help (`tf.keras.Input?`, `obj.attr??`, `%magic?`): IPython's `_help_end_re`.
+_HELP_END = re.compile(r"^\s*%{0,2}(?!\d)[\w*]+(?:\.(?!\d)[\w*]+|\[-?\d+\])*\?\??\s*$")
+_INDENT = re.compile(r"^[ \t]+")
+# The prompts IPython strips from pasted sessions (classic `>>> `, IPython's `In [1]: `).
+_PROMPTS = ((re.compile(r"^>>>( |$)"), re.compile(r"^(>>>|\.\.\.)( |$)")),
+            (re.compile(r"^In \[\d+\]: "), re.compile(r"^(In \[\d+\]: |\s*\.\.\.+: ?)")))
+_AUTOMAGIC = re.compile(r"^(\s*)([A-Za-z_][\w.]*)(\s.*)?$")
+# IPython's line magics and shell aliases that automagic runs without `%` (plus the
+# notebook favourites that extensions add).
+MAGICS = frozenset("""
+alias alias_magic autoawait autocall automagic autosave bookmark cat cd clear colors conda
+config connect_info cp debug dhist dirs doctest_mode ed edit env gui hist history
+killbgscripts ldir less lf lk ll load load_ext loadpy logoff logon logstart logstate logstop
+ls lsmagic lx macro magic mamba man matplotlib micromamba mkdir more mv notebook page
+pastebin pdb pdef pdoc pfile pinfo pinfo2 pip popd pprint precision prun psearch psource
+pushd pwd pycat pylab qtconsole quickref recall rehashx reload_ext rep rerun reset
+reset_selective rm rmdir run save sc set_env store sx system tb time timeit unalias
+unload_ext who who_ls whos xdel xmode tensorboard autoreload aimport
+""".split())
+# Names a notebook or a cell gives its language by, for Python.
+_PYTHON = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3",
+                     "py", "pyspark"})
 
 
 class NotebookError(Exception):
@@ -26,15 +55,49 @@ class NotebookError(Exception):
 
 @dataclass
 class Notebook:
+    """The code cells as one program. Every line of a cell is one line of ``source``: as
+    IPython reads it (its common indent and any prompt removed), or, where it is no Python
+    (a magic, a shell line, a cell in another language), replaced by ``pass`` or a blank."""
+
     source: str = ""
     # For each line of ``source`` (index 0 is line 1): (cell number, line in that cell).
     places: List[Tuple[int, int]] = field(default_factory=list)
+    # For each line: the text IPython removes from its front (indent, prompt), or None for
+    # a line that was replaced; and the line as it is written in the cell.
+    prefixes: List[Optional[str]] = field(default_factory=list)
+    originals: List[str] = field(default_factory=list)
 
     def place(self, line: int) -> Tuple[int, int]:
         """(cell, line in cell) of a line of the concatenated source."""
         if not self.places:
             return 1, line
         return self.places[min(max(line, 1), len(self.places)) - 1]
+
+    def prefix(self, line: int) -> Optional[str]:
+        """What was removed from the front of ``line`` (1-based); None: a replaced line."""
+        return self.prefixes[line - 1] if 0 < line <= len(self.prefixes) else ""
+
+    def shown(self, line: int, text: str) -> str:
+        """The cell's line for ``text``, the program's (maybe fixed) ``line``."""
+        prefix = self.prefix(line)
+        return self.originals[line - 1] if prefix is None else prefix + text
+
+    def cells(self) -> Dict[int, Tuple[int, int]]:
+        """Cell number → (first line, last line) of the cell in ``source``, 1-based."""
+        spans: Dict[int, Tuple[int, int]] = {}
+        for line, (cell, _) in enumerate(self.places, start=1):
+            spans[cell] = (spans.get(cell, (line, line))[0], line)
+        return spans
+
+    def without(self, cells: Sequence[int]) -> "Notebook":
+        """The same notebook with ``cells`` left out (their lines blank): cells that do not
+        parse, so that the others can still be checked."""
+        lines = self.source.split("\n")
+        prefixes = list(self.prefixes)
+        for index, (cell, _) in enumerate(self.places):
+            if cell in cells:
+                lines[index], prefixes[index] = "", None
+        return Notebook("\n".join(lines), list(self.places), prefixes, list(self.originals))
 
 
 def is_notebook(path: str) -> bool:
@@ -68,19 +131,40 @@ def read(data: bytes) -> Notebook:
             raise NotebookError(f"not a notebook: cell {number} is not a mapping")
         if cell.get("cell_type") != "code":
             continue
-        for row, text in enumerate(_python_lines(_cell_text(cell, number)), start=1):
-            lines.append(text)
+        text = _cell_text(cell, number)
+        python = _is_python_cell(cell.get("metadata"))
+        for row, (original, code, prefix) in enumerate(_python_lines(text, python), start=1):
+            lines.append(code)
             notebook.places.append((number, row))
+            notebook.prefixes.append(prefix)
+            notebook.originals.append(original)
     notebook.source = "".join(line + "\n" for line in lines)
     return notebook
 
 
 def _is_python(metadata: Any) -> bool:
+    """The notebook's language (``language_info.name``, ``kernelspec.language``)."""
     if not isinstance(metadata, dict):
         return True
-    language = metadata.get("language_info")
-    name = language.get("name") if isinstance(language, dict) else None
-    return not isinstance(name, str) or name.lower() == "python"
+    for key, name in (("language_info", "name"), ("kernelspec", "language")):
+        section = metadata.get(key)
+        language = section.get(name) if isinstance(section, dict) else None
+        if isinstance(language, str) and language.lower() not in _PYTHON:
+            return False
+    return True
+
+
+def _is_python_cell(metadata: Any) -> bool:
+    """A cell's own language, as the polyglot front ends record it: VS Code
+    (``vscode.languageId``), SoS (``kernel``), .NET Interactive / Polyglot Notebooks."""
+    if not isinstance(metadata, dict):
+        return True
+    names = [metadata.get("kernel"), metadata.get("language")]
+    for key, name in (("vscode", "languageId"), ("dotnet_interactive", "language"),
+                      ("polyglot_notebook", "kernelName")):
+        section = metadata.get(key)
+        names.append(section.get(name) if isinstance(section, dict) else None)
+    return all(not isinstance(name, str) or name.lower() in _PYTHON for name in names)
 
 
 def _cell_text(cell: dict, number: int) -> str:
@@ -92,22 +176,66 @@ def _cell_text(cell: dict, number: int) -> str:
     return source
 
 
-def _python_lines(text: str) -> List[str]:
+def _python_lines(text: str, python: bool = True
+                  ) -> List[Tuple[str, str, Optional[str]]]:
+    """Each line of a cell: (as written, as Python reads it, prefix removed or None).
+
+    IPython's cleanup first (common leading indent, pasted prompts), then a cell magic
+    takes the whole cell, then magics, shell lines, help and automagics at the start of a
+    statement, with their backslash continuation lines.
+    """
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     first = next((line for line in lines if line.strip()), "")
-    if first.lstrip().startswith("%%"):  # a cell magic: the body may not be Python at all
-        return ["" for _ in lines]
-    result = []
+    if not python or first.lstrip().startswith("%%"):  # not Python (or a cell magic)
+        return [(line, "", None) for line in lines]
+    prefixes = [""] * len(lines)
+    indent = _INDENT.match(first)
+    if indent:
+        prefixes = [indent.group() if line.startswith(indent.group()) else ""
+                    for line in lines]
+    stripped = [line[len(prefix):] for line, prefix in zip(lines, prefixes)]
+    body = [line for line in stripped if line.strip()]
+    for initial, prompt in _PROMPTS:
+        if body and (initial.match(body[0]) or (len(body) > 1 and prompt.match(body[1]))):
+            for index, line in enumerate(stripped):
+                match = prompt.match(line)
+                if match:
+                    prefixes[index] += match.group()
+                    stripped[index] = line[match.end():]
+    result: List[Tuple[str, str, Optional[str]]] = []
     scanner = _Scanner()
-    for line in lines:
-        if scanner.at_statement_start() and _IPYTHON_LINE.match(line):
-            result.append(_stand_in(line))  # its text is not Python: not scanned
+    continued = False  # a replaced line ended with a backslash: this one goes with it
+    for line, code, prefix in zip(lines, stripped, prefixes):
+        if continued or (scanner.at_statement_start() and _not_python(code)):
+            stand_in = "" if continued else _stand_in(code)
+            result.append((line, stand_in, None))  # its text is not Python: not scanned
+            continued = code.endswith("\\")
             continue
-        scanner.scan(line)
-        result.append(line)
+        scanner.scan(code)
+        result.append((line, code, prefix))
     return result
+
+
+def _not_python(line: str) -> bool:
+    """IPython syntax at the start of a statement (the line alone, as IPython sees it)."""
+    if _ESCAPED.match(line) or _HELP_END.match(line):
+        return True
+    automagic = _AUTOMAGIC.match(line)
+    if automagic is None or automagic.group(2).split(".")[0] not in MAGICS:
+        return False
+    if not (automagic.group(3) or "").strip():
+        return False  # `ls` alone is a name: Python, whatever IPython would do with it
+    if any(line.count(opening) > line.count(closing) for opening, closing in ("()", "[]", "{}")):
+        return False  # the start of a longer Python statement
+    try:
+        ast.parse(line.strip())
+    except SyntaxError:
+        return True  # `ls ./data/`, `cd dir`, `pip install x`: only an automagic
+    except (ValueError, RecursionError, MemoryError):
+        return False
+    return False
 
 
 def _stand_in(line: str) -> str:
@@ -170,6 +298,7 @@ def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str) -> bytes
     """The notebook's bytes with the code cells' lines replaced by those of ``fixed_source``
     (the fixed version of ``notebook.source``); outputs, metadata and every other byte stay.
 
+    A line keeps what IPython removes from its front (the cell's common indent, a prompt).
     Raises NotebookError when that cannot be done exactly: a fix that changed the number of
     lines, a line that is not Python in the cell (a magic), or a JSON layout that re-encoding
     would not reproduce byte for byte.
@@ -189,7 +318,11 @@ def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str) -> bytes
     changed = {}
     for index, (old, new) in enumerate(zip(old_lines, new_lines)):
         if old != new:
-            changed.setdefault(notebook.places[index][0], {})[notebook.places[index][1]] = new
+            if notebook.prefixes[index] is None:
+                raise NotebookError("the fix would change a line that is not Python (IPython "
+                                    "syntax or a cell in another language)")
+            cell, row = notebook.places[index]
+            changed.setdefault(cell, {})[row] = notebook.shown(index + 1, new)
     for number, rows in changed.items():
         cell = document["cells"][number - 1]
         source = cell["source"]

@@ -273,3 +273,64 @@ def test_a_file_over_its_time_budget_is_not_written(tmp_path):
     assert path.read_text(encoding="utf-8") == source
     [finding] = outcome.findings
     assert finding.code == "NAN000" and "took longer than 0.05 s" in finding.message
+
+
+# -- many findings: fixing costs about one lint more than checking ---------------------------
+class BrokenOnX(Rule):
+    """A rule whose fix of `tf.math.log(x)` (only) produces code that does not parse."""
+
+    code = "NAN998"
+    name = "broken-on-x"
+    fix_safety = "safe"
+
+    def visit_Call(self, node):
+        if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "log"
+                and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "x"):
+            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+
+
+def test_many_fixes_are_applied_in_one_pass_and_a_broken_one_costs_no_parse_per_fix(
+        monkeypatch):
+    count = 300
+    source = "import tensorflow as tf\n" + "".join(
+        f"a{i} = tf.math.log(tf.nn.softmax(z{i}))\n" for i in range(count)) + (
+        "b = tf.math.log(x)\n")
+    options = LintOptions(rules=[BrokenOnX, *registry.rule_classes(["NAN103"])],
+                          engine_codes=frozenset({"NAN000"}))
+    parses = []
+    real = cst.parse_module
+    monkeypatch.setattr(cst, "parse_module", lambda *a, **k: parses.append(1) or real(*a, **k))
+    outcome = fix_source(source, "a.py", options, UNSAFE)
+    assert outcome.fixed == count
+    assert outcome.text.count("tf.nn.log_softmax(") == count
+    [left] = outcome.findings
+    assert left.code == "NAN998" and "fix not applied: the fixed code would not parse" in (
+        left.message)
+    assert len(parses) == 2  # the first lint, and the lint of the fixed text: no more
+
+
+class SlowAfterFix(Rule):
+    """A rule that takes forever on code that has been fixed (it contains `1e-7`)."""
+
+    code = "NAN997"
+    name = "slow-after-fix"
+
+    def visit_Module(self, node):
+        if "1e-7" in node.code:
+            while True:
+                pass
+
+
+def test_a_budget_spent_while_fixing_still_reports_the_findings(tmp_path):
+    path = tmp_path / "a.py"
+    source = LOG_OF_RELU + "".join(f"y{i} = tf.math.log(tf.nn.relu(x{i}))\n" for i in range(5))
+    path.write_text(source, encoding="utf-8")
+    options = options_for()
+    options.rules = [*options.rules, SlowAfterFix]
+    options.file_timeout = 3
+    outcome = fix_file(str(path), "a.py", options, UNSAFE, write=True)
+    assert path.read_text(encoding="utf-8") == source  # untouched
+    assert [f.code for f in outcome.findings] == ["NAN102"] * 6 and outcome.fixed == 0
+    assert all("(fix not applied: fixing took longer than 3 s; nothing was written)" in f.message
+               for f in outcome.findings)
+    assert not outcome.changed

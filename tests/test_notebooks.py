@@ -81,13 +81,40 @@ def test_fixture_in_sarif_names_the_cell(tmp_path):
     assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
 
 
-def test_notebook_findings_carry_no_edits(tmp_path):
-    # Edits would be in the coordinates of the joined cells: JSON gives none for notebooks,
-    # and --fix maps its changes back to the cells itself.
-    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
-    make(tmp_path, {})
-    _, document = check_json(cwd=tmp_path)
-    assert document["findings"] and all(f["fix"] is None for f in document["findings"])
+def test_notebook_fixes_are_in_cell_coordinates(tmp_path):
+    # A cell indented as a whole: the edit's column is the cell's, not the dedented line's.
+    data = cells("import tensorflow as tf\n", "  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
+    [finding] = lint_notebook(data, "nb.ipynb", options_for())
+    assert (finding.cell, finding.line, finding.column) == (3, 2, 10)
+    assert finding.source_lines == ("  loss = tf.math.log(p)",)
+    [edit] = finding.fix["edits"]
+    assert (edit["line"], edit["column"], edit["end_column"], edit["replacement"]) == (
+        2, 22, 23, "p + 1e-7")
+
+
+SOFTMAX_LOG = ("import tensorflow as tf\nprobs = tf.nn.softmax(z)\n"
+               "loss = tf.math.log(tf.nn.softmax(z)) + tf.math.log(tf.nn.relu(z))\n")
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_notebook_findings_are_marked_and_counted_as_in_a_python_file(tmp_path, unsafe):
+    make(tmp_path, {"a.py": SOFTMAX_LOG, "nb.ipynb": cells(SOFTMAX_LOG).decode()})
+    flags = ["--unsafe-fixes"] if unsafe else []  # with it, both files are fixed
+
+    def heads(name):
+        result = run_cli("check", "--no-cache", *flags, name, cwd=tmp_path)
+        return ([" ".join(line.split(": ", 1)[1].split()[:2])
+                 for line in result.stdout.splitlines() if line.startswith(name)],
+                result.stdout.rstrip().splitlines()[-1])
+
+    python, notebook_ = heads("a.py"), heads("nb.ipynb")
+    assert notebook_ == python
+    if not unsafe:
+        assert python[0] == ["NAN103 [*]", "NAN102 `tf.math.log`"]
+        assert python[1].endswith(
+            "[*] 1 fixable with `--fix`. 1 more fixable with `--unsafe-fixes`.")
+    else:
+        assert python == ([], "No findings in 1 file. Fixed 2 findings.")
 
 
 def test_fixture_has_exactly_the_expected_findings():
@@ -163,6 +190,8 @@ def test_a_magic_inside_a_block_keeps_the_block_valid():
     "ok = (a\n      != b)\n",
     'doc = """\n%s of the batch\n!important\n"""\n',  # inside a string
     "x = 1 + \\\n    % 2\n",  # after a backslash (not Python either way, but not a magic)
+    'print("a=%s" % x)\nprint("b=!")\n',  # `=` then `%` inside a string: no `x = %magic`
+    "time (x +\n      y)\n",  # a magic's name starting a longer Python statement
 ])
 def test_lines_that_only_look_like_magics_are_kept(code):
     assert notebook.read(cells(code)).source == code
@@ -268,3 +297,160 @@ def test_a_notebook_layout_that_cannot_be_reproduced_is_not_written(tmp_path):
     assert result.returncode == 1
     assert (tmp_path / "nb.ipynb").read_bytes() == odd
     assert "fix not applied: the notebook's JSON layout" in result.stdout
+
+
+# -- cells as IPython reads them (IPython.core.inputtransformer2) ----------------------------
+LATER = "loss = tf.math.log(tf.nn.relu(z))\n"  # a finding in the cell after the construct
+
+
+@pytest.mark.parametrize("construct", [
+    " import numpy as np\n x = np.ones(3)\n for i in x:\n     print(i)\n",  # indented cell
+    "\t\ty = 1\n\t\tif y:\n\t\t    y = 2\n",
+    "tf.keras.Input?\n",  # trailing help
+    "x = 1\ntf.nn.relu??\n",
+    "?tf.nn.relu\n",  # leading help
+    "!t2t-datagen \\\n  --data_dir=/tmp/data \\\n  --problem=translate\nx = 1\n",
+    "files = !ls /tmp \\\n  -la\nprint(files)\n",
+    "ls ./data/\n",  # automagics that are not Python
+    "cd my_project\nimport os\n",
+    "pip install -q tensorflow-datasets\n",
+    "%%R\nlibrary(ggplot2)\nx <- c(1, 2)\n",  # cell magics in another language
+    "%%bash\nfor f in *; do echo $f; done\n",
+    "%%html\n<div>1 / 0</div>\n",
+    "%%javascript\nconsole.log(1 / 0);\n",
+    ">>> x = 1\n>>> for i in range(3):\n...     x += i\n",  # a pasted session
+    "In [1]: x = 1\n   ...: y = 2\n",
+])
+def test_ipython_constructs_parse_and_later_cells_are_checked(construct):
+    data = cells("import tensorflow as tf\n", construct, LATER)
+    assert lint(data) == [(4, 1, 8, "NAN102")]
+
+
+def test_an_automagic_that_is_python_stays_python():
+    source = notebook.read(cells("ls = [1]\nls\nrun(1)\ncd -1\n")).source
+    assert source == "ls = [1]\nls\nrun(1)\ncd -1\n"
+
+
+@pytest.mark.parametrize("metadata", [
+    {"vscode": {"languageId": "r"}}, {"kernel": "R"},
+    {"dotnet_interactive": {"language": "csharp"}},
+    {"polyglot_notebook": {"kernelName": "fsharp"}},
+])
+def test_a_cell_in_another_language_by_its_metadata_is_not_read(metadata):
+    document = json.loads(cells("import tensorflow as tf\n",
+                                "x <- log(0)\nif (x > 1) { print(x) }\n", LATER))
+    document["cells"][2]["metadata"] = metadata
+    assert lint(json.dumps(document).encode()) == [(4, 1, 8, "NAN102")]
+
+
+def test_a_notebook_whose_kernel_is_another_language_is_not_read():
+    document = json.loads(cells("import tensorflow as tf\nx <- log(0)\n" + LATER))
+    document["metadata"] = {"kernelspec": {"name": "ir", "language": "R"}}
+    assert lint(json.dumps(document).encode()) == []
+
+
+def test_a_cell_that_does_not_parse_is_one_nan000_and_the_others_are_checked():
+    data = cells("import tensorflow as tf\n", "x = (1,\n", "def f(:\n    pass\n", LATER)
+    findings = lint_notebook(data, "nb.ipynb", options_for())
+    assert [(f.cell, f.line, f.code) for f in findings] == [
+        (3, 1, "NAN000"), (4, 1, "NAN000"), (5, 1, "NAN102")]
+    assert "(cell 4 is not checked; the other cells are)" in findings[1].message
+
+
+def test_a_fix_never_touches_a_replaced_line(tmp_path):
+    # The fix is refused where the program's line is a stand-in for IPython syntax.
+    document = notebook.read(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER))
+    with pytest.raises(notebook.NotebookError, match="not Python"):
+        notebook.with_fixed_code(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER),
+                                 document, document.source.replace("pass", "pass  # x"))
+
+
+def test_fix_keeps_the_indent_of_an_indented_cell_and_its_shell_lines(tmp_path):
+    data = cells("import tensorflow as tf\n",
+                 "  !pip install x \\\n    --quiet\n  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(data)
+    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert "Fixed 1 finding" in result.stdout, result.stdout
+    assert json.loads(path.read_bytes())["cells"][2]["source"] == [
+        "  !pip install x \\\n", "    --quiet\n", "  p = tf.nn.relu(z)\n",
+        "  loss = tf.math.log(p + 1e-7)\n"]
+
+
+# -- TensorFlow docs notebooks, reconstructed from their public form -------------------------
+TF_DOCS = {
+    "beginner quickstart": [
+        "import tensorflow as tf\nprint(\"TensorFlow version:\", tf.__version__)\n",
+        "mnist = tf.keras.datasets.mnist\n\n(x_train, y_train), (x_test, y_test) = "
+        "mnist.load_data()\nx_train, x_test = x_train / 255.0, x_test / 255.0\n",
+        "model = tf.keras.models.Sequential([\n  tf.keras.layers.Flatten(input_shape=(28, 28)),"
+        "\n  tf.keras.layers.Dense(128, activation='relu'),\n  tf.keras.layers.Dropout(0.2),\n"
+        "  tf.keras.layers.Dense(10)\n])\n",
+        "predictions = model(x_train[:1]).numpy()\npredictions\n",
+        "tf.nn.softmax(predictions).numpy()\n",
+        "loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)\n",
+        "model.compile(optimizer='adam',\n              loss=loss_fn,\n"
+        "              metrics=['accuracy'])\n",
+        "model.fit(x_train, y_train, epochs=5)\n",
+        "model.evaluate(x_test,  y_test, verbose=2)\n",
+        "probability_model = tf.keras.Sequential([\n  model,\n  tf.keras.layers.Softmax()\n])\n",
+    ],
+    "text classification": [
+        "import matplotlib.pyplot as plt\nimport os\nimport re\nimport shutil\nimport string\n"
+        "import tensorflow as tf\n\nfrom tensorflow.keras import layers\n"
+        "from tensorflow.keras import losses\n",
+        "url = \"https://ai.stanford.edu/~amaas/data/sentiment/aclImdb_v1.tar.gz\"\n\n"
+        "dataset = tf.keras.utils.get_file(\"aclImdb_v1\", url,\n"
+        "                                    untar=True, cache_dir='.',\n"
+        "                                    cache_subdir='')\n\n"
+        "dataset_dir = os.path.join(os.path.dirname(dataset), 'aclImdb')\n",
+        "os.listdir(dataset_dir)\n",
+        "!ls aclImdb/train\n",
+        "def custom_standardization(input_data):\n  lowercase = tf.strings.lower(input_data)\n"
+        "  stripped_html = tf.strings.regex_replace(lowercase, '<br />', ' ')\n"
+        "  return tf.strings.regex_replace(stripped_html,\n"
+        "                                  '[%s]' % re.escape(string.punctuation),\n"
+        "                                  '')\n",
+        "model = tf.keras.Sequential([\n  layers.Embedding(10000, 16),\n  layers.Dropout(0.2),\n"
+        "  layers.GlobalAveragePooling1D(),\n  layers.Dropout(0.2),\n  layers.Dense(1)])\n\n"
+        "model.summary()\n",
+        "model.compile(loss=losses.BinaryCrossentropy(from_logits=True),\n"
+        "              optimizer='adam',\n"
+        "              metrics=[tf.metrics.BinaryAccuracy(threshold=0.0)])\n",
+        "history_dict = history.history\nhistory_dict.keys()\n",
+        "acc = history_dict['binary_accuracy']\nloss = history_dict['loss']\n\n"
+        "epochs = range(1, len(acc) + 1)\n\nplt.plot(epochs, loss, 'bo', label='Training loss')\n"
+        "plt.show()\n",
+    ],
+    "images with tf.data and tensorboard": [
+        "!pip install -q tensorflow-datasets\n",
+        "%load_ext tensorboard\n",
+        "import datetime\nimport numpy as np\nimport tensorflow as tf\n"
+        "import tensorflow_datasets as tfds\n",
+        "rm -rf ./logs/\n",
+        "tf.keras.Input?\n",
+        "(train_ds, val_ds), metadata = tfds.load(\n    'tf_flowers',\n"
+        "    split=['train[:80%]', 'train[80%:]'],\n    with_info=True,\n"
+        "    as_supervised=True,\n)\n",
+        "  IMG_SIZE = 180\n  resize_and_rescale = tf.keras.Sequential([\n"
+        "    tf.keras.layers.Resizing(IMG_SIZE, IMG_SIZE),\n    tf.keras.layers.Rescaling(1./255)\n"
+        "  ])\n",
+        "AUTOTUNE = tf.data.AUTOTUNE\n\ndef prepare(ds, shuffle=False):\n"
+        "  ds = ds.map(lambda x, y: (resize_and_rescale(x), y),\n"
+        "              num_parallel_calls=AUTOTUNE)\n  if shuffle:\n    ds = ds.shuffle(1000)\n"
+        "  return ds.batch(32).prefetch(buffer_size=AUTOTUNE)\n",
+        "log_dir = \"logs/fit/\" + datetime.datetime.now().strftime(\"%Y%m%d-%H%M%S\")\n"
+        "tensorboard_callback = tf.keras.callbacks.TensorBoard(log_dir=log_dir, "
+        "histogram_freq=1)\n",
+        "%tensorboard --logdir logs/fit\n",
+        "ls ./logs/\n",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TF_DOCS))
+def test_tensorflow_docs_notebooks_parse(name):
+    findings = lint(cells(*TF_DOCS[name]))
+    assert not [f for f in findings if f[3] == "NAN000"], findings
+    # Their code is checked: a finding added at the end is reported.
+    assert lint(cells(*TF_DOCS[name], LATER))[-1][3] == "NAN102"

@@ -12,7 +12,7 @@ import pytest
 
 from cli_helpers import TF_LOG, make
 from conftest import options_for
-from nanlint import runner
+from nanlint import engine, runner
 from nanlint.config import Config
 from nanlint.engine import FileTimeout, lint_bytes, lint_text, within_budget
 from nanlint.rule import Rule
@@ -123,3 +123,49 @@ def test_big_file_times_out_and_the_scan_goes_on(tmp_path, jobs, count):
     # A timeout depends on the machine's load: it is not cached, the good files are.
     entries = json.loads(next((tmp_path / ".nanlint_cache").glob("v*.json")).read_text())
     assert len(entries["entries"]) == 1
+
+
+# -- the parse is under the budget too -------------------------------------------------------
+def long_expression(terms):
+    """One statement of ``terms`` terms on one line: libcst's native parse of it takes time
+    that grows faster than linearly (3,000 terms, 120 KB: minutes), and no alarm stops it."""
+    return ("import tensorflow as tf\nloss = " + " + ".join(
+        f"tf.math.log(tf.nn.relu(weights_{i}) * scale_{i})" for i in range(terms)) + "\n")
+
+
+def test_a_stuck_native_parse_is_reported_at_the_limit():
+    from dataclasses import replace
+
+    limit = 2.0
+    options = replace(options_for(), file_timeout=limit)
+    # Calibration in this run: a statement long enough to be parsed the same way (in a
+    # child process), but quick; what it costs on this machine now bounds the overhead.
+    started = time.monotonic()
+    calibration = lint_bytes(long_expression(60).encode(), "short.py", options)
+    overhead = time.monotonic() - started
+    assert [f.code for f in calibration] == ["NAN102"] * 60
+    started = time.monotonic()
+    [finding] = lint_bytes(long_expression(3000).encode(), "huge.py", options)
+    elapsed = time.monotonic() - started
+    assert (finding.code, finding.name) == ("NAN000", "timeout")
+    assert elapsed < limit + max(0.5, 2 * overhead), (elapsed, overhead)
+
+
+def test_a_file_parsed_in_a_child_process_has_the_same_findings():
+    from dataclasses import replace
+
+    source = long_expression(60).encode()
+    assert len(source) > engine.LONG_STATEMENT
+    budget = lint_bytes(source, "a.py", replace(options_for(), file_timeout=60))
+    assert budget == lint_bytes(source, "a.py", options_for())  # no budget: no child
+    assert len(budget) == 60 and budget[0].source_lines
+
+
+def test_a_short_file_is_not_parsed_in_a_child(monkeypatch):
+    from dataclasses import replace
+
+    monkeypatch.setattr(engine, "_in_child", lambda *args: pytest.fail("forked"))
+    assert lint_bytes(TF_LOG.encode(), "a.py", replace(options_for(), file_timeout=60))
+    long_docstring = 'import tensorflow as tf\n"""' + "words " * 1000 + '"""\n' + TF_LOG
+    long_docstring += "match x:\n    case 1:\n        y = 2\n"
+    assert lint_bytes(long_docstring.encode(), "a.py", replace(options_for(), file_timeout=60))
