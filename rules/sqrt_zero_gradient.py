@@ -91,7 +91,7 @@ class SqrtZeroGradient(Rule):
         return number is not None and 0 < number < 1
 
     def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
-        if argument is None or not self.analysis.gradient_may_flow():
+        if argument is None or not self.analysis.gradient_may_flow(node):
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
