@@ -500,7 +500,7 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
             suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
-            source_lines=tuple(lines[start.line - 1:end.line])))
+            gradient=report.gradient, source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
 
 

@@ -25,6 +25,8 @@ class Finding:
     fix: Optional[Dict[str, Any]] = None
     # In a notebook: the cell (1-based among all cells, as ruff), and line is within it.
     cell: Optional[int] = None
+    # The flagged value may reach a differentiated objective (a gradient flows through it).
+    gradient: bool = False
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.
@@ -45,6 +47,7 @@ class Finding:
             "message": self.message,
             "suggestion": self.suggestion,
             "fix": self.fix,
+            "gradient": self.gradient,
         }
 
     @property

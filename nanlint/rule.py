@@ -62,6 +62,7 @@ class Report:
     suggestion: Optional[str]
     statement: Optional[cst.CSTNode]
     fix: Optional[Fix] = None
+    gradient: bool = True  # the value may reach a differentiated objective
 
 
 class Rule:
@@ -77,6 +78,10 @@ class Rule:
     VALID: ClassVar[List[str]] = []
     INVALID: ClassVar[List[str]] = []
     origin: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)
+    # "gradient": a hazard of the gradient, reported only where the value may reach a
+    # differentiated objective; "forward": a hazard of the value, reported everywhere but
+    # one step less confident (and saying so) where no gradient flows; "": neither.
+    hazard: ClassVar[str] = ""
 
     def __init__(self, analysis: Analysis, reports: List[Report],
                  settings: Optional[Dict[str, Any]] = None) -> None:
@@ -91,9 +96,18 @@ class Rule:
                fix: Optional[Fix] = None) -> None:
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
+        reach = self.analysis.reach(node)
+        if not reach.gradient:
+            if self.hazard == "gradient":
+                return
+            if self.hazard == "forward":
+                where = f"{reach.why}; " if reach.why else ""
+                message = f"{message} ({where}no gradient flows here)"
+                confidence = _weaker(confidence)
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
-                                    statements[-1] if statements else None, fix))
+                                    statements[-1] if statements else None, fix,
+                                    gradient=reach.gradient))
 
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
@@ -184,6 +198,12 @@ class Rule:
                     raise TypeError(f"{cls.__name__}.{attr}: no libcst node of that name")
                 found.append((node_type, attr))
         return found
+
+
+def _weaker(confidence: str) -> str:
+    """One step less confident: high → medium → low."""
+    order = sorted(CONFIDENCE_ORDER, key=CONFIDENCE_ORDER.get)
+    return order[max(0, CONFIDENCE_ORDER[confidence] - 1)]
 
 
 def _literal(number: float) -> str:

@@ -48,6 +48,7 @@ class ClipInForwardPass(Rule):
     """
 
     code = "NAN303"
+    hazard = "gradient"
     name = "clip-in-forward-pass"
     severity = "info"
     summary = "clip_by_value on hidden activations (zero gradient where it clips)"
@@ -67,7 +68,7 @@ class ClipInForwardPass(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
-        if op is None or op.name != "clip" or not self.analysis.gradient_may_flow(node):
+        if op is None or op.name != "clip":
             return
         argument = self.analysis.argument(node, op, 0)
         low = self.analysis.argument(node, op, 1)

@@ -72,6 +72,7 @@ class ExpOverflow(Rule):
     """
 
     code = "NAN104"
+    hazard = "forward"
     name = "exp-overflow"
     severity = "warning"
     summary = "exp of an unbounded value feeding a sum or a division"

@@ -76,6 +76,7 @@ class NormZeroGradient(Rule):
     """
 
     code = "NAN202"
+    hazard = "gradient"
     name = "norm-zero-gradient"
     severity = "warning"
     fix_safety = "unsafe"
@@ -133,8 +134,6 @@ class NormZeroGradient(Rule):
 
     # -- checks -----------------------------------------------------------------------------
     def _evidence(self, node: cst.CSTNode) -> Optional[Evidence]:
-        if not self.analysis.gradient_may_flow(node):
-            return None
         evidence = self.analysis.value(node).zero
         if (evidence is None or evidence.convention or evidence.discrete
                 or not evidence.aggregate or evidence.producer not in _ZERO_VECTOR_PRODUCERS):

@@ -54,6 +54,7 @@ class SqrtZeroGradient(Rule):
     """
 
     code = "NAN201"
+    hazard = "gradient"
     name = "sqrt-zero-gradient"
     severity = "warning"
     summary = "square root of a value that can be 0 (infinite gradient)"
@@ -91,7 +92,7 @@ class SqrtZeroGradient(Rule):
         return number is not None and 0 < number < 1
 
     def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
-        if argument is None or not self.analysis.gradient_may_flow(node):
+        if argument is None:
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)

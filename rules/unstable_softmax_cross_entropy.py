@@ -74,6 +74,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     """
 
     code = "NAN103"
+    hazard = "forward"
     name = "unstable-softmax-cross-entropy"
     severity = "error"
     summary = "cross-entropy or log computed from a softmax/sigmoid output instead of logits"

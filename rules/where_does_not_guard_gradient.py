@@ -84,6 +84,7 @@ class WhereDoesNotGuardGradient(Rule):
     """
 
     code = "NAN204"
+    hazard = "gradient"
     name = "where-does-not-guard-gradient"
     severity = "error"
     fix_safety = "unsafe"
@@ -109,8 +110,6 @@ class WhereDoesNotGuardGradient(Rule):
         branches = [self.analysis.argument(node, op, 1), self.analysis.argument(node, op, 2)]
         if cond is None or branches[0] is None or branches[1] is None:
             return  # `tf.where(cond)` returns indices
-        if not self.analysis.gradient_may_flow(node):
-            return
         for position, branch in enumerate(branches):
             for site in self._sites(branch, branch, None, _MAX_HOPS):
                 if self._safe(site.operand) or not self._tests(cond, self._aliases(

@@ -113,6 +113,7 @@ def test_json_document(tmp_path):
         "fix": {"safety": "unsafe", "description": "add an epsilon inside `tf.math.log`",
                 "edits": [{"line": 3, "column": 20, "end_line": 3, "end_column": 21,
                            "replacement": "p + 1e-7"}]},
+        "gradient": True,  # where the value goes is not known: it may take a gradient
     }
     assert "tf.math.log" in finding["message"] and "relu" in finding["message"]
     assert "1e-7" in finding["suggestion"]

@@ -206,8 +206,8 @@ class Flow:
                for d in unit.decorators):
             context = CUSTOM
         elif self._no_gradient.search(name):
-            context = IN_TEST if name.startswith("test") else none(
-                "in a metric or an optimizer update")
+            context = (IN_TEST if name.startswith("test") else IN_METRIC
+                       if name in sinks.METRIC_METHODS else none("in an optimizer update"))
         else:
             info = self._module_index().functions.get(key)
             if info is not None and info.cls is not None and any(

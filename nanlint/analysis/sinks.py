@@ -65,7 +65,7 @@ IN_TEST = none("in a test")
 OBJECTIVE_METHODS = {"minimize": "loss", "compute_gradients": "loss", "get_gradients": "loss",
                       "gradient": "target", "jacobian": "target", "batch_jacobian": "target",
                       "add_loss": "losses", "compute_loss": ""}
-_METRIC_METHODS = frozenset({"update_state", "result", "reset_state", "reset_states",
+METRIC_METHODS = frozenset({"update_state", "result", "reset_state", "reset_states",
                              "merge_state"})
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical",
                           "exception", "log"})
@@ -119,7 +119,7 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
           keyword: Optional[str]) -> Optional[Reach]:
     """Where calls end a value: metrics, summaries, logs, fetches, cuts; else None."""
     tensorflow = qualified.startswith(("tensorflow.", "keras."))
-    if method and last in _METRIC_METHODS:
+    if method and last in METRIC_METHODS:
         return IN_METRIC
     if qualified.startswith("tensorflow.metrics.") or (
             qualified.startswith("keras.metrics.") and last[:1].isupper()):
