@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
-from libcst.helpers import parse_template_expression
+from libcst.helpers._template import mangle_template, unmangle_nodes
 
 from nanlint.optable import Op
 from nanlint.scopes import Binding
@@ -117,8 +117,15 @@ class Rule:
 
     @staticmethod
     def template(text: str, **parts: cst.BaseExpression) -> cst.BaseExpression:
-        """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside."""
-        return parse_template_expression(text, **parts)
+        """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside.
+        (libcst's ``parse_template_expression``, with each template parsed only once.)"""
+        key = (text, tuple(sorted(parts)))
+        parsed = _TEMPLATES.get(key)
+        if parsed is None:
+            parsed = cst.parse_expression(mangle_template(text, set(parts)))
+            if len(_TEMPLATES) < 512:
+                _TEMPLATES[key] = parsed
+        return unmangle_nodes(parsed, parts)
 
     def epsilon(self, value: Optional[Value] = None) -> str:
         """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105)."""
@@ -198,6 +205,9 @@ class Rule:
                     raise TypeError(f"{cls.__name__}.{attr}: no libcst node of that name")
                 found.append((node_type, attr))
         return found
+
+
+_TEMPLATES: Dict[Tuple[str, Tuple[str, ...]], cst.BaseExpression] = {}
 
 
 def _weaker(confidence: str) -> str:
