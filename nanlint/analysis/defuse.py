@@ -400,6 +400,9 @@ def _loads_before_rebinding(body: cst.BaseSuite, env: Env):
             stack.extend(children(item))
 
 
+_GUARDS = frozenset({*_ASSERTIONS, "assert_greater", "assert_greater_equal"})
+
+
 # -- the module: which units exist, who calls whom ------------------------------------------
 @dataclass
 class Function:
@@ -418,6 +421,7 @@ class ModuleIndex:
         self.references: Dict[str, int] = {}  # every read of a name
         self.losses: Set[str] = set()  # names passed as `loss=`
         self.metrics: Dict[str, int] = {}  # names listed in `metrics=`
+        self.assertions = False  # an assertion that guards a value is called somewhere
         stack: List[Tuple[cst.CSTNode, Unit, Optional[cst.ClassDef]]] = [(module, module, None)]
         while stack:
             node, unit, cls = stack.pop()
@@ -450,6 +454,8 @@ class ModuleIndex:
                 continue
             if isinstance(node, cst.Call):
                 func = node.func
+                if last_name(func) in _GUARDS:
+                    self.assertions = True
                 if isinstance(func, cst.Name):
                     self.calls.setdefault(func.value, []).append((node, unit))
                 elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)

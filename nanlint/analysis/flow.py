@@ -77,6 +77,10 @@ class Flow:
         this read of it with no assignment in between; else None."""
         return self._body(unit).asserted.get(id(name))
 
+    def has_assertions(self) -> bool:
+        """Whether the module calls an assertion that guards a value anywhere."""
+        return self._module_index().assertions
+
     def enclosing(self, function: cst.FunctionDef
                   ) -> Tuple[Optional[Unit], Optional[cst.ClassDef]]:
         """The unit ``function`` is defined in, and its class if it is a method."""
