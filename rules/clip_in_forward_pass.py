@@ -42,6 +42,8 @@ class ClipInForwardPass(Rule):
 
     ## Fix safety
     No automatic fix: the remedy (normalization, a smaller learning rate) changes the model.
+    Not reported where the clipped value reaches no differentiated objective (a metric, a
+    summary, a log).
 
     ## Options
     None.

@@ -49,6 +49,10 @@ class SqrtZeroGradient(Rule):
     `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
     A value that can be negative gets no fix.
 
+    Not reported where the root's value reaches no differentiated objective: an RMSE that
+    is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
+    gradient.
+
     ## Options
     None.
     """
