@@ -137,7 +137,17 @@ class Rule:
     @staticmethod
     def number(value: float) -> cst.BaseExpression:
         """A float literal as people write it (``1e-7``, ``1e-3``, ``0.05``)."""
-        return cst.parse_expression(_literal(value))
+        return Rule.expression(_literal(value))
+
+    @staticmethod
+    def expression(text: str) -> cst.BaseExpression:
+        """A small expression written as text (``tf.nn.log_softmax``), parsed once."""
+        parsed = _EXPRESSIONS.get(text)
+        if parsed is None:
+            parsed = cst.parse_expression(text)
+            if len(_EXPRESSIONS) < 512:
+                _EXPRESSIONS[text] = parsed
+        return parsed
 
     @staticmethod
     def operand(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -208,6 +218,7 @@ class Rule:
 
 
 _TEMPLATES: Dict[Tuple[str, Tuple[str, ...]], cst.BaseExpression] = {}
+_EXPRESSIONS: Dict[str, cst.BaseExpression] = {}
 
 
 def _weaker(confidence: str) -> str:

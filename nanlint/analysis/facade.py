@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -30,6 +30,7 @@ class Analysis(Expressions):
         super().__init__(*args, **kwargs)
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._reach: Optional[Flow] = None
+        self._ops: Dict[int, Optional[Op]] = {}
 
     # -- what an expression is --------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:
@@ -42,15 +43,21 @@ class Analysis(Expressions):
         return self._callee(call.func, scope, index)
 
     def op_of(self, call: cst.Call) -> Optional[Op]:
-        """The canonical TF/Keras op a call invokes, or None."""
+        """The canonical TF/Keras op a call invokes, or None (asked by every rule for every
+        call: answered once per call)."""
+        key = id(call)
+        if key in self._ops:
+            return self._ops[key]
         func = call.func
         last = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else None)
-        if last is not None and last not in optable.LAST_NAMES and not isinstance(
-                func, cst.Name):
-            return None  # `x.numpy()`, `self.dense(...)`: not an op spelling, not an alias
-        callee = self.callee(call)
-        return callee.op if callee is not None and callee.kind == "op" else None
+        op = None
+        if last is None or last in optable.LAST_NAMES or isinstance(func, cst.Name):
+            # not `x.numpy()`, `self.dense(...)`: an op spelling or an alias
+            callee = self.callee(call)
+            op = callee.op if callee is not None and callee.kind == "op" else None
+        self._ops[key] = op
+        return op
 
     def qualified_name(self, expr: cst.BaseExpression) -> Optional[str]:
         scope, index = self._here()
