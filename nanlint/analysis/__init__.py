@@ -15,6 +15,11 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     scopes       the statement index of each scope (module, class, function, lambda)
 
+    flow         gradient reach: where a value goes (objective, unknown, none), per function
+      │
+    sinks        what calls do with a value, as data        defuse  one walk per function:
+                                                                    definitions -> uses
+
     arithmetic   pure functions: sum, product, quotient, power, square, clip of Values
       │
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
