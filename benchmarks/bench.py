@@ -13,7 +13,9 @@ Each measurement is a whole process, timed from outside, the median of ``--runs`
 - cold: ``nanlint check CORPUS --no-cache``;
 - warm: ``nanlint check CORPUS`` with a filled cache and nothing changed;
 - one file: ``nanlint check SMALL.py`` (a small TensorFlow file);
-- start-up floor: ``python -c "import libcst"``.
+- start-up floor: ``python -c "import libcst"``;
+- dense file: ``nanlint check --no-cache DENSE.py``, a generated 18,000-line TensorFlow file
+  with one finding per function, against libcst parsing that one file (``dense parse``).
 
 Peak memory is the largest resident set of any one process of the command (workers
 included). The ratios are the acceptance figures of the speed issue.
@@ -43,6 +45,21 @@ def loss_fn(labels, logits):
 '''
 
 
+DENSE_FUNCTION = '''def f{i}(a):
+    p = tf.nn.softmax(a)
+    return tf.math.log(p) / tf.norm(a)
+
+
+'''
+
+
+def dense_source(lines: int = 18000) -> str:
+    """A dense TensorFlow file: ``lines`` lines, one finding (log of a softmax) per function."""
+    count = (lines - 2) // DENSE_FUNCTION.count("\n")
+    return "import tensorflow as tf\n\n\n" + "".join(DENSE_FUNCTION.format(i=i)
+                                                     for i in range(count))
+
+
 def _parse_worker(paths: List[str]) -> int:
     import libcst
 
@@ -61,7 +78,8 @@ def parse_only(corpus: str, jobs: int) -> None:
     """The floor: find the .py files and parse each with libcst, in `jobs` processes."""
     from concurrent.futures import ProcessPoolExecutor
 
-    files = sorted(str(p) for p in Path(corpus).rglob("*.py"))
+    files = ([corpus] if corpus.endswith(".py") else
+             sorted(str(p) for p in Path(corpus).rglob("*.py")))
     size = max(1, min(32, len(files) // (jobs * 4)))
     chunks = [files[i:i + size] for i in range(0, len(files), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -109,6 +127,8 @@ def main() -> int:
     try:
         small = Path(work, "small.py")
         small.write_text(SMALL_FILE, encoding="utf-8")
+        dense = Path(work, "dense.py")
+        dense.write_text(dense_source(), encoding="utf-8")
         figures = {}
         figures["parse_floor"] = median_of(
             [sys.executable, os.path.abspath(__file__), "--parse-only", f"--jobs={args.jobs}",
@@ -119,6 +139,11 @@ def main() -> int:
         figures["one_file"] = median_of([*nanlint, str(small)], work, args.runs)
         figures["import_floor"] = median_of([sys.executable, "-c", "import libcst"], work,
                                             args.runs)
+        figures["dense_parse"] = median_of(
+            [sys.executable, os.path.abspath(__file__), "--parse-only", "--jobs=1", str(dense)],
+            work, args.runs)
+        figures["dense"] = median_of([*nanlint[:-1], "--jobs=1", "--no-cache", str(dense)],
+                                     work, args.runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -127,18 +152,21 @@ def main() -> int:
         "warm / cold": figures["warm"][0] / figures["cold"][0],
         "one file / import floor": figures["one_file"][0] / figures["import_floor"][0],
         "peak memory cold / parse floor": figures["cold"][1] / figures["parse_floor"][1],
+        "dense file / its parse": figures["dense"][0] / figures["dense_parse"][0],
     }
     limits = {"cold / parse floor": 1.3, "warm / cold": 0.1, "one file / import floor": 2.0,
-              "peak memory cold / parse floor": 1.2}
+              "peak memory cold / parse floor": 1.2, "dense file / its parse": 1.5}
     files = sum(1 for _ in Path(corpus).rglob("*.py"))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     if args.json:
         print(json.dumps({"corpus": corpus, "files": files, "jobs": args.jobs,
-                          "runs": args.runs,
+                          "runs": args.runs, "load_average": load,
                           "seconds": {k: v[0] for k, v in figures.items()},
                           "peak_kib": {k: v[1] for k, v in figures.items()},
                           "ratios": ratios}, indent=2))
         return 0
-    print(f"corpus: {corpus} ({files} files), jobs={args.jobs}, median of {args.runs} runs")
+    print(f"corpus: {corpus} ({files} files), jobs={args.jobs}, median of {args.runs} runs, "
+          f"load average at the end {load}")
     for name, (seconds, peak) in figures.items():
         print(f"  {name:<14} {seconds:8.2f} s   peak {peak / 1024:7.1f} MiB")
     for name, ratio in ratios.items():

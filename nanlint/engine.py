@@ -26,7 +26,8 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Se
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from nanlint import notebook, suppression
 from nanlint.finding import Finding
@@ -560,10 +561,21 @@ def _internal_error(path: str, code: str, error: BaseException, lines: List[str]
     return finding
 
 
+def _positions(module: cst.Module) -> Dict[cst.CSTNode, Any]:
+    """Every node's position: what ``MetadataWrapper(...).resolve(PositionProvider)``
+    returns, from the one code generation it runs, without the wrapper's extra traversal
+    of the whole tree (it doubled the cost on large files)."""
+    provider = PositionProvider()
+    module._codegen(PositionProvidingCodegenState(
+        default_indent=module.default_indent, default_newline=module.default_newline,
+        provider=provider))
+    return provider._computed
+
+
 def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
               lines: List[str], comments: suppression.Suppressions,
               describe_line: Callable[[int], str]) -> List[Finding]:
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _positions(module)
 
     def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)
@@ -600,7 +612,8 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
             suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
-            evidence=evidence, source_lines=tuple(lines[start.line - 1:end.line])))
+            evidence=evidence, gradient=report.gradient,
+            source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
 
 

@@ -28,6 +28,8 @@ class Finding:
     # Where the value the message names was produced (the softmax, the mask count):
     # {line, column, end_line, end_column, message} (and cell in a notebook), or None.
     evidence: Optional[Dict[str, Any]] = None
+    # The flagged value may reach a differentiated objective (a gradient flows through it).
+    gradient: bool = False
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.
@@ -49,6 +51,7 @@ class Finding:
             "suggestion": self.suggestion,
             "fix": self.fix,
             "evidence": self.evidence,
+            "gradient": self.gradient,
         }
 
     @property

@@ -242,8 +242,8 @@ def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
                               "endLine": data["end_line"], "endColumn": data["end_column"]}
     if finding.source_lines:
         region["snippet"] = {"text": "\n".join(finding.source_lines)}
-    properties = {key: data[key] for key in ("name", "confidence", "suggestion", "fix")
-                  if data.get(key) is not None}
+    properties = {key: data[key] for key in ("name", "confidence", "suggestion", "fix",
+                                             "gradient") if data.get(key) is not None}
     result: Dict[str, Any] = {
         "ruleId": data["code"],
         "level": SARIF_LEVELS.get(data["severity"], "warning"),

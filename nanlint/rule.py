@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
-from libcst.helpers import parse_template_expression
+from libcst.helpers._template import mangle_template, unmangle_nodes
 
 from nanlint.optable import Op
 from nanlint.analysis.scopes import Binding
@@ -63,6 +63,7 @@ class Report:
     suggestion: Optional[str]
     statement: Optional[cst.CSTNode]
     fix: Optional[Fix] = None
+    gradient: bool = True  # the value may reach a differentiated objective
 
 
 class Rule:
@@ -82,6 +83,10 @@ class Rule:
     # code: its findings, sampled on real code, are not yet 2 in 3 real risks. Its docs say
     # why in a `## Preview` section.
     preview: ClassVar[bool] = False
+    # "gradient": a hazard of the gradient, reported only where the value may reach a
+    # differentiated objective; "forward": a hazard of the value, reported everywhere but
+    # one step less confident (and saying so) where no gradient flows; "": neither.
+    hazard: ClassVar[str] = ""
 
     def __init__(self, analysis: Analysis, reports: List[Report],
                  settings: Optional[Dict[str, Any]] = None) -> None:
@@ -96,9 +101,18 @@ class Rule:
                fix: Optional[Fix] = None) -> None:
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
+        reach = self.analysis.reach(node)
+        if not reach.gradient:
+            if self.hazard == "gradient":
+                return
+            if self.hazard == "forward":
+                where = f"{reach.why}; " if reach.why else ""
+                message = f"{message} ({where}no gradient flows here)"
+                confidence = _weaker(confidence)
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
-                                    statements[-1] if statements else None, fix))
+                                    statements[-1] if statements else None, fix,
+                                    gradient=reach.gradient))
 
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
@@ -108,8 +122,15 @@ class Rule:
 
     @staticmethod
     def template(text: str, **parts: cst.BaseExpression) -> cst.BaseExpression:
-        """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside."""
-        return parse_template_expression(text, **parts)
+        """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside.
+        (libcst's ``parse_template_expression``, with each template parsed only once.)"""
+        key = (text, tuple(sorted(parts)))
+        parsed = _TEMPLATES.get(key)
+        if parsed is None:
+            parsed = cst.parse_expression(mangle_template(text, set(parts)))
+            if len(_TEMPLATES) < 512:
+                _TEMPLATES[key] = parsed
+        return unmangle_nodes(parsed, parts)
 
     def epsilon(self, value: Optional[Value] = None) -> str:
         """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105)."""
@@ -121,7 +142,17 @@ class Rule:
     @staticmethod
     def number(value: float) -> cst.BaseExpression:
         """A float literal as people write it (``1e-7``, ``1e-3``, ``0.05``)."""
-        return cst.parse_expression(_literal(value))
+        return Rule.expression(_literal(value))
+
+    @staticmethod
+    def expression(text: str) -> cst.BaseExpression:
+        """A small expression written as text (``tf.nn.log_softmax``), parsed once."""
+        parsed = _EXPRESSIONS.get(text)
+        if parsed is None:
+            parsed = cst.parse_expression(text)
+            if len(_EXPRESSIONS) < 512:
+                _EXPRESSIONS[text] = parsed
+        return parsed
 
     @staticmethod
     def operand(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -189,6 +220,16 @@ class Rule:
                     raise TypeError(f"{cls.__name__}.{attr}: no libcst node of that name")
                 found.append((node_type, attr))
         return found
+
+
+_TEMPLATES: Dict[Tuple[str, Tuple[str, ...]], cst.BaseExpression] = {}
+_EXPRESSIONS: Dict[str, cst.BaseExpression] = {}
+
+
+def _weaker(confidence: str) -> str:
+    """One step less confident: high → medium → low."""
+    order = sorted(CONFIDENCE_ORDER, key=CONFIDENCE_ORDER.get)
+    return order[max(0, CONFIDENCE_ORDER[confidence] - 1)]
 
 
 def _literal(number: float) -> str:

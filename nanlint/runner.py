@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -54,6 +54,7 @@ def options_fingerprint(options: LintOptions) -> str:
     """What, besides the file's bytes, decides its findings."""
     described = {
         "version": __version__,
+        "finding_fields": [f.name for f in fields(Finding)],  # a new field: a new cache
         "rules": sorted(f"{rule.origin}:{rule.code}" for rule in options.rules),
         "engine": sorted(options.engine_codes),
         "rule_settings": {code: options.rule_settings[code] for code in

@@ -48,6 +48,8 @@ class ClipInForwardPass(Rule):
 
     ## Fix safety
     No automatic fix: the remedy (normalization, a smaller learning rate) changes the model.
+    Not reported where the clipped value reaches no differentiated objective (a metric, a
+    summary, a log).
 
     ## Options
     None.
@@ -61,6 +63,7 @@ class ClipInForwardPass(Rule):
 
     code = "NAN303"
     preview = True
+    hazard = "gradient"
     name = "clip-in-forward-pass"
     severity = "info"
     summary = "clip_by_value on hidden activations (zero gradient where it clips)"
@@ -80,7 +83,7 @@ class ClipInForwardPass(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
-        if op is None or op.name != "clip" or not self.analysis.gradient_may_flow(node):
+        if op is None or op.name != "clip":
             return
         argument = self.analysis.argument(node, op, 0)
         low = self.analysis.argument(node, op, 1)

@@ -72,6 +72,7 @@ class ExpOverflow(Rule):
     """
 
     code = "NAN104"
+    hazard = "forward"
     name = "exp-overflow"
     severity = "warning"
     summary = "exp of an unbounded value feeding a sum or a division"
@@ -146,7 +147,7 @@ class ExpOverflow(Rule):
             return None
         exponent = summand.value.args[0].value
         call = reduce_call.with_changes(
-            func=cst.parse_expression(spelled),
+            func=self.expression(spelled),
             args=[summand.with_changes(value=exponent), *reduce_call.args[1:]],
             lpar=node.lpar, rpar=node.rpar)
         return self.fix(f"use `{spelled}`", node, call)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Tuple
 
 import libcst as cst
@@ -15,6 +16,11 @@ COMPREHENSIONS = (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
 # What an expression holds: "grad" (one gradient), "grads" (a list of them), "pairs"
 # (a list of (gradient, variable)), "pair" (one of those); with the call that made them.
 Found = Tuple[str, cst.Call]
+# What the gradient is taken with respect to: trainable variables (an update) or inputs and
+# actions (dQ/da in an actor-critic, dL/dx for a saliency map or an adversarial example).
+VARIABLES = re.compile(r"trainable|variables|weights|params|var_list|\bvars?\b", re.I)
+INPUTS = re.compile(r"action|input|state|obs|image|pixel|feature|\bx\b", re.I)
+INPUT_MAKERS = ("placeholder", "Input", "convert_to_tensor", "constant", "identity")
 
 
 class GradientClipByValue(Rule):
@@ -23,8 +29,11 @@ class GradientClipByValue(Rule):
     Flags `tf.clip_by_value` (also `K.clip`, `keras.ops.clip`) applied to gradients — from
     `tape.gradient`, `tf.gradients`, `optimizer.compute_gradients` or
     `optimizer.get_gradients` — whether directly, in a list comprehension, in a loop, or in
-    a `zip` with the variables; and a Keras optimizer built with `clipvalue=`. Code inside
-    test functions is not checked.
+    a `zip` with the variables; and a Keras optimizer built with `clipvalue=`. Only gradients
+    of trainable variables count: a gradient with respect to inputs or actions
+    (`tape.gradient(q, actions)` in an actor-critic, `tape.gradient(loss, images)` for an
+    adversarial example or a saliency map, a placeholder, a watched tensor, a model's output)
+    is clipped on purpose and is not reported. Code inside test functions is not checked.
 
     ## Why is this bad?
     Clipping each gradient element separately changes the direction of the update (the
@@ -96,7 +105,8 @@ class GradientClipByValue(Rule):
         if op.name == "clip":
             argument = self.analysis.argument(node, op, 0)
             found = self._holds(argument, node, 0) if argument is not None else None
-            if found is not None and found[0] in ("grad", "grads"):
+            if found is not None and found[0] in ("grad", "grads") and self._of_variables(
+                    found[1]):
                 self._report_clip(node, found[1])
         elif "optimizer" in op.tags:
             clipvalue = self.analysis.keyword(node, "clipvalue")
@@ -117,6 +127,40 @@ class GradientClipByValue(Rule):
                     "{evidence}", evidence=evidence,
                     suggestion="clip all gradients together: "
                                "`grads, _ = tf.clip_by_global_norm(grads, 5.0)`")
+
+    def _of_variables(self, source: cst.Call) -> bool:
+        """The gradient call differentiates with respect to trainable variables, or nothing
+        says otherwise; False for inputs and actions."""
+        func = source.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("compute_gradients",
+                                                                   "get_gradients"):
+            return True
+        positional = [arg.value for arg in source.args if arg.keyword is None]
+        wrt = self.analysis.keyword(source, "sources") or self.analysis.keyword(
+            source, "xs") or (positional[1] if len(positional) > 1 else None)
+        return wrt is None or not self._input_like(wrt, 0)
+
+    def _input_like(self, expr: cst.BaseExpression, depth: int) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return bool(expr.elements) and all(self._input_like(e.value, depth + 1)
+                                               for e in expr.elements)
+        text = self.source(expr)
+        if VARIABLES.search(text):
+            return False
+        if isinstance(expr, cst.Name):
+            definition = self.analysis.definition(expr)
+            if definition is not None and self._input_like(definition, depth + 1):
+                return True
+            return bool(INPUTS.search(expr.value))
+        if isinstance(expr, cst.Call):
+            qualified = self.analysis.qualified_name(expr.func) or ""
+            if qualified.rsplit(".", 1)[-1] in ("Variable", "get_variable", "variable"):
+                return False
+            # A placeholder, an input, a converted tensor, or the output of a model.
+            return qualified.endswith(INPUT_MAKERS) or self.analysis.op_of(expr) is None
+        return False
 
     # -- what an expression holds -----------------------------------------------------------
     def _holds(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> Optional[Found]:

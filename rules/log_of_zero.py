@@ -50,6 +50,7 @@ class LogOfZero(Rule):
     """
 
     code = "NAN102"
+    hazard = "forward"
     name = "log-of-zero"
     severity = "error"
     summary = "log of a value that can be 0 or negative"

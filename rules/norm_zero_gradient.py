@@ -67,15 +67,16 @@ class NormZeroGradient(Rule):
     None. Only euclidean norms are checked: `ord=1` and `ord=np.inf` have a finite
     (sub)gradient at 0, other `ord` values and an `ord` that is not a literal are not
     checked, nor is `ord=2` over two axes (a spectral norm). Norms of a value of unknown
-    origin (a parameter, an attribute) are not reported, nor norms where evidently no
-    gradient is taken: in tests, in metric `update_state`/`result`, in an optimizer's
-    `update_step`, as an argument of a
-    `tf.summary.*` call. A hand-written norm with an epsilon inside the root, a squared
+    origin (a parameter, an attribute) are not reported, nor norms whose value reaches no
+    differentiated objective (only a metric, a summary, a print, a `sess.run` fetch, an
+    assertion or a comparison; a test, a metric's methods, a `@tf.custom_gradient`
+    function; see "gradient reach" in the README). A hand-written norm with an epsilon inside the root, a squared
     distance and `tf.nn.l2_normalize` are safe. This rule replaces NAN201 on a hand-written
     norm.
     """
 
     code = "NAN202"
+    hazard = "gradient"
     name = "norm-zero-gradient"
     severity = "warning"
     fix_safety = "unsafe"
@@ -133,8 +134,6 @@ class NormZeroGradient(Rule):
 
     # -- checks -----------------------------------------------------------------------------
     def _evidence(self, node: cst.CSTNode) -> Optional[Evidence]:
-        if not self.analysis.gradient_may_flow(node):
-            return None
         evidence = self.analysis.value(node).zero
         if (evidence is None or evidence.convention or evidence.discrete
                 or not evidence.aggregate or evidence.producer not in _ZERO_VECTOR_PRODUCERS):

@@ -61,8 +61,8 @@ class ReluIntoCosine(Rule):
     `sqrt(sum(square(x)))`) or a product of norms are checked; a denominator with an
     epsilon (`norm + eps`, `tf.maximum(norm, eps)`) and `divide_no_nan` are not reported
     here (the norm's own gradient is still NaN at 0: NAN202 reports that). This rule
-    replaces NAN101 on the division it reports; nothing is reported where evidently no
-    gradient is taken (tests, metric `update_state`, an optimizer's `update_step`).
+    replaces NAN101 on the division it reports; nothing is reported where the value reaches
+    no differentiated objective (metrics, summaries, logs; tests, metric methods).
     """
 
     code = "NAN203"

@@ -49,11 +49,16 @@ class SqrtZeroGradient(Rule):
     `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
     A value that can be negative gets no fix.
 
+    Not reported where the root's value reaches no differentiated objective: an RMSE that
+    is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
+    gradient.
+
     ## Options
     None.
     """
 
     code = "NAN201"
+    hazard = "gradient"
     name = "sqrt-zero-gradient"
     severity = "warning"
     summary = "square root of a value that can be 0 (infinite gradient)"
@@ -91,7 +96,7 @@ class SqrtZeroGradient(Rule):
         return number is not None and 0 < number < 1
 
     def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
-        if argument is None or not self.analysis.gradient_may_flow():
+        if argument is None:
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)

@@ -49,12 +49,18 @@ class UnguardedDivision(Rule):
     you mean; the fix does not choose it for you. A denominator that can be negative gets
     no fix: adding an epsilon can move its zero instead of removing it.
 
+    A division in a value that takes no gradient (a metric, a summary, a print) is still
+    reported, one step less confident, saying so: an inf metric is still a bug. But there, a
+    division inside `tf.where(den > 0, a / den, 0)` is guarded (only its gradient would be
+    NaN, and none flows); where a gradient does flow, NAN204 explains why it is not.
+
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
       continuous value that can get tiny.
     """
 
     code = "NAN101"
+    hazard = "forward"
     name = "unguarded-division"
     severity = "error"
     summary = "division by a tensor that can be 0"
@@ -108,6 +114,8 @@ class UnguardedDivision(Rule):
         evidence = self._evidence(denominator)
         if evidence is None:
             return
+        if self._where_guarded(node, denominator) and not self.analysis.gradient_may_flow(node):
+            return
         shown = self.source(denominator)
         if evidence.discrete:
             suggestion = (f"use `tf.math.divide_no_nan(numerator, {shown})`, or clamp the "
@@ -117,6 +125,19 @@ class UnguardedDivision(Rule):
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion,
                     fix=self._fix(denominator, isinstance(node, cst.BinaryOperation)))
+
+    def _where_guarded(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+        """``tf.where(den > 0, a / den, 0)``: a branch of a where whose condition tests the
+        denominator."""
+        arg = self.analysis.parent(node)
+        call = self.analysis.parent(arg) if isinstance(arg, cst.Arg) else None
+        if not isinstance(call, cst.Call) or len(call.args) < 3 or arg is call.args[0]:
+            return False
+        op = self.analysis.op_of(call)
+        if op is None or op.name != "where":
+            return False
+        shown = self.source(denominator)
+        return any(self.source(side) == shown for side in _compared(call.args[0].value))
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False):
         value = self.analysis.value(denominator)
@@ -135,3 +156,18 @@ class UnguardedDivision(Rule):
                     evidence=evidence.weaker("medium"),
                     suggestion=f"add an epsilon instead: `numerator / ({shown} + 1e-7)`",
                     fix=self._fix(denominator))
+
+
+def _compared(condition: cst.BaseExpression):
+    """The operands a condition compares: `d > 0`, `tf.greater(d, 0)`, `(d > 0) & m`."""
+    if isinstance(condition, cst.Comparison):
+        yield condition.left
+        for target in condition.comparisons:
+            yield target.comparator
+    elif isinstance(condition, cst.Call):
+        for arg in condition.args:
+            yield arg.value
+    elif isinstance(condition, cst.BinaryOperation) and isinstance(
+            condition.operator, (cst.BitAnd, cst.BitOr)):
+        yield from _compared(condition.left)
+        yield from _compared(condition.right)

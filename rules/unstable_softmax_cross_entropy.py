@@ -74,6 +74,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     """
 
     code = "NAN103"
+    hazard = "forward"
     name = "unstable-softmax-cross-entropy"
     severity = "error"
     summary = "cross-entropy or log computed from a softmax/sigmoid output instead of logits"
@@ -209,7 +210,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if op.name == "softmax":
             func = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
             return self.fix(f"use `{func}`", node, producer.with_changes(
-                func=cst.parse_expression(func), lpar=node.lpar, rpar=node.rpar))
+                func=self.expression(func), lpar=node.lpar, rpar=node.rpar))
         func = f"{root}.log_sigmoid" if ops else f"{root}.math.log_sigmoid"
         logits = _first_argument(producer)
         if logits is None or len(producer.args) != 1:

@@ -110,6 +110,7 @@ class VanishingEpsilon(Rule):
     """
 
     code = "NAN105"
+    hazard = "forward"
     name = "vanishing-epsilon"
     severity = "warning"
     summary = "epsilon too small to survive its dtype"

@@ -44,8 +44,8 @@ class WhereDoesNotGuardGradient(Rule):
     (`y = tf.math.log(x); tf.where(x > 0, y, 0.)`). Quiet when the argument is made safe
     itself — the double where `f(tf.where(x > 0, x, 1))`, a positive value,
     `log(x + 1e-7)` — when the numerator of a division is zeroed by a `where`, and on
-    `tf.sqrt` / `tf.math.rsqrt`, and where evidently no gradient is taken (tests, metric
-    `update_state`, an optimizer's `update_step`).
+    `tf.sqrt` / `tf.math.rsqrt`, and where the value reaches no differentiated objective
+    (only metrics, summaries, logs, fetches or assertions; tests; metric methods).
 
     ## Why is this bad?
     `tf.where` selects values, but both branches are computed and differentiated. For an
@@ -84,6 +84,7 @@ class WhereDoesNotGuardGradient(Rule):
     """
 
     code = "NAN204"
+    hazard = "gradient"
     name = "where-does-not-guard-gradient"
     severity = "error"
     fix_safety = "unsafe"
@@ -109,8 +110,6 @@ class WhereDoesNotGuardGradient(Rule):
         branches = [self.analysis.argument(node, op, 1), self.analysis.argument(node, op, 2)]
         if cond is None or branches[0] is None or branches[1] is None:
             return  # `tf.where(cond)` returns indices
-        if not self.analysis.gradient_may_flow(node):
-            return
         for position, branch in enumerate(branches):
             for site in self._sites(branch, branch, None, _MAX_HOPS):
                 if self._safe(site.operand) or not self._tests(cond, self._aliases(

@@ -113,6 +113,7 @@ def test_sarif_results_match_the_json_findings(fixture_sarif):
         assert result["message"]["text"].startswith(expected["message"])
         assert f"help: {expected['suggestion']}" in result["message"]["text"]
         assert result["properties"]["confidence"] == expected["confidence"]
+        assert result["properties"]["gradient"] is expected["gradient"]
         location = result["locations"][0]["physicalLocation"]
         assert location["artifactLocation"] == {"uri": expected["path"],
                                                 "uriBaseId": "%SRCROOT%"}
@@ -135,6 +136,8 @@ def test_sarif_results_match_the_json_findings(fixture_sarif):
               "endColumn": e["end_column"]}, e["replacement"])
             for e in expected["fix"]["edits"]]
     assert sum("fixes" in r for r in run["results"]) >= 10
+    # Metric-only values in the reach fixtures: both kinds of findings are there.
+    assert {r["properties"]["gradient"] for r in run["results"]} == {True, False}
     fingerprints = [r["partialFingerprints"]["nanlint/v1"] for r in run["results"]]
     assert len(set(fingerprints)) == len(fingerprints)
 

@@ -17,6 +17,10 @@ The layers, each importing only the ones below it (no arrow points back up)::
 
     data         the scale of input data (np.random.uniform(-10, 10), np.arange, known
                  datasets) and `name.method(...)` uses; asks only the facade's questions
+    flow         gradient reach: where a value goes (objective, unknown, none), per function
+      │
+    sinks        what calls do with a value, as data        defuse  one walk per function:
+                                                                    definitions -> uses
 
     arithmetic   pure functions: sum, product, quotient, power, square, clip of Values
       │

@@ -7,16 +7,20 @@ It is the top of the stack ``Bindings`` → ``Constants`` → ``Producers`` → 
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from dataclasses import replace
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
 from nanlint.analysis.data import DataMoments, MethodCalls, Moment
+from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
+from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import Value
-from nanlint.analysis.scopes import END, Binding
+from nanlint.analysis.scopes import END, Binding, Scope
+from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
 
 
@@ -43,6 +47,8 @@ class Analysis(Expressions):
         if self._method_calls is None:
             self._method_calls = MethodCalls(self.module)
         return self._method_calls.of(receiver, *methods)
+        self._reach: Optional[Flow] = None
+        self._ops: Dict[int, Optional[Op]] = {}
 
     # -- what an expression is --------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:
@@ -55,15 +61,21 @@ class Analysis(Expressions):
         return self._callee(call.func, scope, index)
 
     def op_of(self, call: cst.Call) -> Optional[Op]:
-        """The canonical TF/Keras op a call invokes, or None."""
+        """The canonical TF/Keras op a call invokes, or None (asked by every rule for every
+        call: answered once per call)."""
+        key = id(call)
+        if key in self._ops:
+            return self._ops[key]
         func = call.func
         last = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else None)
-        if last is not None and last not in optable.LAST_NAMES and not isinstance(
-                func, cst.Name):
-            return None  # `x.numpy()`, `self.dense(...)`: not an op spelling, not an alias
-        callee = self.callee(call)
-        return callee.op if callee is not None and callee.kind == "op" else None
+        op = None
+        if last is None or last in optable.LAST_NAMES or isinstance(func, cst.Name):
+            # not `x.numpy()`, `self.dense(...)`: an op spelling or an alias
+            callee = self.callee(call)
+            op = callee.op if callee is not None and callee.kind == "op" else None
+        self._ops[key] = op
+        return op
 
     def qualified_name(self, expr: cst.BaseExpression) -> Optional[str]:
         scope, index = self._here()
@@ -144,36 +156,75 @@ class Analysis(Expressions):
         params = {p.name.value for p in function.params.params}
         return bool(self._loss_re.search(function.name.value.lower())) or "y_true" in params
 
-    def gradient_may_flow(self, node: Optional[cst.CSTNode] = None) -> bool:
-        """False where evidently no gradient is taken: tests, metric state updates, and
-        (given the ``node`` asked about) a value only logged, asserted or compared."""
-        for scope in self.cursor.scopes:
-            if isinstance(scope, cst.FunctionDef) and self._no_gradient_re.search(
-                    scope.name.value):
-                return False
-        if node is not None and self.cursor.statements:
-            statement = self.cursor.statements[-1]
-            return not (isinstance(statement, cst.Assert)
-                        or self._without_gradient(statement, node, False))
-        return True
+    def reach(self, node: cst.CSTNode) -> Reach:
+        """Where the value of ``node`` (an expression of the current function) can go: to a
+        differentiated objective, somewhere unknown, or only where no gradient is taken
+        (``Reach.why`` says where). Computed once per function (``nanlint.analysis.flow``)."""
+        return self._flow().reach(node, self._unit())
 
-    def _without_gradient(self, tree: cst.CSTNode, node: cst.CSTNode, inside: bool) -> bool:
-        """Whether ``node`` lies in ``tree`` within a comparison (a boolean has no gradient)
-        or the arguments of a ``tf.summary.*``, ``tf.print``, ``print``, ``logging.*``,
-        ``stop_gradient`` or ``assert_*`` call."""
-        if tree is node:
-            return inside
-        if not inside and isinstance(tree, cst.Comparison):
-            inside = True
-        elif not inside and isinstance(tree, cst.Call):
-            func = tree.func
-            last = func.attr.value if isinstance(func, cst.Attribute) else (
-                func.value if isinstance(func, cst.Name) else "")
-            qualified = self.qualified_name(func) or ""
-            inside = last.startswith("assert") or bool(re.match(
-                r"tensorflow\.(compat\.v[12]\.)?(contrib\.)?(summary\.|print$)",
-                qualified)) or bool(re.match(
-                    r"(absl\.)?logging\.|(tensorflow|keras|tf_keras)\..*\bstop_gradient$",
-                    qualified)) or (
-                isinstance(func, cst.Name) and func.value == "print" and not qualified)
-        return any(self._without_gradient(child, node, inside) for child in tree.children)
+    def gradient_may_flow(self, node: Optional[cst.CSTNode] = None) -> bool:
+        """False where evidently no gradient is taken: in tests and metric bookkeeping and,
+        given the ``node`` asked about, where its value reaches no differentiated objective
+        (only metrics, summaries, logs, assertions, comparisons, a cut)."""
+        if node is not None:
+            return self.reach(node).gradient
+        return not any(isinstance(scope, cst.FunctionDef) and self._no_gradient_re.search(
+            scope.name.value) for scope in self.cursor.scopes)
+
+    # -- gradient reach, and assertions that guard a value ---------------------------------
+    def _flow(self) -> Flow:
+        if self._reach is None:
+            self._reach = Flow(self.module, self._flow_callee, self._loss_re,
+                               self._no_gradient_re)
+        return self._reach
+
+    def _unit(self) -> Unit:
+        """The function the traversal is in (the module at its top level)."""
+        for node in reversed(self.cursor.scopes):
+            if isinstance(node, cst.FunctionDef):
+                return node
+        return self.module
+
+    def _flow_callee(self, func: cst.BaseExpression, unit: Unit
+                     ) -> Tuple[Optional[str], Optional[cst.FunctionDef]]:
+        """For the flow: the qualified name of a callee, or the module's function it is."""
+        scope = self._unit_scope(unit)
+        callee = self._compute_callee(func, scope, END, 0) if scope is not None else None
+        if callee is None:
+            return None, None
+        local = callee.node if callee.kind == "function" and isinstance(
+            callee.node, cst.FunctionDef) else None
+        return callee.qualified, local
+
+    def _unit_scope(self, unit: Unit) -> Optional[Scope]:
+        if isinstance(unit, cst.Module):
+            return self.module_scope
+        outer_unit, cls = self._flow().enclosing(unit)
+        outer = self._unit_scope(outer_unit) if outer_unit is not None else None
+        if outer is None:
+            return None
+        if cls is not None:
+            self._scope_for(cls, outer)
+        return self._scope_for(unit, outer, cls)
+
+    def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        """A name read after ``tf.debugging.assert_positive(name)`` (or a control dependency
+        on it) is guarded: the assertion stops the program before a 0 gets through."""
+        value = super()._compute(expr, scope, index)
+        if (isinstance(expr, cst.Name) and (value.zero or value.negative)
+                and isinstance(scope.node, (cst.FunctionDef, cst.Module))
+                and self._flow().has_assertions()):
+            asserted = self._flow().asserted(expr, scope.node)
+            if asserted is not None:
+                return _guarded(value, asserted)
+        return value
+
+
+def _guarded(value: Value, asserted: str) -> Value:
+    """``value`` where an assertion proved it "positive", "nonnegative" or "nonzero"."""
+    if asserted == "nonzero":
+        return replace(value, zero=None)
+    lo, lo_open = (value.lo, value.lo_open) if value.lo >= 0 else (0.0, False)
+    if asserted == "positive":
+        return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0)
+    return replace(value, negative=None, lo=lo, lo_open=lo_open)

@@ -1,0 +1,396 @@
+"""Gradient reach: where a value goes, and whether a gradient flows back through it.
+
+A gradient hazard (a root, a norm, a ``where``, a clip whose gradient is NaN or 0) matters
+only if the value can reach a *differentiated objective*: what an optimizer minimizes, what
+``tape.gradient`` / ``tf.gradients`` / ``compute_gradients`` differentiate, ``add_loss``, what
+a loss function, ``train_step`` or ``compute_loss`` returns. For an expression, :class:`Flow`
+answers with a :class:`~nanlint.analysis.sinks.Reach`: OBJECTIVE (some path gets there),
+UNKNOWN (a path leaves what the module shows: a caller outside the file, an attribute, a
+call into another module — rules act as before), or NONE (every path ends in a metric, a
+summary, a log, a fetch, an assertion, a comparison, or is cut; or the code is under
+``@tf.custom_gradient``, in a test or in a metric).
+
+How: each function body is walked once (:mod:`nanlint.analysis.defuse`) to link definitions
+to uses. A node's *path* climbs its parents to where its value ends: a sink (a reach), or
+definitions it feeds (an assignment, a parameter of the module's own function, the
+function's return). Each definition and each function's return is a variable whose reach is
+the join of its uses' paths; a question solves only the variables it depends on, to a
+fixpoint, once. Paths are cached per node: no tree is walked per question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+
+import libcst as cst
+
+from nanlint.analysis import sinks
+from nanlint.analysis.defuse import Body, ModuleIndex, Unit, dotted, last_name
+from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE,
+                                    REACH_UNKNOWN, REACHES_OBJECTIVE, Reach, join, none)
+
+# (callee expression, unit) -> (qualified name or None, the module's function it calls)
+Resolver = Callable[[cst.BaseExpression, Unit], Tuple[Optional[str], Optional[cst.FunctionDef]]]
+Path = Tuple[Reach, FrozenSet[int]]  # where a node's value ends, and the variables it feeds
+Edge = Tuple[bool, Reach, FrozenSet[int]]  # (value ends here, reach added, variables fed)
+_EMPTY: FrozenSet[int] = frozenset()
+_PASSES: Edge = (False, NOWHERE, _EMPTY)
+_GRADIENT_METHODS = ("gradient", "jacobian", "batch_jacobian")
+
+
+class Flow:
+    """Gradient reach of one module. ``resolve`` names callees; the patterns are the
+    configuration's (loss-function names, functions where no gradient is taken)."""
+
+    def __init__(self, module: cst.Module, resolve: Resolver, loss_pattern: "re.Pattern",
+                 no_gradient_pattern: "re.Pattern") -> None:
+        self.module = module
+        self._resolve = resolve
+        self._loss = loss_pattern
+        self._no_gradient = no_gradient_pattern
+        self._bodies: Dict[int, Body] = {}
+        self._owner: Dict[int, Body] = {}  # definition -> the body it is defined in
+        self._functions: Dict[int, cst.FunctionDef] = {}  # return variable -> function
+        self._equations: Dict[int, Tuple[Reach, List[Path]]] = {}
+        self._solved: Dict[int, Reach] = {}
+        self._index: Optional[ModuleIndex] = None
+        self._contexts: Dict[int, Optional[Reach]] = {}
+        self._callees: Dict[int, Tuple[str, Optional[cst.FunctionDef]]] = {}
+
+    # -- questions ---------------------------------------------------------------------------
+    def reach(self, node: cst.CSTNode, unit: Unit) -> Reach:
+        """Where the value of ``node``, an expression of ``unit``, can go."""
+        context = self._context(unit)
+        if context is not None:
+            return context
+        body = self._body(unit)
+        if id(node) not in body.parents:
+            return REACH_UNKNOWN
+        reach, feeds = self._path(body, node)
+        for variable in feeds:
+            reach = join(reach, self._value(variable))
+        return reach
+
+    def asserted(self, name: cst.Name, unit: Unit) -> Optional[str]:
+        """"positive", "nonnegative" or "nonzero" if an assertion about ``name`` precedes
+        this read of it with no assignment in between; else None."""
+        return self._body(unit).asserted.get(id(name))
+
+    def has_assertions(self) -> bool:
+        """Whether the module calls an assertion that guards a value anywhere."""
+        return self._module_index().assertions
+
+    def enclosing(self, function: cst.FunctionDef
+                  ) -> Tuple[Optional[Unit], Optional[cst.ClassDef]]:
+        """The unit ``function`` is defined in, and its class if it is a method."""
+        info = self._module_index().functions.get(id(function))
+        return (info.unit, info.cls) if info is not None else (None, None)
+
+    # -- bodies and variables ----------------------------------------------------------------
+    def _body(self, unit: Unit) -> Body:
+        body = self._bodies.get(id(unit))
+        if body is None:
+            body = self._bodies[id(unit)] = Body(unit)
+            for definition in body.names:
+                self._owner[definition] = body
+        return body
+
+    def _module_index(self) -> ModuleIndex:
+        if self._index is None:
+            self._index = ModuleIndex(self.module)
+        return self._index
+
+    def _value(self, variable: int) -> Reach:
+        """The reach of a definition or a function's return: solves the variables it depends
+        on (and only those), to a fixpoint."""
+        solved = self._solved.get(variable)
+        if solved is not None:
+            return solved
+        pending, stack = [], [variable]
+        seen = {variable}
+        while stack:
+            current = stack.pop()
+            pending.append(current)
+            for _, feeds in self._equation(current)[1]:
+                for fed in feeds:
+                    if fed not in seen and fed not in self._solved:
+                        seen.add(fed)
+                        stack.append(fed)
+        state = {v: self._equation(v)[0] for v in pending}
+        changed = True
+        while changed:
+            changed = False
+            for current in pending:
+                reach = state[current]
+                for base, feeds in self._equation(current)[1]:
+                    reach = join(reach, base)
+                    for fed in feeds:
+                        reach = join(reach, state.get(fed) or self._solved.get(
+                            fed, REACH_UNKNOWN))
+                if reach != state[current]:
+                    state[current], changed = reach, True
+        self._solved.update(state)
+        return state[variable]
+
+    def _equation(self, variable: int) -> Tuple[Reach, List[Path]]:
+        """(initial reach, paths whose join it is) of a variable."""
+        found = self._equations.get(variable)
+        if found is not None:
+            return found
+        body = self._owner.get(variable)
+        if body is not None:
+            uses = body.uses[variable]
+            params = body.params.values()
+            context = self._context(body.node) if variable in params else None
+            if context is not None:
+                found = (context, [])
+            elif variable in body.escaping or (not uses and variable not in params):
+                found = (REACH_UNKNOWN, [])
+            else:
+                found = (NOWHERE, [self._path(body, use) for use in uses])
+        elif variable in self._functions:
+            found = self._return(self._functions[variable])
+        else:
+            found = (REACH_UNKNOWN, [])
+        self._equations[variable] = found
+        return found
+
+    def _return(self, function: cst.FunctionDef) -> Tuple[Reach, List[Path]]:
+        """Where the module sends what ``function`` returns: an objective for a loss; a
+        metric for a function passed only in ``metrics=``; else its call sites."""
+        index = self._module_index()
+        info = index.functions.get(id(function))
+        if info is None:
+            return REACH_UNKNOWN, []
+        name = function.name.value
+        params = {p.name.value for p in (*function.params.params,
+                                         *function.params.posonly_params)}
+        cls = info.cls
+        loss_class = cls is not None and name == "call" and any(
+            dotted(base.value).endswith("Loss") for base in cls.bases)
+        if name in index.losses or name in sinks.OBJECTIVE_FUNCTIONS or loss_class:
+            return REACHES_OBJECTIVE, []
+        references = index.references.get(name, 0)
+        calls = index.method_calls.get(name, []) if cls is not None else index.calls.get(name, [])
+        metric_uses = index.metrics.get(name, 0) if cls is None else 0
+        start = NOWHERE
+        if metric_uses and references == metric_uses + len(calls):
+            start = IN_METRIC
+        elif self._loss.search(name.lower()) or params & {"y_true", "labels"}:
+            return REACHES_OBJECTIVE, []
+        elif not calls or (cls is not None and (name in sinks.FRAMEWORK_METHODS
+                                                or name.startswith("__"))):
+            return REACH_UNKNOWN, []
+        elif cls is None and references > len(calls):
+            return REACH_UNKNOWN, []  # passed around as a value: called from anywhere
+        paths = []
+        for call, unit in calls:
+            context = self._context(unit)
+            if context is not None:
+                paths.append((context, _EMPTY))
+                continue
+            body = self._body(unit)
+            paths.append(self._path(body, call) if id(call) in body.parents
+                         else (REACH_UNKNOWN, _EMPTY))
+        return start, paths
+
+    def _context(self, unit: Unit) -> Optional[Reach]:
+        """NONE for all of a function under ``@tf.custom_gradient``, a test, a metric's
+        bookkeeping (the configured pattern) or a method of a Metric class."""
+        if not isinstance(unit, cst.FunctionDef):
+            return None
+        key = id(unit)
+        if key in self._contexts:
+            return self._contexts[key]
+        self._contexts[key] = None
+        context = None
+        name = unit.name.value
+        if any(dotted(getattr(d.decorator, "func", d.decorator)).endswith("custom_gradient")
+               for d in unit.decorators):
+            context = CUSTOM
+        elif self._no_gradient.search(name):
+            context = (IN_TEST if name.startswith("test") else IN_METRIC
+                       if name in sinks.METRIC_METHODS else none("in an optimizer update"))
+        else:
+            info = self._module_index().functions.get(key)
+            if info is not None and info.cls is not None and any(
+                    dotted(base.value).endswith("Metric") for base in info.cls.bases):
+                context = IN_METRIC
+            elif info is not None:
+                context = self._context(info.unit)
+        self._contexts[key] = context
+        return context
+
+    # -- paths: from a node up to where its value ends ------------------------------------
+    def _path(self, body: Body, node: cst.CSTNode) -> Path:
+        chain: List[Tuple[int, Reach]] = []  # nodes climbed, and the reach their edge adds
+        while True:
+            cached = body.paths.get(id(node))
+            if cached is not None:
+                result = cached
+                break
+            parent = body.parents.get(id(node))
+            if parent is None:
+                result = (REACH_UNKNOWN, _EMPTY)
+                break
+            ends, reach, feeds = self._edge(body, node, parent)
+            if ends:
+                result = body.paths[id(node)] = (reach, feeds)
+                break
+            chain.append((id(node), reach))
+            node = parent
+        reach, feeds = result
+        for key, added in reversed(chain):
+            reach = join(reach, added)
+            body.paths[key] = (reach, feeds)
+        return reach, feeds
+
+    def _edge(self, body: Body, child: cst.CSTNode, parent: cst.CSTNode) -> Edge:
+        """What ``parent`` does with the value of ``child``."""
+        if isinstance(parent, (cst.Arg, cst.Element, cst.StarredElement, cst.Tuple, cst.List,
+                               cst.Set, cst.Dict, cst.StarredDictElement, cst.BooleanOperation,
+                               cst.Await, cst.Lambda, cst.ListComp, cst.SetComp,
+                               cst.GeneratorExp, cst.DictComp)):
+            return _PASSES
+        if isinstance(parent, cst.Call):
+            return _PASSES if child is parent.func else self._argument(body, parent, child)
+        if isinstance(parent, cst.BinaryOperation):
+            if isinstance(parent.operator, cst.FloorDivide):
+                return True, sinks.CUT, _EMPTY
+            if isinstance(parent.operator, cst.Modulo) and isinstance(
+                    parent.left, (cst.SimpleString, cst.ConcatenatedString)):
+                return True, sinks.LOGGED, _EMPTY
+            return _PASSES
+        if isinstance(parent, cst.UnaryOperation):
+            return (True, sinks.CUT, _EMPTY) if isinstance(parent.operator, cst.Not) else _PASSES
+        ended = _ENDS.get(type(parent))
+        if ended is not None:
+            return True, ended, _EMPTY
+        if isinstance(parent, cst.IfExp):
+            return (True, sinks.CONDITION, _EMPTY) if child is parent.test else _PASSES
+        if isinstance(parent, (cst.Subscript, cst.DictElement)):
+            return _PASSES if child is parent.value else (True, sinks.CUT, _EMPTY)  # a key
+        if isinstance(parent, cst.Attribute):
+            return self._attribute(body, parent)
+        if isinstance(parent, cst.Return):
+            if isinstance(body.node, cst.FunctionDef):
+                self._functions[id(body.node)] = body.node
+                return True, NOWHERE, frozenset((id(body.node),))
+            return True, REACH_UNKNOWN, _EMPTY
+        if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = ([t.target for t in parent.targets] if isinstance(parent, cst.Assign)
+                       else [parent.target])
+            return self._into(body, targets)
+        if isinstance(parent, (cst.For, cst.CompFor)):
+            return self._into(body, [parent.target])
+        if isinstance(parent, cst.WithItem) and parent.asname is not None:
+            return self._into(body, [parent.asname.name])
+        return True, REACH_UNKNOWN, _EMPTY  # an unused expression, a default, a decorator
+
+    def _into(self, body: Body, targets: List[cst.BaseExpression]) -> Edge:
+        """An assignment: the value goes where the assigned names go."""
+        reach, feeds = NOWHERE, set()
+        stack = list(targets)
+        while stack:
+            target = stack.pop()
+            if isinstance(target, cst.Name) and id(target) in body.names:
+                feeds.add(id(target))
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                stack.extend(element.value for element in target.elements)
+            elif isinstance(target, cst.StarredElement):
+                stack.append(target.value)
+            elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and (
+                    body.load_defs.get(id(target.value))):
+                feeds |= body.load_defs[id(target.value)]  # `d[k] = v`: into `d`
+            else:
+                reach = REACH_UNKNOWN  # `self.x = v`: read wherever the object goes
+        return True, reach, frozenset(feeds)
+
+    def _attribute(self, body: Body, attribute: cst.Attribute) -> Edge:
+        """The value is the object of ``value.attr``: ``x.numpy()``, ``x.shape``, ...."""
+        name = attribute.attr.value
+        if name in sinks.NO_GRADIENT_ATTRIBUTES:
+            numpy = name in ("numpy", "eval", "item", "tolist")
+            return True, (sinks.NUMPY if numpy else sinks.CUT), _EMPTY
+        call = body.parents.get(id(attribute))
+        if isinstance(call, cst.Call) and call.func is attribute and (
+                name in sinks.CONTAINER_METHODS):
+            return True, NOWHERE, _EMPTY  # `losses.append(x)`: the list itself goes on
+        return True, REACH_UNKNOWN, _EMPTY
+
+    def _argument(self, body: Body, call: cst.Call, arg: cst.CSTNode) -> Edge:
+        """What the callee of ``call`` does with its argument ``arg``."""
+        if not isinstance(arg, cst.Arg):
+            return True, REACH_UNKNOWN, _EMPTY
+        func = call.func
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        position = None
+        if keyword is None and not arg.star:
+            position = [a for a in call.args if a.keyword is None].index(arg)
+        qualified, local = self._callee(func, body.node)
+        last = last_name(func)
+        method = isinstance(func, cst.Attribute)
+        if local is not None:
+            return self._parameter(local, call, arg, position, keyword)
+        if qualified in ("tensorflow.gradients", "keras.backend.gradients") or (
+                method and last in sinks.OBJECTIVE_METHODS and not qualified.startswith("numpy")
+                and not (last in _GRADIENT_METHODS and len(call.args) < 2)):
+            objective = sinks.OBJECTIVE_METHODS.get(last, "ys")
+            if position == 0 or keyword == objective or not objective:
+                return True, REACHES_OBJECTIVE, _EMPTY
+            return True, none("a source of the gradient"), _EMPTY
+        ended = sinks.sink(func, qualified, last, method, call, arg, position, keyword)
+        if ended is not None:
+            return True, ended, _EMPTY
+        if method and last in sinks.CONTAINER_METHODS and isinstance(func.value, cst.Name):
+            feeds = body.load_defs.get(id(func.value))
+            if feeds:
+                return True, NOWHERE, feeds  # `losses.append(x)`: x goes where `losses` goes
+        if isinstance(func, cst.Name) and not qualified:
+            if func.value in sinks.BUILTINS_WITHOUT_GRADIENT:
+                return True, sinks.BUILTINS_WITHOUT_GRADIENT[func.value], _EMPTY
+            if func.value in sinks.PASSING_BUILTINS:
+                return _PASSES
+        if qualified.startswith(("tensorflow.", "keras.")):
+            return _PASSES  # an op: its result carries the value on
+        return False, REACH_UNKNOWN, _EMPTY  # an unknown callee: its result, and more
+
+    def _callee(self, func: cst.BaseExpression, unit: Unit
+                ) -> Tuple[str, Optional[cst.FunctionDef]]:
+        key = id(func)
+        found = self._callees.get(key)
+        if found is None:
+            qualified, local = self._resolve(func, unit)
+            found = (sinks.normalized(qualified) if qualified else "", local)
+            self._callees[key] = found
+        return found
+
+    def _parameter(self, function: cst.FunctionDef, call: cst.Call, arg: cst.Arg,
+                   position: Optional[int], keyword: Optional[str]) -> Edge:
+        """An argument of the module's own function goes where the parameter goes."""
+        params = function.params
+        positional = [*params.posonly_params, *params.params]
+        if (isinstance(call.func, cst.Attribute) and positional
+                and positional[0].name.value in ("self", "cls")):
+            positional = positional[1:]
+        param = None
+        if keyword is not None:
+            param = next((p for p in (*positional, *params.kwonly_params)
+                          if p.name.value == keyword), None)
+        elif position is not None and position < len(positional):
+            param = positional[position]
+        if param is None:
+            return True, REACH_UNKNOWN, _EMPTY  # *args, **kwargs
+        self._body(function)
+        return True, NOWHERE, frozenset((id(param.name),))
+
+
+# Statements and expressions that end a value without a gradient.
+_ENDS: Dict[type, Reach] = {
+    cst.Comparison: sinks.COMPARED, cst.ComparisonTarget: sinks.COMPARED,
+    cst.If: sinks.CONDITION, cst.While: sinks.CONDITION, cst.CompIf: sinks.CONDITION,
+    cst.Assert: sinks.ASSERTED, cst.Raise: sinks.CUT, cst.Del: sinks.CUT,
+    cst.SubscriptElement: sinks.CUT, cst.Index: sinks.CUT, cst.Slice: sinks.CUT,
+    cst.FormattedStringExpression: sinks.LOGGED, cst.FormattedString: sinks.LOGGED,
+}

@@ -1,0 +1,161 @@
+"""What happens to a value where it is used: the facts gradient reach is built on.
+
+:class:`Reach` says where a value can go (a differentiated objective, somewhere unknown, or
+nowhere a gradient is taken, and why). The tables below say, as data, which calls end a
+value without a gradient (metrics, summaries, logs, fetches, assertions, casts to integers,
+``argmax``...), which calls are objectives (``minimize``, ``tape.gradient``, ``add_loss``), and
+which arguments are conditions or indices.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from nanlint.analysis.defuse import dotted
+
+NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Reach:
+    level: int
+    why: str = ""  # for NONE: where the value ends, "in a metric", "only logged", ...
+
+    @property
+    def gradient(self) -> bool:
+        """The value may reach a differentiated objective (or nothing says it cannot)."""
+        return self.level != NONE
+
+
+REACHES_OBJECTIVE = Reach(OBJECTIVE)
+REACH_UNKNOWN = Reach(UNKNOWN)
+NOWHERE = Reach(NONE)  # no path at all (a loop-carried value that never leaves the loop)
+
+
+def join(a: Reach, b: Reach) -> Reach:
+    if b.level > a.level or (b.level == a.level == NONE and not a.why):
+        return b
+    return a
+
+
+def none(why: str) -> Reach:
+    return Reach(NONE, why)
+
+
+IN_METRIC = none("in a metric")
+LOGGED = none("only logged")
+SUMMARIZED = none("only summarized")
+FETCHED = none("only fetched by sess.run")
+ASSERTED = none("in an assertion")
+COMPARED = none("in a comparison")
+CONDITION = none("in a condition")
+NUMPY = none("converted to a NumPy value")
+CUT = none("after an op without gradient")
+STOPPED = none("after stop_gradient")
+ASSIGNED = none("assigned to a variable")
+CUSTOM = none("under @tf.custom_gradient")
+IN_TEST = none("in a test")
+
+# -- what calls do with their arguments ----------------------------------------------------
+# Method names: objectives (argument 0 or the keyword), and where other arguments go.
+OBJECTIVE_METHODS = {"minimize": "loss", "compute_gradients": "loss", "get_gradients": "loss",
+                      "gradient": "target", "jacobian": "target", "batch_jacobian": "target",
+                      "add_loss": "losses", "compute_loss": ""}
+METRIC_METHODS = frozenset({"update_state", "result", "reset_state", "reset_states",
+                             "merge_state"})
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical",
+                          "exception", "log"})
+_ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub", "scatter_update",
+                             "scatter_add", "scatter_nd_update"})
+CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "write"})
+# Attributes of a tensor that carry no gradient (as values, or as methods called).
+NO_GRADIENT_ATTRIBUTES = frozenset({"numpy", "eval", "item", "tolist", "shape", "dtype",
+                                     "get_shape", "ndim", "name", "device", "op", "graph"})
+# TF/Keras functions (last name) whose output has no gradient, or that consume the value.
+_CUT_FUNCTIONS = frozenset({
+    "argmax", "argmin", "argsort", "round", "rint", "floor", "ceil", "sign", "floordiv",
+    "floor_divide", "floor_div", "equal", "not_equal", "greater", "greater_equal", "less",
+    "less_equal", "logical_and", "logical_or", "logical_not", "logical_xor", "is_nan",
+    "is_inf", "is_finite", "isnan", "isinf", "isfinite", "shape", "shape_n", "size", "rank",
+    "count_nonzero", "unique", "searchsorted", "bincount", "in_top_k", "reduce_all",
+    "reduce_any", "to_int32", "to_int64", "histogram_fixed_width", "top_k_indices",
+})
+_INTEGER_DTYPES = re.compile(r"\b(u?int(8|16|32|64)|bool)\b")
+# Arguments that are conditions or indices: (last name -> positions and keywords).
+_INDEX_ARGUMENTS = {"where": (0, "condition"), "where_v2": (0, "condition"),
+                    "switch": (0, "condition"), "cond": (0, "pred"),
+                    "gather": (1, "indices"), "gather_nd": (1, "indices"),
+                    "one_hot": (0, "indices"), "boolean_mask": (1, "mask"),
+                    "sequence_mask": (0, "lengths")}
+BUILTINS_WITHOUT_GRADIENT = {"print": LOGGED, "float": NUMPY, "int": CUT, "bool": CUT,
+                              "str": LOGGED, "repr": LOGGED, "format": LOGGED, "len": CUT,
+                              "round": CUT, "isinstance": CUT, "type": CUT, "id": CUT,
+                              "hasattr": CUT, "range": CUT}
+PASSING_BUILTINS = frozenset({"list", "tuple", "sum", "max", "min", "abs", "zip", "enumerate",
+                               "sorted", "reversed", "dict", "set", "iter", "next", "map"})
+# Methods that the framework calls: their results go to unknown callers.
+FRAMEWORK_METHODS = frozenset({"call", "__call__", "build", "get_config", "forward",
+                                "compute_output_shape", "predict_step"})
+OBJECTIVE_FUNCTIONS = frozenset({"train_step", "compute_loss"})
+
+
+def normalized(qualified: str) -> str:
+    for prefix, replacement in (("tensorflow.compat.v1.", "tensorflow."),
+                                ("tensorflow.compat.v2.", "tensorflow."),
+                                ("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
+                                ("keras.src.", "keras."), ("tensorflow.python.keras.", "keras.")):
+        if qualified.startswith(prefix):
+            return replacement + qualified[len(prefix):]
+    return qualified
+
+
+
+def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
+          call: cst.Call, arg: cst.Arg, position: Optional[int],
+          keyword: Optional[str]) -> Optional[Reach]:
+    """Where calls end a value: metrics, summaries, logs, fetches, cuts; else None."""
+    tensorflow = qualified.startswith(("tensorflow.", "keras."))
+    if method and last in METRIC_METHODS:
+        return IN_METRIC
+    if qualified.startswith("tensorflow.metrics.") or (
+            qualified.startswith("keras.metrics.") and last[:1].isupper()):
+        return IN_METRIC
+    if ".summary." in qualified or qualified.startswith("tensorflow.summary"):
+        return SUMMARIZED
+    if qualified == "tensorflow.print" or qualified.startswith(
+            ("logging.", "absl.logging.", "tensorflow.logging.")):
+        return LOGGED
+    if method and last in _LOG_METHODS and "log" in dotted(func.value).lower():
+        return LOGGED
+    if (last.startswith("assert") and last != "assert_all_finite") or last == "Assert":
+        return ASSERTED
+    if last == "stop_gradient":
+        return STOPPED
+    if last == "control_dependencies":
+        return none("a control dependency")
+    if method and last == "run" and ("sess" in dotted(func.value).lower()
+                                     or "Session" in qualified):
+        return FETCHED
+    if method and last in _ASSIGN_METHODS:
+        return ASSIGNED
+    if qualified.startswith(("numpy.", "math.")):
+        return NUMPY
+    if tensorflow or (not qualified and last in ("cast", "argmax")):
+        if last in _CUT_FUNCTIONS:
+            return CUT
+        if last == "cast" and (position == 0 or keyword == "x"):
+            dtype = [a.value for a in call.args if a.keyword is None][1:2] or [
+                a.value for a in call.args if a.keyword and a.keyword.value == "dtype"]
+            text = (dtype[0].evaluated_value if dtype and isinstance(
+                dtype[0], cst.SimpleString) else dotted(dtype[0]) if dtype else "")
+            if isinstance(text, str) and _INTEGER_DTYPES.search(text):
+                return none("cast to an integer type")
+        index = _INDEX_ARGUMENTS.get(last)
+        if index is not None and (position == index[0] or keyword == index[1]):
+            return none("a condition or an index")
+    return None
+

@@ -1,0 +1,154 @@
+"""Gradient reach: where a value goes decides the gradient rules, the forward rules'
+wording and confidence, and the `gradient` field of JSON and SARIF findings.
+
+The fixtures tests/fixtures/NAN*_reach*.py cover each kind of objective and of sink in TF1,
+TF2 and Keras 3 style; these tests cover the wording, the confidence, the paths through
+names, loops and containers, and that reach is computed once per function."""
+
+import textwrap
+
+import pytest
+
+from conftest import options_for
+from nanlint.analysis import defuse
+from nanlint.engine import lint_source
+
+
+def lint(source, codes=None):
+    return lint_source(textwrap.dedent(source), "example.py", options_for(codes))
+
+
+def codes_at(findings):
+    return sorted((f.line, f.code) for f in findings)
+
+
+METRIC_DIVISION = """
+import tensorflow as tf
+accuracy = tf.keras.metrics.Mean()
+
+def track(y_true, y_pred):
+    hits = tf.reduce_sum(tf.cast(y_pred > 0.5, tf.float32))
+    accuracy.update_state(tf.reduce_sum(y_true) / hits)
+
+def loss_fn(y_true, y_pred):
+    hits = tf.reduce_sum(tf.cast(y_pred > 0.5, tf.float32))
+    return tf.reduce_sum(y_true) / hits
+"""
+
+
+def test_a_forward_hazard_in_a_metric_says_so_one_step_less_confident():
+    metric, loss = lint(METRIC_DIVISION, ["NAN101"])
+    assert metric.line == 7 and loss.line == 11
+    assert metric.message.endswith("(in a metric; no gradient flows here)")
+    assert "no gradient" not in loss.message
+    assert (loss.confidence, metric.confidence) == ("high", "medium")
+    assert (loss.gradient, metric.gradient) == (True, False)
+
+
+def test_min_confidence_applies_to_the_lowered_confidence():
+    options = options_for(["NAN101"])
+    options.min_confidence = "high"
+    findings = lint_source(textwrap.dedent(METRIC_DIVISION), "example.py", options)
+    assert [f.line for f in findings] == [11]
+
+
+@pytest.mark.parametrize("sink, why", [
+    ("print(r)", "only logged"),
+    ("tf.summary.scalar('r', r, step=0)", "only summarized"),
+    ("tf.print(r)", "only logged"),
+    ("r.numpy()", "converted to a NumPy value"),
+    ("tf.debugging.assert_less(r, 10.0)", "in an assertion"),
+])
+def test_the_message_names_where_the_value_ends(sink, why):
+    source = f"""
+    import tensorflow as tf
+
+    def report(y):
+        n = tf.reduce_sum(tf.cast(y > 0, tf.float32))
+        r = tf.reduce_sum(y) / n
+        {sink}
+    """
+    [finding] = lint(source, ["NAN101"])
+    assert finding.message.endswith(f"({why}; no gradient flows here)")
+    assert finding.gradient is False
+
+
+RMSE = "tf.sqrt(tf.reduce_mean(tf.square(p - y)))"
+
+
+@pytest.mark.parametrize("body, reported", [
+    # through names, branches and loops to the objective
+    (f"r = {RMSE}\n    q = r * 2\n    opt.minimize(q)", True),
+    (f"r = {RMSE}\n    if c:\n        q = r\n    else:\n        q = 0.0\n    opt.minimize(q)",
+     True),
+    (f"total = 0.0\n    for i in range(3):\n        total = total + {RMSE}\n"
+     "    opt.minimize(total)", True),
+    (f"losses = []\n    losses.append({RMSE})\n    opt.minimize(tf.add_n(losses))", True),
+    (f"parts = {{}}\n    parts['rmse'] = {RMSE}\n    opt.minimize(parts['rmse'])", True),
+    (f"r = {RMSE}\n    return r", True),  # a function nobody in the file calls: unknown
+    (f"self.r = {RMSE}", True),  # an attribute: read anywhere
+    (f"opt.minimize(external({RMSE}))", True),  # through an unknown callee
+    # only to sinks, along every path
+    (f"r = {RMSE}\n    if c:\n        print(r)\n    else:\n        tf.print(r)", False),
+    (f"total = 0.0\n    for i in range(3):\n        total = total + {RMSE}\n"
+     "    print(total)", False),
+    (f"losses = []\n    losses.append({RMSE})\n    print(tf.add_n(losses))", False),
+    (f"r = {RMSE}\n    print(r)\n    r = other\n    opt.minimize(r)", False),
+    (f"r = tf.cast({RMSE} * 100, tf.int32)\n    opt.minimize(r)", False),
+    (f"r = tf.argmax({RMSE})\n    opt.minimize(r)", False),
+    (f"r = {RMSE} // 1\n    opt.minimize(r)", False),
+    (f"r = {RMSE}\n    opt.minimize(loss, var_list=[r])", False),
+])
+def test_paths_to_the_objective(body, reported):
+    source = f"import tensorflow as tf\n\ndef step(self, p, y, c, opt, loss, other):\n    {body}\n"
+    findings = lint_source(source, "example.py", options_for(["NAN201"]))
+    assert bool(findings) is reported, findings
+
+
+def test_module_functions_go_where_their_callers_send_them():
+    source = """
+    import tensorflow as tf
+
+    def distance(a, b):
+        return tf.norm(a - b, axis=-1)
+
+    def shown(a, b):
+        tf.print(distance(a, b))
+
+    def trained(a, b, opt):
+        opt.minimize(tf.reduce_mean(distance(a, b)))
+    """
+    assert codes_at(lint(source, ["NAN202"])) == [(5, "NAN202")]
+    assert codes_at(lint(source.replace("opt.minimize", "print"), ["NAN202"])) == []
+
+
+def test_a_parameter_goes_where_the_function_sends_it():
+    source = """
+    import tensorflow as tf
+
+    def log_it(value):
+        tf.summary.scalar("v", value, step=0)
+
+    def step(a, b):
+        log_it(tf.norm(a - b))
+    """
+    assert lint(source, ["NAN202"]) == []
+
+
+def test_each_function_is_analysed_once(monkeypatch):
+    """Reach is computed once per function, however many findings it holds."""
+    built = []
+    original = defuse.Body.__init__
+
+    def counting(self, node):
+        built.append(node)
+        original(self, node)
+
+    monkeypatch.setattr(defuse.Body, "__init__", counting)
+    functions = "".join(
+        f"def f{i}(a, b):\n    d = tf.norm(a - b)\n    e = tf.norm(b - a)\n"
+        f"    print(tf.norm(a - b + 1))\n    return d + e\n\n" for i in range(20))
+    findings = lint_source("import tensorflow as tf\n\n" + functions, "example.py",
+                           options_for(["NAN202"]))
+    assert len(findings) == 40
+    assert len(built) == len({id(node) for node in built}) <= 21
