@@ -32,6 +32,8 @@ class Analysis(Expressions):
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
+        self._reach: Optional[Flow] = None
+        self._ops: Dict[int, Optional[Op]] = {}
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
@@ -47,8 +49,6 @@ class Analysis(Expressions):
         if self._method_calls is None:
             self._method_calls = MethodCalls(self.module)
         return self._method_calls.of(receiver, *methods)
-        self._reach: Optional[Flow] = None
-        self._ops: Dict[int, Optional[Op]] = {}
 
     # -- what an expression is --------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:
