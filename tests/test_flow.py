@@ -4,11 +4,15 @@ Same probe convention as test_values: the first argument of ``probe(...)`` is re
 its place in the real traversal.
 """
 
+import textwrap
+
 import pytest
 
 from test_values import TF, no_evidence, probe, probes, time_limit
 
-KERAS = "import keras\nfrom keras import layers, ops\n"
+
+def keras3(body):
+    return "import keras\nfrom keras import layers, ops\n" + textwrap.dedent(body)
 
 
 # -- function results with the caller's arguments --------------------------------------------
@@ -55,12 +59,12 @@ def test_function_passed_as_argument_and_lambda():
 
 
 def test_activation_string_passed_to_a_layer_helper():
-    relu, softplus = probes(KERAS + """
+    relu, softplus = probes(keras3("""
         def block(x, activation=None):
             return layers.Dense(8, activation=activation)(x)
         probe(block(x, activation="relu"))
         probe(block(x, activation="softplus"))
-        """)
+        """))
     assert relu.zero is not None
     assert softplus.nonnegative and no_evidence(softplus)
 
@@ -318,7 +322,7 @@ def test_structure_ops_keep_evidence(expr):
     "ops.stack([h])", "ops.cast(h, 'float32')",
 ])
 def test_keras3_structure_ops_keep_evidence(expr):
-    value = probe(KERAS + f"h = ops.relu(z)\nprobe({expr})\n")
+    value = probe(keras3(f"h = ops.relu(z)\nprobe({expr})\n"))
     assert value.zero is not None
 
 
@@ -393,3 +397,15 @@ def test_a_mask_of_another_value_is_no_guard():
         probe(norm + tf.cast(tf.equal(count, 0.0), tf.float32) * 1e-7)
         """)
     assert value.zero is not None
+
+
+def test_message_names_the_op_passed_as_an_argument(lint):
+    source = TF + textwrap.dedent("""\
+        def make_layer(h, act=tf.identity):
+            return act(tf.nn.softmax(h))
+        out = make_layer(x, act=tf.nn.relu)
+        y = tf.math.log(out)
+        """)
+    [finding] = lint(source, ["NAN102"])
+    assert finding.line == 6
+    assert "`out` is the output of `tf.nn.relu` passed as `act` (line 4)" in finding.message
