@@ -363,6 +363,10 @@ def test_a_sign_source_still_gives_negative_evidence(expr):
     assert value.negative is not None
 
 
+def test_einsum_of_operands_it_cannot_see_has_no_sign_evidence():
+    value = probe(TF + "probe(tf.einsum('ij,jk->ik', *map(tf.exp, operands)))\n")
+    assert value.negative is None
+
 def test_uniform_with_a_negative_minimum_is_not_non_negative():
     value = probe(TF + "probe(tf.random.uniform(shape, -1.0, 1.0))\n")
     assert not value.nonnegative
