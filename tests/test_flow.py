@@ -413,3 +413,27 @@ def test_message_names_the_op_passed_as_an_argument(lint):
     [finding] = lint(source, ["NAN102"])
     assert finding.line == 6
     assert "`out` is the output of `tf.nn.relu` passed as `act` (line 4)" in finding.message
+
+
+def test_activation_stored_in_an_attribute():
+    value = probe(TF + """
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                self.act = tf.nn.relu
+            def call(self, x):
+                probe(self.act(x))
+        """)
+    assert value.zero is not None and value.zero.producer == "relu"
+
+
+def test_attribute_assigned_different_functions_is_unknown():
+    value = probe(TF + """
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                self.act = tf.nn.relu
+            def reset(self):
+                self.act = tf.exp
+            def call(self, x):
+                probe(self.act(x))
+        """)
+    assert no_evidence(value)

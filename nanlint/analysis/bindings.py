@@ -283,8 +283,33 @@ class Bindings:
         method = class_scope.lookup(attr, END)
         if method is not None and method.kind == "def":
             return Callee("function", node=method.node, scope=class_scope)
+        stored = self._stored_function(attr, class_scope)
+        if stored is not None:
+            return stored
         value = self._self_attribute(attr, class_scope)
         return Callee("layer", value=value) if value.layer else None
+
+    def _stored_function(self, attr: str, class_scope: Scope) -> Optional[Callee]:
+        """``self.act = tf.nn.relu`` (or a lambda) in some method: the op or function that
+        ``self.act(x)`` calls, when every such assignment agrees."""
+        found: List[Callee] = []
+        for bindings in class_scope.bindings.values():
+            for binding in bindings:
+                if binding.kind != "def":
+                    continue
+                method_scope = self._scope_for(binding.node, class_scope.parent,
+                                               class_scope.node)
+                for assigned in method_scope.self_attributes.get(attr, ()):
+                    if not isinstance(assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
+                        return None
+                    callee = self._outside(lambda: self._compute_callee(
+                        assigned.value, method_scope, assigned.index, 1))
+                    if callee is None or callee.kind not in ("op", "function", "lambda"):
+                        return None
+                    found.append(callee)
+        if found and all(c.op is found[0].op and c.node is found[0].node for c in found):
+            return found[0]
+        return None
 
     def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
