@@ -16,7 +16,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tup
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.callsites import Activation, Places, argument_expression, collect_calls
+from nanlint.analysis.callsites import (Activation, Places, argument_expression, collect_calls,
+                                        parent_map)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
@@ -384,21 +385,5 @@ class Bindings:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (the module's parent map is built on first use)."""
         if self._parents is None:
-            parents: Dict[int, cst.CSTNode] = {}
-
-            class _Parents(cst.CSTVisitor):
-                def __init__(self) -> None:
-                    self.stack: List[cst.CSTNode] = []
-
-                def on_visit(self, child: cst.CSTNode) -> bool:
-                    if self.stack:
-                        parents[id(child)] = self.stack[-1]
-                    self.stack.append(child)
-                    return True
-
-                def on_leave(self, original_node: cst.CSTNode) -> None:
-                    self.stack.pop()
-
-            self.module.visit(_Parents())
-            self._parents = parents
+            self._parents = parent_map(self.module)
         return self._parents.get(id(node))

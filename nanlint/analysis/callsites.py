@@ -61,13 +61,8 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
                     escaped.add(value.attr.value)
         elif kind in _SCOPE_NODES:
             scopes = scopes + (node,)
-        fields = _CODE_FIELDS.get(kind)
-        if fields is None:
-            fields = _CODE_FIELDS[kind] = tuple(
-                f.name for f in dataclasses.fields(kind)
-                if f.name not in _NOT_CODE and "whitespace" not in f.name)
         children = []
-        for name in fields:
+        for name in _code_fields(kind):
             child = getattr(node, name)
             if isinstance(child, node_class):
                 children.append((child, scopes, statement))
@@ -77,6 +72,36 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
         children.reverse()
         stack.extend(children)
     return calls
+
+
+def _code_fields(kind: type) -> Tuple[str, ...]:
+    fields = _CODE_FIELDS.get(kind)
+    if fields is None:
+        fields = _CODE_FIELDS[kind] = tuple(
+            f.name for f in dataclasses.fields(kind)
+            if f.name not in _NOT_CODE and "whitespace" not in f.name)
+    return fields
+
+
+def parent_map(module: cst.Module) -> Dict[int, cst.CSTNode]:
+    """id(node) -> the node that contains it, for every node that holds code (the same
+    iterative field walk as ``collect_calls``)."""
+    parents: Dict[int, cst.CSTNode] = {}
+    stack: List[Any] = [module]
+    node_class = cst.CSTNode
+    while stack:
+        node = stack.pop()
+        for name in _code_fields(node.__class__):
+            child = getattr(node, name)
+            if isinstance(child, node_class):
+                parents[id(child)] = node
+                stack.append(child)
+            elif child.__class__ is tuple or child.__class__ is list:
+                for item in child:
+                    if isinstance(item, node_class):
+                        parents[id(item)] = node
+                        stack.append(item)
+    return parents
 
 
 def bind_arguments(call: cst.Call, node: cst.FunctionDef, method: bool
