@@ -136,6 +136,8 @@ class WhereDoesNotGuardGradient(Rule):
             op = self.analysis.op_of(expr)
             if op is not None and op.name == "where":
                 return  # an inner where is checked on its own
+            if op is not None and op.name in ("ones", "zeros"):
+                return  # `tf.ones_like(x)` takes only the shape of x: no gradient flows
             if op is not None and (self.analysis.qualified_name(expr.func) or "").endswith(
                     "stop_gradient"):
                 return

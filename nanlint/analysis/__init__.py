@@ -13,7 +13,9 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     bindings     Cursor, Place, Callee: names, scopes, self-attributes, call resolution
       │
-    scopes       the statement index of each scope (module, class, function, lambda)
+    callsites    the module's calls and their places; arguments bound to parameters
+      │
+    scopes       the statement index and branch paths of each scope
 
     data         the scale of input data (np.random.uniform(-10, 10), np.arange, known
                  datasets) and `name.method(...)` uses; asks only the facade's questions

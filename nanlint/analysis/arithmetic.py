@@ -48,7 +48,9 @@ def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> V
 
 def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     zero = None
-    if a.zero and (b.zero or b.const == 0):
+    if (a.zero and b.guards is a.zero.node) or (b.zero and a.guards is b.zero.node):
+        pass  # `x + mask * eps`, the mask 1 exactly where x is 0: guarded
+    elif a.zero and (b.zero or b.const == 0):
         zero = a.zero
     elif b.zero and a.const == 0:
         zero = b.zero
@@ -115,8 +117,10 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     const = a.const * b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if (
         a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+    guards = a.guards if b.positive else b.guards if a.positive else None
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
-                 negative=negative, known=known, tensor=tensor, const=const, tags=tags)
+                 negative=negative, known=known, tensor=tensor, const=const, tags=tags,
+                 guards=guards)
 
 
 def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:

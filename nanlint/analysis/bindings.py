@@ -11,15 +11,19 @@ above; this one reaches them only through the hook :meth:`Bindings._value`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, TypeVar
 
 import libcst as cst
 
 from nanlint import optable
+from nanlint.analysis.callsites import (Activation, Places, argument_expression, collect_calls,
+                                        parent_map)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -66,6 +70,11 @@ class Bindings:
         self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
         self._calls: Optional[List[cst.Call]] = None
         self._here_cache: Optional[Tuple[Scope, int]] = None
+        # One call of a module function evaluated with its arguments (see ``callsites``).
+        self._active: Optional[Activation] = None
+        self._param_readers: Set[int] = set()  # id(FunctionDef) whose parameters were read
+        self._call_places: Places = {}
+        self._escaped: Set[str] = set()  # names passed as values: their callers are unknown
         self.module_scope = self._scope_for(module, None)
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
@@ -112,9 +121,15 @@ class Bindings:
         return self._here_cache
 
     def _locate(self) -> Tuple[Scope, int]:
+        return self._place_of(self.cursor.scopes[1:], self.cursor.statements)
+
+    def _place_of(self, scopes: Sequence[cst.CSTNode], statements: Sequence[cst.CSTNode]
+                  ) -> Tuple[Scope, int]:
+        """The scope and statement order of a point inside ``scopes`` (outermost first,
+        the module excluded) at the innermost of ``statements`` that scope orders."""
         scope = self.module_scope
         cls = None
-        for node in self.cursor.scopes[1:]:
+        for node in scopes:
             if isinstance(node, cst.ClassDef):
                 scope = self._scope_for(node, scope)
                 cls = node
@@ -125,7 +140,7 @@ class Bindings:
                                         else None)
                 cls = None
         statement = None
-        for candidate in reversed(self.cursor.statements):
+        for candidate in reversed(statements):
             if id(candidate) in scope.order:
                 statement = candidate
                 break
@@ -163,14 +178,51 @@ class Bindings:
             index = END
         return None, None
 
+    def _reaching(self, name: str, scope: Scope, index: int) -> List[Tuple[Binding, Scope]]:
+        """Every binding of ``name`` that can reach the use: branches join."""
+        binding, where = self._resolve(name, scope, index)
+        if binding is None or where is None:
+            return []
+        if binding.index < 0:
+            return [(binding, where)]
+        found = where.reaching(name, index if where is scope else END)
+        return [(b, where) for b in found] or [(binding, where)]
+
+    # -- one call evaluated with its arguments ----------------------------------------------
+    def _within(self, scope: Scope) -> Optional[Activation]:
+        """The activation being evaluated, if ``scope`` is its function or inside it."""
+        activation = self._active
+        if activation is None:
+            return None
+        inside = activation.inside.get(id(scope))
+        if inside is None:
+            current: Optional[Scope] = scope
+            while current is not None and current is not activation.scope:
+                current = current.parent
+            inside = activation.inside[id(scope)] = current is not None
+        return activation if inside else None
+
+    def _outside(self, work: Callable[[], T]) -> T:
+        """Run ``work`` with no activation: what lies outside the called function does not
+        depend on the call."""
+        activation, self._active = self._active, None
+        try:
+            return work()
+        finally:
+            self._active = activation
+
     # -- callees ----------------------------------------------------------------------------
     def _callee(self, func: cst.BaseExpression, scope: Scope, index: int,
                 depth: int = 0) -> Optional[Callee]:
+        activation = self._within(scope)
+        if self._active is not None and activation is None:
+            return self._outside(lambda: self._callee(func, scope, index, depth))
+        callees = activation.callees if activation is not None else self._callees
         key = id(func)
-        if key in self._callees:
-            return self._callees[key]
+        if key in callees:
+            return callees[key]
         result = self._compute_callee(func, scope, index, depth)
-        self._callees[key] = result
+        callees[key] = result
         return result
 
     def _compute_callee(self, func: cst.BaseExpression, scope: Scope, index: int,
@@ -180,6 +232,8 @@ class Bindings:
         if isinstance(func, cst.Call):
             value = self._value(func, scope, index)
             return Callee("layer", value=value) if value.layer else None
+        if isinstance(func, cst.Lambda):  # passed as an argument: `apply(lambda v: ..., x)`
+            return Callee("lambda", node=func, scope=scope)
         parts = dotted_parts(func)
         if parts is None:
             return None
@@ -196,6 +250,17 @@ class Bindings:
                 "external", qualified=qualified)
         if binding.kind == "def" and not rest:
             return Callee("function", node=binding.node, scope=where)
+        if binding.kind == "param" and not rest:
+            # A function passed as an argument (`act=tf.nn.relu`): known for one call.
+            activation = self._within(where)
+            if activation is None or activation.scope is not where:
+                self._param_readers.add(id(where.node))
+                return None
+            argument = argument_expression(head, activation)
+            if argument is None:
+                return None
+            expr, (at, at_index) = argument
+            return self._outside(lambda: self._compute_callee(expr, at, at_index, depth + 1))
         if binding.kind == "assign" and binding.value is not None:
             target = binding.value
             if isinstance(target, (cst.Name, cst.Attribute)):
@@ -219,11 +284,38 @@ class Bindings:
         method = class_scope.lookup(attr, END)
         if method is not None and method.kind == "def":
             return Callee("function", node=method.node, scope=class_scope)
+        stored = self._stored_function(attr, class_scope)
+        if stored is not None:
+            return stored
         value = self._self_attribute(attr, class_scope)
         return Callee("layer", value=value) if value.layer else None
 
+    def _stored_function(self, attr: str, class_scope: Scope) -> Optional[Callee]:
+        """``self.act = tf.nn.relu`` (or a lambda) in some method: the op or function that
+        ``self.act(x)`` calls, when every such assignment agrees."""
+        found: List[Callee] = []
+        for bindings in class_scope.bindings.values():
+            for binding in bindings:
+                if binding.kind != "def":
+                    continue
+                method_scope = self._scope_for(binding.node, class_scope.parent,
+                                               class_scope.node)
+                for assigned in method_scope.self_attributes.get(attr, ()):
+                    if not isinstance(assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
+                        return None
+                    callee = self._outside(lambda: self._compute_callee(
+                        assigned.value, method_scope, assigned.index, 1))
+                    if callee is None or callee.kind not in ("op", "function", "lambda"):
+                        return None
+                    found.append(callee)
+        if found and all(c.op is found[0].op and c.node is found[0].node for c in found):
+            return found[0]
+        return None
+
     def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
+        if self._active is not None:
+            return self._outside(lambda: self._self_attribute(attr, class_scope))
         key = (id(class_scope.node), attr)
         cached = self._attributes.get(key)
         if cached is not None:
@@ -275,15 +367,7 @@ class Bindings:
     def _named_calls(self) -> List[cst.Call]:
         """Every call of the module whose callee is a name or a dotted name, in order."""
         if self._calls is None:
-            calls: List[cst.Call] = []
-
-            class _Calls(cst.CSTVisitor):
-                def visit_Call(self, node: cst.Call) -> None:
-                    if isinstance(node.func, (cst.Name, cst.Attribute)):
-                        calls.append(node)
-
-            self.module.visit(_Calls())
-            self._calls = calls
+            self._calls = collect_calls(self.module, self._call_places, self._escaped)
         return self._calls
 
     def calls_of(self, op_name: str) -> List[cst.Call]:
@@ -301,21 +385,5 @@ class Bindings:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (the module's parent map is built on first use)."""
         if self._parents is None:
-            parents: Dict[int, cst.CSTNode] = {}
-
-            class _Parents(cst.CSTVisitor):
-                def __init__(self) -> None:
-                    self.stack: List[cst.CSTNode] = []
-
-                def on_visit(self, child: cst.CSTNode) -> bool:
-                    if self.stack:
-                        parents[id(child)] = self.stack[-1]
-                    self.stack.append(child)
-                    return True
-
-                def on_leave(self, original_node: cst.CSTNode) -> None:
-                    self.stack.pop()
-
-            self.module.visit(_Parents())
-            self._parents = parents
+            self._parents = parent_map(self.module)
         return self._parents.get(id(node))

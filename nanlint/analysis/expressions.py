@@ -1,19 +1,24 @@
 """The expression walk: what an expression can be, through names, calls and operators.
 
-Names are followed to their bindings (assignments, augmented assignments, parameters),
-calls to the op semantics of ``producers`` or to the results of the file's own functions and
-lambdas, operators to ``arithmetic``. Results are cached per node.
+Names are followed to their bindings (assignments, augmented assignments, parameters; the
+join of those that can reach the use across branches), calls to the op semantics of
+``producers`` or to the results of the file's own functions and lambdas — computed with the
+caller's arguments, one level deep — operators to ``arithmetic``. A parameter is the join of
+the arguments of the function's call sites in the module. Results are cached per node (per
+call for a function evaluated with its arguments).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic
+from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, normalized
 from nanlint.analysis.producers import Producers
 from nanlint.analysis.scopes import END, Binding, Scope
@@ -30,10 +35,17 @@ class Expressions(Producers):
         self._returns: Dict[int, Value] = {}
         self._depth = 0
         self._loss_re = re.compile(self.settings.loss_function_pattern)
+        self._call_results: Dict[int, Value] = {}
+        self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
+        self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        activation = self._within(scope)
+        if self._active is not None and activation is None:
+            return self._outside(lambda: self._value(expr, scope, index))
+        values = activation.values if activation is not None else self._values
         key = id(expr)
-        cached = self._values.get(key)
+        cached = values.get(key)
         if cached is not None:
             return cached
         if self._depth > _MAX_DEPTH:
@@ -43,7 +55,7 @@ class Expressions(Producers):
             value = normalized(self._compute(expr, scope, index))
         finally:
             self._depth -= 1
-        self._values[key] = value
+        values[key] = value
         return value
 
     def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
@@ -55,10 +67,9 @@ class Expressions(Producers):
         if isinstance(expr, cst.Name):
             if expr.value in ("True", "False"):
                 return constant(1.0 if expr.value == "True" else 0.0)
-            binding, where = self._resolve(expr.value, scope, index)
-            if binding is None or where is None:
-                return UNKNOWN
-            return self._binding_value(expr.value, binding, where)
+            reaching = self._reaching(expr.value, scope, index)
+            return join([self._binding_value(expr.value, binding, where)
+                         for binding, where in reaching]) if reaching else UNKNOWN
         if isinstance(expr, cst.Attribute):
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
@@ -83,7 +94,13 @@ class Expressions(Producers):
             right = self._value(expr.right, scope, index)
             return arithmetic(type(expr.operator).__name__, left, right, expr)
         if isinstance(expr, cst.Comparison):
-            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+            guards = None
+            if len(expr.comparisons) == 1 and isinstance(
+                    expr.comparisons[0].operator, (cst.Equal, cst.LessThanEqual)):
+                guards = self._zeros_marked(expr.left, expr.comparisons[0].comparator,
+                                            scope, index)
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
+                         guards=guards)
         if isinstance(expr, cst.Call):
             return self._call(expr, scope, index)
         if isinstance(expr, cst.IfExp):
@@ -122,7 +139,70 @@ class Expressions(Producers):
         return replace(value, zero=zero, negative=negative)
 
     def _parameter(self, name: str, scope: Scope) -> Value:
-        """A parameter is unknown — except a probability-named one in a loss function."""
+        """A parameter: the caller's argument when the function is evaluated for one call;
+        otherwise the join of the arguments of its call sites in the module (and of the
+        unknown, when the function is also passed somewhere as a value); otherwise, for a
+        function nobody here calls, unknown — or by convention a probability."""
+        activation = self._within(scope)
+        if activation is not None and activation.scope is scope:
+            argument = argument_expression(name, activation)
+            if argument is None:
+                return UNKNOWN
+            expr, (where, index) = argument
+            return self._outside(lambda: self._value(expr, where, index))
+        node = scope.node
+        if not isinstance(node, cst.FunctionDef):
+            return UNKNOWN
+        self._param_readers.add(id(node))
+        sites = self._outside(lambda: self._call_sites(node))
+        if not sites:
+            return self._conventional_parameter(name, scope)
+        key = (id(node), name)
+        if key in self._in_progress:
+            return UNKNOWN  # a recursive call passes the parameter on
+        values = []
+        self._in_progress.add(key)
+        try:
+            for call, where, index, method in sites:
+                argument = argument_expression(name, Activation(
+                    scope, bind_arguments(call, node, method), (where, index),
+                    any(arg.star for arg in call.args)))
+                if argument is None:
+                    values.append(UNKNOWN)
+                    continue
+                expr, (at, at_index) = argument
+                values.append(self._outside(lambda: self._value(expr, at, at_index)))
+        finally:
+            self._in_progress.discard(key)
+        if node.name.value in self._escaped:
+            values.append(self._conventional_parameter(name, scope))
+        return join(values)
+
+    def _call_sites(self, node: cst.FunctionDef) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The module's calls of the function ``node``, each with its place and whether it
+        calls a method through ``self``."""
+        found = self._sites.get(id(node))
+        if found is not None:
+            return found
+        found = self._sites[id(node)] = []
+        if self._calls_by_name is None:
+            by_name: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
+                func = call.func
+                last = func.attr.value if isinstance(func, cst.Attribute) else func.value
+                by_name.setdefault(last, []).append(call)
+            self._calls_by_name = by_name
+        for call in self._calls_by_name.get(node.name.value, ()):
+            scopes, statement = self._call_places.get(id(call), ((), None))
+            where, index = self._place_of(scopes, [statement] if statement else [])
+            callee = self._callee(call.func, where, index)
+            if callee is not None and callee.kind == "function" and callee.node is node:
+                method = isinstance(call.func, cst.Attribute) and not is_static(node)
+                found.append((call, where, index, method))
+        return found
+
+    def _conventional_parameter(self, name: str, scope: Scope) -> Value:
+        """Unknown — except a probability-named parameter of a loss function."""
         node = scope.node
         if not isinstance(node, cst.FunctionDef) or name not in self.settings.probability_parameters:
             return UNKNOWN
@@ -141,9 +221,15 @@ class Expressions(Producers):
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:
-            return self._op(callee.op, call, scope, index)
+            value = self._op(callee.op, call, scope, index)
+            if self._active is not None and isinstance(call.func, cst.Name) and callee.qualified:
+                value = _passed_as(value, call, callee.qualified)
+            return value
         if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
-            return self._function_result(callee.node, callee.scope)
+            result = self._function_result(callee.node, callee.scope)
+            if self._active is None and call.args and id(callee.node) in self._param_readers:
+                return self._result_for(call, callee.node, callee.scope, scope, index, result)
+            return result
         if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
             lambda_scope = self._scope_for(callee.node, callee.scope)
             return self._value(callee.node.body, lambda_scope, END)
@@ -151,7 +237,39 @@ class Expressions(Producers):
             return self._activation(callee.value.layer, callee.value.node or call)
         return UNKNOWN
 
+    def _function_scope(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Scope:
+        parent, cls = defined_in, None
+        if parent is not None and isinstance(parent.node, cst.ClassDef):
+            parent, cls = parent.parent, parent.node
+        return self._scope_for(node, parent, cls)
+
+    def _result_for(self, call: cst.Call, node: cst.FunctionDef, defined_in: Optional[Scope],
+                    scope: Scope, index: int, general: Value) -> Value:
+        """The result of ``call``: the function's returns with its parameters bound to this
+        call's arguments (one level: the calls inside get the general results)."""
+        key = id(call)
+        cached = self._call_results.get(key)
+        if cached is not None:
+            return cached
+        function_scope = self._function_scope(node, defined_in)
+        if key in self._in_progress or function_scope.is_generator or not function_scope.returns:
+            return general
+        method = isinstance(call.func, cst.Attribute) and not is_static(node)
+        self._active = Activation(function_scope, bind_arguments(call, node, method),
+                                  (scope, index), any(arg.star for arg in call.args))
+        self._in_progress.add(key)
+        try:
+            result = join([self._value(r.value, function_scope, r.index)
+                           for r in function_scope.returns])
+        finally:
+            self._active = None
+            self._in_progress.discard(key)
+        self._call_results[key] = result
+        return result
+
     def _function_result(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Value:
+        if self._active is not None:
+            return self._outside(lambda: self._function_result(node, defined_in))
         key = id(node)
         if key in self._returns:
             return self._returns[key]
@@ -159,12 +277,7 @@ class Expressions(Producers):
             return UNKNOWN
         self._in_progress.add(key)
         try:
-            parent = defined_in
-            cls = None
-            if parent is not None and isinstance(parent.node, cst.ClassDef):
-                cls = parent.node
-                parent = parent.parent
-            scope = self._scope_for(node, parent, cls)
+            scope = self._function_scope(node, defined_in)
             if scope.is_generator:
                 result = UNKNOWN
             else:
@@ -173,3 +286,15 @@ class Expressions(Producers):
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _passed_as(value: Value, call: cst.Call, qualified: str) -> Value:
+    """Evidence of ``act(x)`` where ``act`` is an argument: name the op it stands for."""
+    spelling = optable.spelling_of(qualified) or qualified
+    what = f"the output of `{spelling}` passed as `{{op}}`"
+    zero, negative = value.zero, value.negative
+    if zero is not None and zero.node is call:
+        zero = replace(zero, what=what)
+    if negative is not None and negative.node is call:
+        negative = replace(negative, what=what)
+    return replace(value, zero=zero, negative=negative)

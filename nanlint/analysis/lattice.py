@@ -56,6 +56,9 @@ class Value:
     node: Optional[cst.CSTNode] = None  # the expression that produced it, when tagged
     origin: Optional[str] = None  # the canonical op whose call produced it (through names)
     dtype: Optional[str] = None  # "float16", "bfloat16", "float32", ... when known
+    # A mask that is 1 exactly where the value whose zero evidence is this node is 0 (or
+    # <= 0): `x + mask * eps` adds something positive where x is 0, so it guards x.
+    guards: Optional[cst.CSTNode] = None
 
     @property
     def positive(self) -> bool:
@@ -99,9 +102,10 @@ def join(values: Sequence[Value]) -> Value:
         return UNKNOWN
     if len(values) == 1:
         return values[0]
+    lo, hi = min(v.lo for v in values), max(v.hi for v in values)
     return Value(
-        lo=min(v.lo for v in values), hi=max(v.hi for v in values),
-        lo_open=all(v.lo_open for v in values), hi_open=all(v.hi_open for v in values),
+        lo=lo, hi=hi, lo_open=all(v.lo_open for v in values if v.lo == lo),
+        hi_open=all(v.hi_open for v in values if v.hi == hi),
         zero=next((v.zero for v in values if v.zero), None),
         negative=next((v.negative for v in values if v.negative), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),

@@ -11,22 +11,29 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from math import inf
-from typing import Optional
+from typing import Dict, Optional
 
 import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, sqrt_like,
                                          square)
+from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
 from nanlint.analysis.lattice import (DTYPES, UNKNOWN, Evidence, Value, constant,
                                       difference_evidence, join)
-from nanlint.analysis.scopes import Scope, dotted_parts
+from nanlint.analysis.scopes import END, Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
 
 class Producers(Constants):
     """Op and layer semantics."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # `tf.cond(c, true_fn, ...)`: the call of each function branch, kept alive (values
+        # are cached by node id).
+        self._branch_calls: Dict[int, cst.Call] = {}
 
     def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         value = self._op_value(op, call, scope, index)
@@ -129,14 +136,44 @@ class Producers(Constants):
                                     "condition is false", "high", discrete=True,
                                     producer="mask")
                 return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
-                             tags=frozenset({"mask"}))
+                             tags=frozenset({"mask"}), guards=x.guards)
             return replace(x, tensor=True, layer=None)
         if transfer == "bool":
-            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+            guards = None
+            callee = self._callee(call.func, scope, index)
+            qualified = callee.qualified if callee is not None else None
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
+                    positional) == 2:
+                guards = self._zeros_marked(positional[0], positional[1], scope, index)
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
+                         guards=guards)
+        if transfer == "join":  # concat / stack of a list: an element can be anywhere
+            expr = self.argument(call, op, 0)
+            if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+                return replace(join([self._value(e.value, scope, index)
+                                     for e in expr.elements]), tensor=True, layer=None)
+            return Value(tensor=True)
+        if transfer == "einsum":
+            if any(a.star for a in call.args):
+                return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
+            operands = [self._value(a.value, scope, index) for a in call.args[1:]
+                        if a.keyword is None]
+            if operands and all(o.nonnegative for o in operands):
+                return Value(lo=0.0, known=True, tensor=True,
+                             zero=next((o.zero for o in operands if o.zero), None))
+            return self._fixed(op, call)
+        if transfer == "uniform":  # [minval, maxval), by default [0, 1)
+            low, high = self.argument(call, op, 1), self.argument(call, op, 2)
+            return Value(lo=0.0 if low is None else arg(1).lo,
+                         hi=1.0 if high is None else arg(2).hi, hi_open=True, known=True,
+                         tensor=True)
         if transfer == "where":
             # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
             # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
-            branches = [arg(1), arg(2)]
+            # `tf.cond` and `K.switch` may take functions: their results are the branches.
+            branches = [self._branch(self.argument(call, op, 1), scope, index),
+                        self._branch(self.argument(call, op, 2), scope, index)]
             joined = replace(join(branches), tensor=True)
             if any(b.known and b.lo == b.hi for b in branches):
                 joined = replace(joined, zero=None, negative=None)
@@ -158,6 +195,30 @@ class Producers(Constants):
             activation = self._activation_name(self.keyword(call, "activation"), scope, index)
             return self._activation(activation, call) if activation else UNKNOWN
         return UNKNOWN
+
+    def _branch(self, expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
+        """A branch of a select: a value, or a function (a lambda, a def) that returns it."""
+        if expr is None:
+            return UNKNOWN
+        if isinstance(expr, cst.Lambda):
+            return self._value(expr.body, self._scope_for(expr, scope), END)
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            callee = self._callee(expr, scope, index)
+            if callee is not None and callee.kind in ("function", "lambda"):
+                call = self._branch_calls.get(id(expr))
+                if call is None:
+                    call = self._branch_calls[id(expr)] = cst.Call(func=expr)
+                return self._value(call, scope, index)
+        return self._value(expr, scope, index)
+
+    def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
+                      scope: Scope, index: int) -> Optional[cst.CSTNode]:
+        """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
+        whose zeros a mask of this comparison marks."""
+        if self._value(right, scope, index).const != 0:
+            return None
+        zero = self._value(left, scope, index).zero
+        return zero.node if zero is not None else None
 
     def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
         zero = x.zero if x.zero is not None and x.zero.aggregate else None
@@ -205,6 +266,21 @@ class Producers(Constants):
             return "linear"  # no activation: a linear output
         if isinstance(expr, cst.SimpleString):
             return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
+        if isinstance(expr, cst.Name):  # `activation=activation`: a parameter, a variable
+            binding, where = self._resolve(expr.value, scope, index)
+            if binding is not None and where is not None and binding.kind == "param":
+                activation = self._within(where)
+                if activation is None or activation.scope is not where:
+                    self._param_readers.add(id(where.node))
+                    return None
+                argument = argument_expression(expr.value, activation)
+                if argument is None:
+                    return None
+                value, (at, at_index) = argument
+                return self._outside(lambda: self._activation_name(value, at, at_index))
+            if binding is not None and where is not None and binding.kind == "assign" and (
+                    isinstance(binding.value, cst.SimpleString)):
+                return self._activation_name(binding.value, where, binding.index)
         callee = self._callee(expr, scope, index)
         if callee is not None and callee.kind == "op" and callee.op is not None:
             return callee.op.name

@@ -2,9 +2,11 @@
 
 A scope (module, class, function or lambda) is indexed once, on first use, by walking its
 statements only — never its expressions — so the cost is small and paid only for scopes a
-rule asks about. Every statement gets an order number; a name used at statement N stands for
-its latest binding before N. That is exact for straight-line code and a reasonable reading of
-branches and loops, which is all a linter that needs positive evidence can ask for.
+rule asks about. Every statement gets an order number and its path through the branches
+around it (``if``/``elif``/``else``, ``try``/``except``, ``match`` arms). A name used at
+statement N stands for its latest binding before N (``lookup``), or for every binding that
+can reach N (``reaching``): the join of the arms of a branch, and the binding before it where
+an arm binds nothing. Loops are read as straight-line code.
 """
 
 from __future__ import annotations
@@ -31,6 +33,20 @@ class Binding:
 
 
 @dataclass
+class Branch:
+    """An ``if``/``try``/``match`` statement: its arms, numbered in order, and whether one of
+    them always runs (``if`` with an ``else``, ``try`` with handlers)."""
+
+    arms: List[bool] = field(default_factory=list)  # per arm: it ends in return/raise/...
+    complete: bool = False
+
+
+# A statement's place among the branches around it: ((branch index, arm), ...), outermost
+# first. Loops are not branches: their body is read as straight-line code.
+Path = Tuple[Tuple[int, int], ...]
+
+
+@dataclass
 class Scope:
     node: ScopeNode
     parent: Optional["Scope"]
@@ -40,6 +56,8 @@ class Scope:
     returns: List[Binding] = field(default_factory=list)  # kind "return", value = expression
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
     is_generator: bool = False
+    paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
+    branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
     _counter: int = 0
 
     @property
@@ -55,6 +73,47 @@ class Scope:
                 found = binding
             else:
                 break
+        return found
+
+    def reaching(self, name: str, index: int) -> List[Binding]:
+        """The bindings of ``name`` that can reach statement ``index``: the latest one, and
+        where it lies in an arm of a branch that does not contain the use, the latest of
+        every other arm (and the binding before the branch where an arm binds nothing or
+        no arm need run). Arms that end in ``return``/``raise`` reach nothing after them."""
+        before = [b for b in self.bindings.get(name, ()) if b.index < index]
+        found = self._reaching(before, self.paths.get(index, ()))
+        unique: List[Binding] = []
+        for binding in found:
+            if not any(binding is seen for seen in unique):
+                unique.append(binding)
+        return unique
+
+    def _reaching(self, bindings: List[Binding], path: Path) -> List[Binding]:
+        if not bindings:
+            return []
+        last = bindings[-1]
+        where = self.paths.get(last.index, ())
+        depth = 0
+        while depth < len(where) and depth < len(path) and where[depth] == path[depth]:
+            depth += 1
+        if depth == len(where):
+            return [last]  # in the use's own block or one around it: it dominates the use
+        branch_index = where[depth][0]
+        earlier = [b for b in bindings if b.index < branch_index]
+        if depth < len(path) and path[depth][0] == branch_index:
+            return self._reaching(earlier, path)  # another arm of the branch the use is in
+        branch = self.branches[branch_index]
+        prefix = where[:depth]
+        found: List[Binding] = []
+        for arm, terminates in enumerate(branch.arms):
+            if terminates:
+                continue
+            inside = [b for b in bindings if b.index > branch_index
+                      and len(self.paths.get(b.index, ())) > depth
+                      and self.paths[b.index][depth] == (branch_index, arm)]
+            found.extend(self._reaching(earlier + inside, prefix + ((branch_index, arm),)))
+        if not branch.complete:
+            found.extend(self._reaching(earlier, prefix))
         return found
 
     def index_of(self, statement: Optional[cst.CSTNode]) -> int:
@@ -73,6 +132,7 @@ def build_scope(node: ScopeNode, parent: Optional[Scope], cls: Optional[cst.Clas
 class _Indexer:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
+        self.path: Path = ()
 
     def index(self) -> None:
         node = self.scope.node
@@ -94,7 +154,20 @@ class _Indexer:
         index = self.scope._counter
         self.scope._counter += 1
         self.scope.order[id(statement)] = index
+        if self.path:
+            self.scope.paths[index] = self.path
         return index
+
+    def _arms(self, index: int, suites: List[cst.BaseSuite], complete: bool) -> None:
+        """Index each suite as one arm of the branch statement at ``index``."""
+        branch = Branch(complete=complete)
+        self.scope.branches[index] = branch
+        outer = self.path
+        for arm, suite in enumerate(suites):
+            branch.arms.append(_terminates(suite))
+            self.path = outer + ((index, arm),)
+            self._suite(suite)
+        self.path = outer
 
     def _params(self, params: cst.Parameters) -> None:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
@@ -125,12 +198,13 @@ class _Indexer:
         elif isinstance(statement, cst.ClassDef):
             self._bind(statement.name.value, Binding("class", index, node=statement))
         elif isinstance(statement, cst.If):
-            self._suite(statement.body)
             orelse = statement.orelse
-            if isinstance(orelse, cst.If):
-                self._statement(orelse)
+            suites: List[cst.BaseSuite] = [statement.body]
+            if isinstance(orelse, cst.If):  # `elif`: the else arm holds the next `if`
+                suites.append(cst.IndentedBlock(body=[orelse]))
             elif orelse is not None:
-                self._suite(orelse.body)
+                suites.append(orelse.body)
+            self._arms(index, suites, orelse is not None)
         elif isinstance(statement, (cst.For, cst.While)):
             if isinstance(statement, cst.For):
                 self._target(statement.target, index, None)
@@ -143,17 +217,19 @@ class _Indexer:
                     self._target(item.asname.name, index, item.item)
             self._suite(statement.body)
         elif isinstance(statement, (cst.Try, cst.TryStar)):
-            self._suite(statement.body)
             for handler in statement.handlers:
                 if handler.name is not None:
                     self._target(handler.name.name, index, None)
-                self._suite(handler.body)
-            for extra in (statement.orelse, statement.finalbody):
-                if extra is not None:
-                    self._suite(extra.body)
+            body: cst.BaseSuite = statement.body
+            if statement.orelse is not None:  # runs after the body: the same arm
+                body = cst.IndentedBlock(body=[*_statements(body),
+                                               *_statements(statement.orelse.body)])
+            self._arms(index, [body, *(h.body for h in statement.handlers)],
+                       bool(statement.handlers))
+            if statement.finalbody is not None:
+                self._suite(statement.finalbody.body)
         elif isinstance(statement, cst.Match):
-            for case in statement.cases:
-                self._suite(case.body)
+            self._arms(index, [case.body for case in statement.cases], False)
 
     def _small(self, small: cst.BaseSmallStatement) -> None:
         index = self._next(small)
@@ -224,6 +300,21 @@ class _Indexer:
                     Binding("assign", index, value=value))
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
+
+
+def _statements(suite: cst.BaseSuite) -> List[cst.CSTNode]:
+    if isinstance(suite, cst.IndentedBlock):
+        return list(suite.body)
+    return [cst.SimpleStatementLine(body=list(suite.body))]
+
+
+def _terminates(suite: cst.BaseSuite) -> bool:
+    """The suite ends in ``return``, ``raise``, ``continue`` or ``break``."""
+    statements = _statements(suite)
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+    return False
 
 
 def _dotted(node: cst.BaseExpression) -> str:
