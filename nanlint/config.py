@@ -238,7 +238,8 @@ def _codes(value: Any, where: str) -> List[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of codes such as NAN101 or prefixes such "
                           f"as NAN1, got {_list_type_name(value)}")
-    codes = [v.strip().upper() for v in value]
+    # `ALL`, as in ruff, is every code: the prefix `NAN`.
+    codes = ["NAN" if v.strip().upper() == "ALL" else v.strip().upper() for v in value]
     known = set(registry.all_codes())
     for code in codes:
         if not _CODE_OR_PREFIX.match(code) or not any(k.startswith(code) for k in known):

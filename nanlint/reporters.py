@@ -34,6 +34,7 @@ class Scan:
     baseline: Optional[str] = None  # the baseline file, if one was used
     fixed: int = 0  # findings removed by --fix
     unsafe_shown: bool = False  # --unsafe-fixes: unsafe fixes count as available
+    fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # --show-fixes: per path
 
 
 def use_colour(stream: IO[str]) -> bool:
@@ -109,6 +110,22 @@ def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
     return " ".join(parts)
 
 
+def fixed_listing(scan: Scan) -> List[str]:
+    """``--show-fixes``: the findings fixed, per file and code (ruff's layout)."""
+    if not scan.fixed_codes:
+        return []
+    from nanlint import registry
+
+    total = sum(len(codes) for codes in scan.fixed_codes.values())
+    lines = [f"Fixed {total} finding{'s' if total != 1 else ''}:"]
+    for path in sorted(scan.fixed_codes):
+        lines.append(f"- {path}:")
+        for code, count in sorted(Counter(scan.fixed_codes[path]).items()):
+            rule = registry.rule_class(code)
+            lines.append(f"    {count} × {code} ({rule.name if rule else code})")
+    return lines + [""]
+
+
 def summary(scan: Scan) -> str:
     findings, files_scanned = scan.findings, len(scan.files)
     files = "file" if files_scanned == 1 else "files"
@@ -152,6 +169,8 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
             write(f"  help: {finding.suggestion}\n")
         write("\n")
     if not quiet:
+        for line in fixed_listing(scan):
+            write(line + "\n")
         write(summary(scan) + "\n")
 
 
@@ -188,6 +207,8 @@ def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
             console.print(text)
         console.print()
     if not quiet:
+        for line in fixed_listing(scan):
+            console.print(Text(line))
         console.print(Text(summary(scan), style="bold red" if scan.findings else "bold green"))
 
 
