@@ -42,6 +42,9 @@ BAD_SUPPRESSION = ("NAN001", "invalid-suppression")
 @dataclass
 class LintOptions:
     rules: Sequence[Type[Rule]] = ()
+    # Rules switched off that supersede an enabled code: they run, and their reports only
+    # hide what they supersede (ignoring NAN103 must not bring its expressions back as NAN102).
+    silent_rules: Sequence[Type[Rule]] = ()
     rule_settings: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     min_confidence: str = "low"
@@ -408,8 +411,10 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
     analysis = Analysis(module, options.settings)
     reports: List[Report] = []
     visit, leave, boundaries = _tracker(analysis)
-    for rule_class in options.rules:
-        rule = rule_class(analysis, reports, options.rule_settings.get(rule_class.code))
+    silent: List[Report] = []
+    for rule_class in (*options.rules, *options.silent_rules):
+        rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
+                          options.rule_settings.get(rule_class.code))
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
@@ -432,7 +437,7 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
     except RuleCrash as crash:
         return [_internal_error(path, crash.code, crash.error, lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes
+    superseded = {(id(r.node), code) for r in (*reports, *silent) for code in r.rule.supersedes
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]

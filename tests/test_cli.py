@@ -673,3 +673,20 @@ def test_a_folder_without_python_files_warns_and_exits_2(tmp_path):
     result = run_cli("check", ".", "empty", cwd=tmp_path)  # one empty folder is enough
     assert result.returncode == 2
     assert "No Python files found under empty" in result.stderr
+
+
+@pytest.mark.parametrize("options", [["--ignore", "NAN103"], ["--select", "NAN102"],
+                                     ["--select", "NAN0", "--extend-select", "NAN102"]])
+def test_a_rule_switched_off_still_supersedes(tmp_path, nanlint, options):
+    """Ignoring the precise diagnosis (NAN103) ignores the expression: it does not come back
+    as the code NAN103 supersedes (NAN102)."""
+    make(tmp_path, {"ce.py": SOFTMAX_CE, "log.py": TF_LOG})
+    code, out, _ = nanlint("check", "--format", "json", *options, cwd=tmp_path)
+    assert codes_at(json.loads(out)) == [("log.py", 3, "NAN102")]
+
+
+def test_a_rule_switched_off_per_file_still_supersedes(tmp_path, nanlint):
+    make(tmp_path, {"ce.py": SOFTMAX_CE,
+                    ".nanlint.yaml": "per-file-ignores: {ce.py: [NAN103]}\n"})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert (code, json.loads(out)["findings"]) == (0, [])
