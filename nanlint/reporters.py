@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,14 @@ from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
 
 _MAX_FRAME_LINES = 6
+_TAB = 8  # tab stops of the code frame, as a terminal sets them
+
+
+def _cells(text: str) -> int:
+    """The width of ``text`` on a terminal, in cells."""
+    text = text.expandtabs(_TAB)
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF"
+               else 1 for c in text)
 
 
 @dataclass
@@ -71,14 +80,15 @@ def frame(finding: Finding) -> List[str]:
     out = [gutter]
     for offset, text in enumerate(lines):
         number = finding.line + offset
-        out.append(f"{number:>{width}} | {text.rstrip()}")
+        text = text.rstrip()
+        out.append(f"{number:>{width}} | {text.expandtabs(_TAB)}")
         start = finding.column - 1 if offset == 0 else len(text) - len(text.lstrip())
-        if number == finding.end_line:
-            end = finding.end_column - 1
-        else:
-            end = len(text.rstrip())
-        end = max(end, start + 1)
-        out.append(f"{gutter} {' ' * start}{'^' * (end - start)}")
+        end = finding.end_column - 1 if number == finding.end_line else len(text)
+        # Carets go under the characters as a terminal shows them: tabs expanded, wide
+        # (East Asian) characters two cells, combining marks none.
+        left = _cells(text[:start])
+        right = max(_cells(text[:max(end, start)]), left + 1)
+        out.append(f"{gutter} {' ' * left}{'^' * (right - left)}")
     if len(finding.source_lines) > _MAX_FRAME_LINES:
         out.append(f"{gutter} ...")
     return out

@@ -690,3 +690,17 @@ def test_a_rule_switched_off_per_file_still_supersedes(tmp_path, nanlint):
                     ".nanlint.yaml": "per-file-ignores: {ce.py: [NAN103]}\n"})
     code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
     assert (code, json.loads(out)["findings"]) == (0, [])
+
+
+def test_carets_line_up_under_tabs_and_wide_characters(tmp_path, nanlint):
+    make(tmp_path, {"frame.py": "import tensorflow as tf\n\n\ndef f(z):\n"
+                                "\tp = tf.nn.relu(z)\n\treturn tf.math.log(p)\n\n\n"
+                                "s = '가나다'; q = tf.math.log(tf.nn.relu(z))\n"})
+    _, out, _ = nanlint("check", "frame.py", cwd=tmp_path)
+    lines = out.splitlines()
+    for code_line, carets in (("6 |         return tf.math.log(p)",
+                               "  |                ^^^^^^^^^^^^^^"),
+                              ("9 | s = '가나다'; q = tf.math.log(tf.nn.relu(z))",
+                               "  |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^")):
+        assert code_line in lines, out
+        assert lines[lines.index(code_line) + 1] == carets
