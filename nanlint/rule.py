@@ -135,6 +135,16 @@ class Rule:
         return _parenthesized(result) if parenthesize else result
 
     # -- helpers every rule may use ---------------------------------------------------------
+    def function_elsewhere(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """The function whose body holds ``node``, if the rule is not inside it now: the
+        names there do not exist where the finding is, so a suggestion must not use them."""
+        parent = self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+            parent = self.analysis.parent(parent)
+        if parent is None or any(scope is parent for scope in self.analysis.cursor.scopes):
+            return None
+        return parent if isinstance(parent, cst.FunctionDef) else None
+
     def source(self, node: cst.CSTNode) -> str:
         return " ".join(self.analysis.module.code_for_node(node).split())
 

@@ -169,17 +169,26 @@ class UnstableSoftmaxCrossEntropy(Rule):
         what = "1 - sigmoid" if complement else kind
         if factor is not None and self.analysis.value(factor).const is not None:
             factor = None  # `0.5 * log(p)`: a weight, not labels
+        probability = self._subtrahend(argument) if complement else argument
+        change = ""
+        home = self.function_elsewhere(producer)
+        if home is not None and logits is not None and probability is not None:
+            # The logits live inside another function: say what to change there, and use
+            # only what exists here (the call that returns the probability).
+            change = (f"make `{home.name.value}` return the logits `{_short(logits)}` "
+                      f"instead of their {kind}, then ")
+            logits = self.compact(probability)
         if factor is not None and not self._same_probability(factor, producer):
             labels, sparse = self._labels(factor)
             message = (f"hand-written cross-entropy: `{func}` of `{shown}` ({what} output) is "
                        f"-inf once the probability reaches 0, so the loss is inf and its "
                        f"gradient NaN: {{evidence}}")
-            suggestion = self._cross_entropy(kind, root, labels, logits, sparse, call)
+            suggestion = change + self._cross_entropy(kind, root, labels, logits, sparse, call)
         else:
             message = (f"`{func}` of `{shown}` ({what} output) is -inf once the probability "
                        f"reaches 0, and its gradient NaN: {{evidence}}")
-            suggestion = self._log_form(kind, complement, root, logits, call)
-        probability = self._subtrahend(argument) if complement else argument
+            suggestion = change + self._log_form(kind, complement, root, logits, call,
+                                                 arguments_here=not change)
         self.report(node, message, evidence=evidence, suggestion=suggestion,
                     fix=self._log_fix(node, probability, producer, complement))
 
@@ -367,7 +376,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return self.source(positional[1].value) if len(positional) > 1 else None
 
     def _log_form(self, kind: str, complement: bool, root: str, logits: Optional[str],
-                  call: Optional[cst.Call]) -> str:
+                  call: Optional[cst.Call], arguments_here: bool = True) -> str:
         ops = root.endswith("ops")
         if logits is None:
             fused = "log_softmax" if kind == "softmax" else "log_sigmoid"
@@ -375,8 +384,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
                     f"and take `tf.nn.{fused}` (Keras: `keras.ops.{fused}`) of them")
         if kind == "softmax":
             spelled = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
-            args = (self._call_arguments(call) if call is not None and self._is_softmax(call)
-                    else logits)
+            args = (self._call_arguments(call) if arguments_here and call is not None
+                    and self._is_softmax(call) else logits)
             return f"use `{spelled}({args})`: the same value, computed stably from the logits"
         spelled = f"{root}.log_sigmoid" if ops else f"{root}.math.log_sigmoid"
         if complement:
@@ -446,6 +455,10 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
+
+
+def _short(source: str, limit: int = 60) -> str:
+    return source if len(source) <= limit else source[: limit - 3] + "..."
 
 
 def _negated(source: str) -> str:
