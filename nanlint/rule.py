@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 from libcst.helpers import parse_template_expression
 
+from nanlint import optable
 from nanlint.optable import Op
 from nanlint.scopes import Binding
 from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
@@ -133,6 +134,21 @@ class Rule:
             expression)
         result = self.template("{x} + " + self.epsilon(value), x=inner)
         return _parenthesized(result) if parenthesize else result
+
+    def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
+        """(family of the op's canonical spelling: `tf`, `ops` or `K`; the user's prefix for
+        it: `tf`, `tf1`, `tf.compat.v1`, `ops`, `keras.ops`, `K`), to spell a fix's ops the way
+        the file spells them."""
+        if call is None:
+            return "tf", "tf"
+        spelling = optable.spelling_of(self.analysis.qualified_name(call.func) or "") or ""
+        func = self.source(call.func)
+        family, _, tail = spelling.partition(".")
+        if family == "tf":
+            return "tf", func[: -len(tail) - 1] if func.endswith("." + tail) else "tf"
+        if family in ("ops", "K"):
+            return family, func.rpartition(".")[0] or ("keras.ops" if family == "ops" else "K")
+        return "tf", "tf"
 
     # -- helpers every rule may use ---------------------------------------------------------
     def function_elsewhere(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:

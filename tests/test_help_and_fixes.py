@@ -57,3 +57,34 @@ def test_help_in_the_same_function_or_a_closure_still_names_the_logits(lint):
               "    def inner():\n        return tf.math.log(p)\n    return inner\n")
     [finding] = lint(source, ["NAN103"])
     assert finding.suggestion.startswith("use `tf.nn.log_softmax(h)`")
+
+
+COUNT = """import tensorflow as tf
+
+
+def masked_mean(per_example, labels):
+    mask = tf.cast(labels > 0, tf.float32)
+    count = tf.reduce_sum(mask)
+    return tf.reduce_sum(per_example * mask) / count
+"""
+
+
+def test_a_count_is_clamped_as_the_help_says_and_the_help_names_the_numerator(lint):
+    [finding] = lint(COUNT, ["NAN101"])
+    assert finding.suggestion.startswith(
+        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)`")
+    assert "numerator`" not in finding.suggestion and "(numerator" not in finding.suggestion
+    assert "`tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)`" in (
+        finding.suggestion)
+    # Exact for a count (0 or >= 1), so safe: plain --fix applies it.
+    outcome = fix_source(COUNT, "count.py", options_for(["NAN101"]), SAFETIES["safe"])
+    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1.0)")
+    assert outcome.findings == []
+
+
+def test_a_continuous_denominator_help_names_the_numerator(lint):
+    source = ("import tensorflow as tf\nh = tf.nn.relu(x)\n"
+              "w = tf.reduce_mean(h, axis=0) / tf.reduce_sum(h)\n")
+    [finding] = lint(source, ["NAN101"])
+    assert finding.suggestion == ("add an epsilon to the denominator: "
+                                  "`tf.reduce_mean(h, axis=0) / (tf.reduce_sum(h) + 1e-7)`")
