@@ -476,22 +476,26 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
         position = positions.get(node)
         return describe_line(position.start.line) if position is not None else None
 
-    findings = []
-    seen = set()
+    kept = []
     for report, show in zip(reports, shown):
         position = positions[report.node]
-        start, end = position.start, position.end
-        span_start, span_end = start.line, end.line
+        span_start, span_end = position.start.line, position.end.line
         statement = positions.get(report.statement) if report.statement is not None else None
         if statement is not None:
             span_start = min(span_start, statement.start.line)
             if not isinstance(report.statement, _COMPOUND):
                 span_end = max(span_end, statement.end.line)
-        rule = report.rule
         # Asked first even for a report not shown: it marks the comment as used.
-        suppressed = comments.suppresses(rule.code, range(span_start, span_end + 1))
-        if suppressed or not show:
-            continue
+        suppressed = comments.suppresses(report.rule.code, range(span_start, span_end + 1))
+        if show and not suppressed:
+            kept.append(report)
+    deferred = _one_fix_per_hazard(kept, positions)
+    findings = []
+    seen = set()
+    for report in kept:
+        position = positions[report.node]
+        start, end = position.start, position.end
+        rule = report.rule
         key = (rule.code, start.line, start.column, end.line, end.column)
         if key in seen:
             continue
@@ -500,13 +504,57 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
         if "{evidence}" in message:
             detail = render(report.evidence, module, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
+        fix, suggestion = report.fix, report.suggestion
+        keeper = deferred.get(id(report))
+        if keeper is not None:
+            fix = None
+            line = positions[keeper.node].start.line
+            suggestion = (f"{suggestion or ''} (the fix of {keeper.rule.code} at "
+                          f"{describe_line(line)} removes this hazard too)").lstrip()
         findings.append(Finding(
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
-            suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
+            suggestion=suggestion, fix=_fix(module, fix, positions, lines),
             source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
+
+
+def _one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Report]:
+    """One epsilon per hazard: reports whose evidence is the same producer (`d = norm(a -
+    b); 1.0 / d`: both come from `a - b`) keep only the fix nearest that producer, the
+    innermost report that contains it (the norm's). Fixing the value where it is made removes
+    the hazard downstream too; if it does not, the other finding is still there after the
+    fix, with its own fix, for the next round. A safe fix is never deferred to an unsafe
+    one (`--fix` would then fix neither). Returns id(deferred report) → the one kept."""
+    groups: Dict[int, List[Report]] = {}
+    for report in reports:
+        if report.fix is not None and report.evidence is not None:
+            groups.setdefault(id(report.evidence.node), []).append(report)
+    deferred: Dict[int, Report] = {}
+    for group in groups.values():
+        source = positions.get(group[0].evidence.node) if len(group) > 1 else None
+        if source is None:
+            continue
+
+        def span(report: Report) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
+            where = positions.get(report.node)
+            if where is None:
+                return None
+            return ((where.start.line, where.start.column), (where.end.line, where.end.column))
+
+        around = [r for r in group if (s := span(r)) is not None
+                  and s[0] <= (source.start.line, source.start.column)
+                  and (source.end.line, source.end.column) <= s[1]]
+        if not around:
+            continue
+        # The innermost: it starts last, or ends first.
+        keeper = max(around, key=lambda r: (span(r)[0], [-x for x in span(r)[1]]))
+        for report in group:
+            if report is not keeper and (keeper.fix.safety == "safe"
+                                         or report.fix.safety != "safe"):
+                deferred[id(report)] = keeper
+    return deferred
 
 
 def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str]

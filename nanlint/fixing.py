@@ -138,8 +138,12 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
                             for f in stuck)
             continue
         rejected = {(code, moved(offset)): why for (code, offset), why in rejected.items()}
-        text, findings, fixed = new_text, new_findings, fixed + len(applied)
-        codes.extend(f.code for f, _ in applied)
+        # Fixed: every finding the fixes removed, also one whose fix gave way to another
+        # fix of the same hazard (one epsilon per hazard).
+        gone = [f.code for f in findings
+                if (f.code, moved(_offset(starts, f.line, f.column))) not in still]
+        text, findings, fixed = new_text, new_findings, fixed + len(gone)
+        codes.extend(gone)
     else:
         return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
     starts = _line_starts(text)

@@ -88,3 +88,38 @@ def test_a_continuous_denominator_help_names_the_numerator(lint):
     [finding] = lint(source, ["NAN101"])
     assert finding.suggestion == ("add an epsilon to the denominator: "
                                   "`tf.reduce_mean(h, axis=0) / (tf.reduce_sum(h) + 1e-7)`")
+
+
+NORM_THEN_DIVIDE = """import tensorflow as tf
+
+
+def inverse_distance(a, b):
+    d = tf.norm(a - b)
+    return 1.0 / d
+
+
+def inline(a, b):
+    return 1.0 / tf.norm(a - b)
+"""
+
+
+def test_one_epsilon_per_hazard(lint):
+    """The norm's fix (epsilon inside the root) also makes the division safe: the division
+    gets no epsilon of its own, and its help says which fix covers it."""
+    findings = {(f.line, f.code): f for f in lint(NORM_THEN_DIVIDE, ["NAN101", "NAN202"])}
+    assert set(findings) == {(5, "NAN202"), (6, "NAN101"), (10, "NAN101"), (10, "NAN202")}
+    assert findings[(5, "NAN202")].fix and findings[(10, "NAN202")].fix
+    assert findings[(6, "NAN101")].fix is None and findings[(10, "NAN101")].fix is None
+    assert findings[(6, "NAN101")].suggestion.endswith(
+        "(the fix of NAN202 at line 5 removes this hazard too)")
+    outcome = fix_source(NORM_THEN_DIVIDE, "d.py", options_for(["NAN101", "NAN202"]),
+                         SAFETIES["unsafe"])
+    assert outcome.text.count("1e-7") == 2  # one per norm, none in the divisions
+    assert "1.0 / d\n" in outcome.text
+    assert (outcome.findings, outcome.fixed) == ([], 4)
+
+
+def test_a_fix_that_needs_no_other_keeps_it(lint):
+    """Only the norm's hazard is shared: with NAN202 off, the division keeps its fix."""
+    [finding] = lint(NORM_THEN_DIVIDE.split("\n\n\ndef inline")[0], ["NAN101"])
+    assert finding.fix is not None
