@@ -568,6 +568,15 @@ def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str
         if position is None:
             return None  # a node outside this module: the rule's fix cannot be placed
         start, end = position.start, position.end
+        if new is cst.RemovalSentinel.REMOVE:
+            # A whole statement line goes, newline and all; only where it stands alone on
+            # its lines (else the rest of the fix still applies, and the line stays).
+            if (lines[start.line - 1][:start.column].strip() or end.line >= len(lines)
+                    or lines[end.line - 1][end.column:].strip()):
+                continue
+            edits.append({"line": start.line, "column": 1, "end_line": end.line + 1,
+                          "end_column": 1, "replacement": ""})
+            continue
         original = "\n".join(lines[start.line - 1:end.line])
         original = original[start.column:len(original) - len(lines[end.line - 1]) + end.column]
         indent = _block_indent(module, old, original, lines, start.line)

@@ -38,7 +38,9 @@ class Option:
 
 @dataclass(frozen=True)
 class Fix:
-    """A libcst edit: each ``(old, new)`` pair replaces the node ``old`` by ``new``.
+    """A libcst edit: each ``(old, new)`` pair replaces the node ``old`` by ``new``; a
+    ``new`` of ``cst.RemovalSentinel.REMOVE`` deletes the statement line ``old`` (kept if it
+    shares its lines with other code).
 
     ``safety`` is "safe" (equal wherever the original was finite) or "unsafe" (changes
     values near the singularity). The engine turns the pairs into text edits at the old

@@ -123,3 +123,46 @@ def test_a_fix_that_needs_no_other_keeps_it(lint):
     """Only the norm's hazard is shared: with NAN202 off, the division keeps its fix."""
     [finding] = lint(NORM_THEN_DIVIDE.split("\n\n\ndef inline")[0], ["NAN101"])
     assert finding.fix is not None
+
+
+UNUSED_AFTER_FIX = """import tensorflow as tf
+
+
+def removed(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+
+
+def read_elsewhere(labels, logits):
+    probs = tf.nn.softmax(logits)
+    tf.print(probs)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+
+
+def other_block(labels, logits, flag):
+    probs = tf.nn.softmax(logits)
+    if flag:
+        return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    return None
+
+
+def commented(logits):
+    probs = tf.nn.softmax(logits)  # probabilities
+    return tf.math.log(probs)
+
+
+probs = tf.nn.softmax(z)
+top = tf.math.log(probs)
+"""
+
+
+def test_a_fix_removes_the_softmax_it_leaves_unused():
+    """Only in a function, in the same block, alone on its line, read nowhere else."""
+    outcome = fix_source(UNUSED_AFTER_FIX, "u.py", options_for(["NAN103"]), SAFETIES["safe"])
+    assert outcome.fixed == 5 and outcome.findings == []
+    expected = UNUSED_AFTER_FIX.replace(
+        "    probs = tf.nn.softmax(logits)\n    return -tf", "    return -tf", 1).replace(
+        "tf.math.log(probs)", "tf.nn.log_softmax(logits)")
+    expected = expected.replace("top = tf.nn.log_softmax(logits)", "top = tf.nn.log_softmax(z)")
+    assert outcome.text == expected
+    assert outcome.text.count("probs = tf.nn.softmax") == 4  # the four that must stay
