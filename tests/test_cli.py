@@ -199,7 +199,7 @@ def test_text_summary_counts_severities_and_files(tmp_path):
     result = run_cli("check", cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == (
         "Found 5 findings (4 errors, 1 warning) in 2 of 3 files. "
-        "5 fixable with `--unsafe-fixes`.")
+        "[*] 1 fixable with `--fix`. 4 more fixable with `--unsafe-fixes`.")  # a count: safe
 
 
 def test_text_has_no_ansi_codes_when_not_a_terminal(tmp_path):
