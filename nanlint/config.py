@@ -79,8 +79,9 @@ class Config:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
-                silent_rules=[rule for rule in registry.rule_classes(
-                    sorted(set(registry.all_codes()) - codes)) if rule.supersedes & codes],
+                silent_rules=[rule for rule in registry.rule_classes(sorted(
+                    {s for c in codes for s in registry.SUPERSEDED_BY.get(c, ())} - codes))
+                    if rule.supersedes & codes],
                 settings=settings, min_confidence=self.min_confidence,
                 check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),

@@ -166,3 +166,13 @@ def test_a_fix_removes_the_softmax_it_leaves_unused():
     expected = expected.replace("top = tf.nn.log_softmax(logits)", "top = tf.nn.log_softmax(z)")
     assert outcome.text == expected
     assert outcome.text.count("probs = tf.nn.softmax") == 4  # the four that must stay
+
+
+def test_the_superseded_table_matches_the_rules():
+    from nanlint import registry
+
+    table = {}
+    for code in registry.BUILTIN:
+        for superseded in registry.rule_class(code).supersedes:
+            table.setdefault(superseded, []).append(code)
+    assert {k: tuple(sorted(v)) for k, v in table.items()} == registry.SUPERSEDED_BY
