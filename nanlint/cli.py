@@ -34,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--stdin-filename", metavar="PATH",
                        help="the path to report standard input as; its configuration "
                        "(per-file-ignores) applies, and it is checked even if excluded")
-    check.add_argument("--format", choices=tuple(FORMATS), default="text",
-                       help="output format (default: text)")
+    check.add_argument("--format", "--output-format", dest="format", choices=tuple(FORMATS),
+                       default="text", help="output format (default: text)")
     check.add_argument("--output-file", "-o", metavar="FILE", type=Path,
                        help="write the report to FILE instead of standard output")
     check.add_argument("--statistics", action="store_true",
@@ -49,12 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
                           help="report only findings not recorded in this baseline file")
     recorded.add_argument("--write-baseline", metavar="FILE", type=Path,
                           help="record the current findings in FILE and report nothing")
-    check.add_argument("--select", metavar="CODES",
-                       help="codes or prefixes to check, comma-separated (replaces the "
-                       "configuration's select)")
-    check.add_argument("--ignore", metavar="CODES",
+    check.add_argument("--select", metavar="CODES", action="append",
+                       help="codes or prefixes to check, comma-separated, `ALL` for every "
+                       "code (replaces the configuration's select; repeatable, adds up)")
+    check.add_argument("--extend-select", metavar="CODES", action="append",
+                       help="codes or prefixes to check in addition to the configuration's "
+                       "select (or --select); repeatable")
+    check.add_argument("--ignore", metavar="CODES", action="append",
                        help="codes or prefixes to skip, comma-separated (added to the "
-                       "configuration's ignore)")
+                       "configuration's ignore; repeatable)")
     check.add_argument("--preview", action="store_true",
                        help="also run the preview rules (off by default: see `nanlint rules`)")
     check.add_argument("--config", metavar="FILE", type=Path,
@@ -71,6 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-fixes", action="store_true",
                        help="apply the unsafe fixes too (implies --fix; with --diff, show "
                        "them)")
+    check.add_argument("--fix-only", action="store_true",
+                       help="apply the fixes (as --fix) but do not report the findings that "
+                       "remain; exit 0 unless --exit-non-zero-on-fix")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="with --fix: list the findings that were fixed, per file")
+    check.add_argument("--exit-non-zero-on-fix", action="store_true",
+                       help="exit 1 if a fix changed a file, even if no finding remains")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="write `# nanlint: ignore[CODE]` on the line of every finding "
+                       "(merged into an existing suppression comment) and report nothing")
     check.add_argument("--diff", action="store_true",
                        help="print a unified diff of what --fix would change and write "
                        "nothing (exit 1 if there is something to fix)")
@@ -142,10 +155,15 @@ def _check(args: argparse.Namespace) -> int:
 
     try:
         config = configuration.load(args.config)
+
+        def codes(option: str) -> List[str]:
+            given = getattr(args, option.lstrip("-").replace("-", "_")) or []
+            return [code for text in given for code in configuration.split_codes(text, option)]
+
         if args.select:
-            config.select = configuration.split_codes(args.select, "--select")
-        if args.ignore:
-            config.ignore = config.ignore + configuration.split_codes(args.ignore, "--ignore")
+            config.select = codes("--select")
+        config.select = config.select + codes("--extend-select")
+        config.ignore = config.ignore + codes("--ignore")
         config.preview = config.preview or args.preview
     except configuration.ConfigError as error:
         write_error(str(error))
@@ -166,7 +184,11 @@ def _check(args: argparse.Namespace) -> int:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
     stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
-    fixing = args.diff or args.fix or args.unsafe_fixes
+    fixing = args.diff or args.fix or args.unsafe_fixes or args.fix_only
+    if args.add_noqa and (fixing or stdin or args.write_baseline is not None):
+        write_error("--add-noqa cannot be combined with --fix, --diff, --write-baseline or "
+                    "standard input")
+        return EXIT_ERROR
     if stdin:
         if args.paths not in ([], ["-"]):
             write_error("`-` (standard input) cannot be combined with other paths")
@@ -181,13 +203,17 @@ def _check(args: argparse.Namespace) -> int:
             write_error("--stdin-filename needs `-` as the path to check")
             return EXIT_ERROR
         paths = [Path(p) for p in args.paths or ["."]]
-        files, problems = discover(paths, config.exclude, config.root,
-                                   config.respect_gitignore)
+        files, problems, empty = discover(paths, config.exclude, config.root,
+                                          config.respect_gitignore)
         for problem in problems:
             write_error(problem)
-        if problems:
+        for folder in empty:  # a CI gate must not pass on nothing
+            sys.stderr.write(f"nanlint: warning: No Python files found under {folder}\n")
+        if problems or empty:
             return EXIT_ERROR
         displayed = [configuration.relative_display(path) for path in files]
+        if args.add_noqa:
+            return _add_noqa(files, config, args)
         if fixing:
             from nanlint.fixing import SAFETIES
 
@@ -196,6 +222,8 @@ def _check(args: argparse.Namespace) -> int:
             outcome = runner.run_fixes(files, config, mode, jobs=args.jobs)
             if args.diff:
                 return _report_diff(outcome)
+            if args.fix_only:
+                return _report_fix_only(outcome, args)
         elif progress.wanted(sys.stderr, len(files), args.format, args.quiet):
             with progress.bar(sys.stderr, len(files)) as advance:
                 outcome = runner.run(files, config, jobs=args.jobs,
@@ -213,7 +241,8 @@ def _check(args: argparse.Namespace) -> int:
         noun = "finding" if count == 1 else "findings"
         sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
         return EXIT_ERROR if crashed else EXIT_CLEAN
-    scan = Scan(findings, displayed, fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes)
+    scan = Scan(findings, displayed, fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes,
+                fixed_codes=outcome.fixed_codes if args.show_fixes else {})
     if recorded is not None:
         scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
         scan.baseline = str(args.baseline)
@@ -224,9 +253,60 @@ def _check(args: argparse.Namespace) -> int:
             sys.stderr.write(f"nanlint: {crash.path}: {crash.message}\n{crash.detail or ''}")
     if crashed:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
-    if _fails(scan.findings, args.fail_on) and not args.exit_zero:
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if _fails(scan.findings, args.fail_on) or (args.exit_non_zero_on_fix and outcome.fixed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _report_fix_only(outcome, args: argparse.Namespace) -> int:
+    """``--fix-only``: what was fixed, never what remains (ruff's semantics)."""
+    from nanlint.reporters import Scan, fixed_listing
+
+    crashes = [f for f in outcome.findings if f.name == "internal-error"]
+    for crash in crashes:
+        sys.stderr.write(f"nanlint: {crash.path}: {crash.message}\n"
+                         + (crash.detail or "" if args.verbose else ""))
+    if not args.quiet:
+        scan = Scan([], fixed=outcome.fixed, fixed_codes=outcome.fixed_codes)
+        lines = fixed_listing(scan) if args.show_fixes else []
+        noun = "finding" if outcome.fixed == 1 else "findings"
+        sys.stdout.write("".join(line + "\n" for line in lines) or (
+            f"Fixed {outcome.fixed} {noun}.\n" if outcome.fixed else "No fixes applied.\n"))
+    if crashes:
+        return EXIT_ERROR
+    if args.exit_non_zero_on_fix and outcome.fixed and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _add_noqa(files, config, args: argparse.Namespace) -> int:
+    """``--add-noqa``: a suppression comment on the line of every finding, so that a legacy
+    code base starts clean and only new code is checked (the other way is the baseline)."""
+    from nanlint import runner
+    from nanlint.config import relative_display
+    from nanlint.fixing import add_suppressions
+
+    outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    by_path = {}
+    for finding in outcome.findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    added, changed, failed = 0, 0, False
+    for path in files:
+        findings = by_path.get(relative_display(path), [])
+        count, problem = add_suppressions(str(path), findings, config.options_for(path))
+        if problem is not None:
+            sys.stderr.write(f"nanlint: {relative_display(path)}: {problem}\n")
+            failed = True
+        added += count
+        changed += 1 if count else 0
+    if not args.quiet:
+        noun = "finding" if added == 1 else "findings"
+        files_noun = "file" if changed == 1 else "files"
+        sys.stdout.write(f"Added suppression comments for {added} {noun} in {changed} "
+                         f"{files_noun}.\n")
+    return EXIT_ERROR if failed else EXIT_CLEAN
 
 
 def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:

@@ -87,6 +87,9 @@ class Config:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
+                silent_rules=[rule for rule in registry.rule_classes(sorted(
+                    {s for c in codes for s in registry.SUPERSEDED_BY.get(c, ())} - codes))
+                    if rule.supersedes & codes],
                 settings=settings, min_confidence=self.min_confidence,
                 check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),
@@ -246,7 +249,8 @@ def _codes(value: Any, where: str) -> List[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of codes such as NAN101 or prefixes such "
                           f"as NAN1, got {_list_type_name(value)}")
-    codes = [v.strip().upper() for v in value]
+    # `ALL`, as in ruff, is every code: the prefix `NAN`.
+    codes = ["NAN" if v.strip().upper() == "ALL" else v.strip().upper() for v in value]
     known = set(registry.all_codes())
     for code in codes:
         if not _CODE_OR_PREFIX.match(code) or not any(k.startswith(code) for k in known):

@@ -58,22 +58,28 @@ def _is_virtualenv(folder: Path) -> bool:
 
 
 def discover(paths: Sequence[Path], exclude: Sequence[str] = (), exclude_root: Path = Path("."),
-             respect_gitignore: bool = True) -> Tuple[List[Path], List[str]]:
-    """The files to check, sorted, and the problems met (missing paths)."""
+             respect_gitignore: bool = True) -> Tuple[List[Path], List[str], List[Path]]:
+    """The files to check, sorted; the problems met (missing paths); and the folders given
+    that hold no file to check (a CI gate must not pass on nothing)."""
     excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
     root = exclude_root.resolve()
     files: List[Path] = []
     problems: List[str] = []
+    empty: List[Path] = []
     seen = set()
     for given in paths:
         if given.is_dir():
+            found_any = False
             for found in _walk(given, excluded, root, respect_gitignore):
+                found_any = True
                 _add(files, seen, found)
+            if not found_any:
+                empty.append(given)
         elif os.path.lexists(given):  # a file, or a broken link, a FIFO...: NAN000 says which
             _add(files, seen, given)
         else:
             problems.append(f"{given}: no such file or folder")
-    return files, problems
+    return files, problems, empty
 
 
 def _add(files: List[Path], seen: set, path: Path) -> None:

@@ -44,6 +44,9 @@ BAD_SUPPRESSION = ("NAN001", "invalid-suppression")
 @dataclass
 class LintOptions:
     rules: Sequence[Type[Rule]] = ()
+    # Rules switched off that supersede an enabled code: they run, and their reports only
+    # hide what they supersede (ignoring NAN103 must not bring its expressions back as NAN102).
+    silent_rules: Sequence[Type[Rule]] = ()
     rule_settings: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     min_confidence: str = "low"
@@ -507,8 +510,10 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     analysis = Analysis(module, options.settings)
     reports: List[Report] = []
     visit, leave, boundaries = _tracker(analysis)
-    for rule_class in options.rules:
-        rule = rule_class(analysis, reports, options.rule_settings.get(rule_class.code))
+    silent: List[Report] = []
+    for rule_class in (*options.rules, *options.silent_rules):
+        rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
+                          options.rule_settings.get(rule_class.code))
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
@@ -531,7 +536,7 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     except RuleCrash as crash:
         return [_internal_error(path, crash.code, crash.error, lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    superseded = {(id(r.node), code) for r in reports for code in r.rule.supersedes
+    superseded = {(id(r.node), code) for r in (*reports, *silent) for code in r.rule.supersedes
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
@@ -581,22 +586,26 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
         position = positions.get(node)
         return describe_line(position.start.line) if position is not None else None
 
-    findings = []
-    seen = set()
+    kept = []
     for report, show in zip(reports, shown):
         position = positions[report.node]
-        start, end = position.start, position.end
-        span_start, span_end = start.line, end.line
+        span_start, span_end = position.start.line, position.end.line
         statement = positions.get(report.statement) if report.statement is not None else None
         if statement is not None:
             span_start = min(span_start, statement.start.line)
             if not isinstance(report.statement, _COMPOUND):
                 span_end = max(span_end, statement.end.line)
-        rule = report.rule
         # Asked first even for a report not shown: it marks the comment as used.
-        suppressed = comments.suppresses(rule.code, range(span_start, span_end + 1))
-        if suppressed or not show:
-            continue
+        suppressed = comments.suppresses(report.rule.code, range(span_start, span_end + 1))
+        if show and not suppressed:
+            kept.append(report)
+    deferred = _one_fix_per_hazard(kept, positions)
+    findings = []
+    seen = set()
+    for report in kept:
+        position = positions[report.node]
+        start, end = position.start, position.end
+        rule = report.rule
         key = (rule.code, start.line, start.column, end.line, end.column)
         if key in seen:
             continue
@@ -607,11 +616,18 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
             detail = render(report.evidence, module, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
             evidence = _evidence(module, report, positions)
+        fix, suggestion = report.fix, report.suggestion
+        keeper = deferred.get(id(report))
+        if keeper is not None:
+            fix = None
+            line = positions[keeper.node].start.line
+            suggestion = (f"{suggestion or ''} (the fix of {keeper.rule.code} at "
+                          f"{describe_line(line)} removes this hazard too)").lstrip()
         findings.append(Finding(
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
-            suggestion=report.suggestion, fix=_fix(module, report.fix, positions, lines),
+            suggestion=suggestion, fix=_fix(module, fix, positions, lines),
             evidence=evidence, gradient=report.gradient,
             source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
@@ -627,6 +643,43 @@ def _evidence(module: cst.Module, report: Report, positions: Any) -> Optional[Di
             "message": render(report.evidence, module, lambda node: None)}
 
 
+def _one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Report]:
+    """One epsilon per hazard: reports whose evidence is the same producer (`d = norm(a -
+    b); 1.0 / d`: both come from `a - b`) keep only the fix nearest that producer, the
+    innermost report that contains it (the norm's). Fixing the value where it is made removes
+    the hazard downstream too; if it does not, the other finding is still there after the
+    fix, with its own fix, for the next round. A safe fix is never deferred to an unsafe
+    one (`--fix` would then fix neither). Returns id(deferred report) → the one kept."""
+    groups: Dict[int, List[Report]] = {}
+    for report in reports:
+        if report.fix is not None and report.evidence is not None:
+            groups.setdefault(id(report.evidence.node), []).append(report)
+    deferred: Dict[int, Report] = {}
+    for group in groups.values():
+        source = positions.get(group[0].evidence.node) if len(group) > 1 else None
+        if source is None:
+            continue
+
+        def span(report: Report) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
+            where = positions.get(report.node)
+            if where is None:
+                return None
+            return ((where.start.line, where.start.column), (where.end.line, where.end.column))
+
+        around = [r for r in group if (s := span(r)) is not None
+                  and s[0] <= (source.start.line, source.start.column)
+                  and (source.end.line, source.end.column) <= s[1]]
+        if not around:
+            continue
+        # The innermost: it starts last, or ends first.
+        keeper = max(around, key=lambda r: (span(r)[0], [-x for x in span(r)[1]]))
+        for report in group:
+            if report is not keeper and (keeper.fix.safety == "safe"
+                                         or report.fix.safety != "safe"):
+                deferred[id(report)] = keeper
+    return deferred
+
+
 def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str]
          ) -> Optional[Dict[str, Any]]:
     """A rule's libcst edit as text edits at the replaced nodes' positions."""
@@ -638,6 +691,15 @@ def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str
         if position is None:
             return None  # a node outside this module: the rule's fix cannot be placed
         start, end = position.start, position.end
+        if new is cst.RemovalSentinel.REMOVE:
+            # A whole statement line goes, newline and all; only where it stands alone on
+            # its lines (else the rest of the fix still applies, and the line stays).
+            if (lines[start.line - 1][:start.column].strip() or end.line >= len(lines)
+                    or lines[end.line - 1][end.column:].strip()):
+                continue
+            edits.append({"line": start.line, "column": 1, "end_line": end.line + 1,
+                          "end_column": 1, "replacement": ""})
+            continue
         original = "\n".join(lines[start.line - 1:end.line])
         original = original[start.column:len(original) - len(lines[end.line - 1]) + end.column]
         indent = _block_indent(module, old, original, lines, start.line)

@@ -36,6 +36,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")  # what libcst (and Python) count as a line
 class FixOutcome:
     findings: List[Finding]  # what remains, at its position in the fixed text
     fixed: int = 0  # findings removed by fixes
+    fixed_codes: List[str] = field(default_factory=list)  # the code of each, for --show-fixes
     original: str = ""
     text: str = ""  # the fixed text (== original when nothing changed)
     problem: Optional[str] = None  # why nothing was fixed, for the file's findings
@@ -139,7 +140,7 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
     outcome = FixOutcome(findings=findings, original=source, text=source)
     # The rounds must see a parse error even where NAN000 is switched off.
     checking = dataclasses.replace(options, engine_codes=options.engine_codes | {"NAN000"})
-    text, fixed = source, 0
+    text, fixed, codes = source, 0, []
     rejected: Dict[Tuple[str, int], str] = {}  # (code, offset in `text`) → why not
     for _ in range(MAX_ROUNDS):
         starts = _line_starts(text)
@@ -169,14 +170,19 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
         rejected = {(code, moved(offset)): why for (code, offset), why in rejected.items()}
         if "NAN000" not in options.engine_codes:
             new_findings = [f for f in new_findings if f.code != "NAN000"]
-        text, findings, fixed = new_text, new_findings, fixed + len(applied)
+        # Fixed: every finding the fixes removed, also one whose fix gave way to another
+        # fix of the same hazard (one epsilon per hazard).
+        gone = [f.code for f in findings
+                if (f.code, moved(_offset(starts, f.line, f.column))) not in still]
+        text, findings, fixed = new_text, new_findings, fixed + len(gone)
+        codes.extend(gone)
     else:
         return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
     starts = _line_starts(text)
     outcome.findings = [
         replace(f, message=f"{f.message} (fix not applied: {rejected[_key(f, starts)]})")
         if _key(f, starts) in rejected else f for f in findings]
-    outcome.text, outcome.fixed = text, fixed
+    outcome.text, outcome.fixed, outcome.fixed_codes = text, fixed, codes
     return outcome
 
 
@@ -286,7 +292,8 @@ def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintO
         if problem is not None:
             return _refused(FixOutcome(findings=list(seen)), problem)
     return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), fixed=fixed.fixed,
-                      original=original, text=new.decode("utf-8-sig"), data=data)
+                      fixed_codes=fixed.fixed_codes, original=original,
+                      text=new.decode("utf-8-sig"), data=data)
 
 
 def write_atomically(path: str, expected: bytes, new: bytes) -> Optional[str]:
@@ -347,3 +354,39 @@ def summary_counts(findings: Sequence[Finding]) -> Dict[str, int]:
     safe = sum(1 for f in findings if fixable(f, SAFETIES["safe"]))
     unsafe = sum(1 for f in findings if fixable(f, SAFETIES["unsafe"])) - safe
     return {"safe": safe, "unsafe": unsafe}
+
+
+# -- suppression comments (--add-noqa) -------------------------------------------------------
+def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintOptions
+                     ) -> Tuple[int, Optional[str]]:
+    """Write a suppression comment for each finding of the file: how many findings it
+    covers, or why the file was left alone. The result must parse and must report none of
+    those findings and no unused suppression, else nothing is written (as for fixes)."""
+    from nanlint import suppression
+
+    wanted = [f for f in findings if f.code not in ("NAN000", "NAN001") and f.cell is None]
+    if not wanted or notebook.is_notebook(file_path):
+        return 0, None
+    data, error = read_bytes(file_path)
+    if error is not None:
+        return 0, str(error)
+    try:
+        source, encoding = decode_with_encoding(data)
+    except SourceError as problem:
+        return 0, str(problem)
+    text, touched = suppression.with_comments(
+        source, [(f.line, f.end_line, f.code) for f in wanted])
+    problem, _ = _unparsable(text)
+    if problem is None:
+        path = wanted[0].path
+        idle = {f.line for f in findings if f.code == "NAN001"}  # unused before: not ours
+        left = [f for f in lint_source(text, path, options) if f.code != "NAN000"
+                and (f.code != "NAN001" or (f.line in touched and f.line not in idle))]
+        if left:
+            problem = (f"cannot place a suppression comment for {left[0].code} at line "
+                       f"{left[0].line}; nothing was written")
+    else:
+        problem = f"{problem}; nothing was written"
+    if problem is None:
+        problem = write_atomically(file_path, data, text.encode(encoding))
+    return (0, problem) if problem is not None else (len(wanted), None)

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,14 @@ from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
 
 _MAX_FRAME_LINES = 6
+_TAB = 8  # tab stops of the code frame, as a terminal sets them
+
+
+def _cells(text: str) -> int:
+    """The width of ``text`` on a terminal, in cells."""
+    text = text.expandtabs(_TAB)
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF"
+               else 1 for c in text)
 
 
 @dataclass
@@ -34,6 +43,7 @@ class Scan:
     baseline: Optional[str] = None  # the baseline file, if one was used
     fixed: int = 0  # findings removed by --fix
     unsafe_shown: bool = False  # --unsafe-fixes: unsafe fixes count as available
+    fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # --show-fixes: per path
 
 
 def use_colour(stream: IO[str]) -> bool:
@@ -70,14 +80,15 @@ def frame(finding: Finding) -> List[str]:
     out = [gutter]
     for offset, text in enumerate(lines):
         number = finding.line + offset
-        out.append(f"{number:>{width}} | {text.rstrip()}")
+        text = text.rstrip()
+        out.append(f"{number:>{width}} | {text.expandtabs(_TAB)}")
         start = finding.column - 1 if offset == 0 else len(text) - len(text.lstrip())
-        if number == finding.end_line:
-            end = finding.end_column - 1
-        else:
-            end = len(text.rstrip())
-        end = max(end, start + 1)
-        out.append(f"{gutter} {' ' * start}{'^' * (end - start)}")
+        end = finding.end_column - 1 if number == finding.end_line else len(text)
+        # Carets go under the characters as a terminal shows them: tabs expanded, wide
+        # (East Asian) characters two cells, combining marks none.
+        left = _cells(text[:start])
+        right = max(_cells(text[:max(end, start)]), left + 1)
+        out.append(f"{gutter} {' ' * left}{'^' * (right - left)}")
     if len(finding.source_lines) > _MAX_FRAME_LINES:
         out.append(f"{gutter} ...")
     return out
@@ -107,6 +118,22 @@ def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
         more = " more" if safe else ""
         parts.append(f"{unsafe}{more} fixable with `--unsafe-fixes`.")
     return " ".join(parts)
+
+
+def fixed_listing(scan: Scan) -> List[str]:
+    """``--show-fixes``: the findings fixed, per file and code (ruff's layout)."""
+    if not scan.fixed_codes:
+        return []
+    from nanlint import registry
+
+    total = sum(len(codes) for codes in scan.fixed_codes.values())
+    lines = [f"Fixed {total} finding{'s' if total != 1 else ''}:"]
+    for path in sorted(scan.fixed_codes):
+        lines.append(f"- {path}:")
+        for code, count in sorted(Counter(scan.fixed_codes[path]).items()):
+            rule = registry.rule_class(code)
+            lines.append(f"    {count} × {code} ({rule.name if rule else code})")
+    return lines + [""]
 
 
 def summary(scan: Scan) -> str:
@@ -152,6 +179,8 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
             write(f"  help: {finding.suggestion}\n")
         write("\n")
     if not quiet:
+        for line in fixed_listing(scan):
+            write(line + "\n")
         write(summary(scan) + "\n")
 
 
@@ -188,6 +217,8 @@ def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
             console.print(text)
         console.print()
     if not quiet:
+        for line in fixed_listing(scan):
+            console.print(Text(line))
         console.print(Text(summary(scan), style="bold red" if scan.findings else "bold green"))
 
 

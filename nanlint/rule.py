@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 from libcst.helpers._template import mangle_template, unmangle_nodes
 
+from nanlint import optable
 from nanlint.optable import Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
@@ -38,7 +39,9 @@ class Option:
 
 @dataclass(frozen=True)
 class Fix:
-    """A libcst edit: each ``(old, new)`` pair replaces the node ``old`` by ``new``.
+    """A libcst edit: each ``(old, new)`` pair replaces the node ``old`` by ``new``; a
+    ``new`` of ``cst.RemovalSentinel.REMOVE`` deletes the statement line ``old`` (kept if it
+    shares its lines with other code).
 
     ``safety`` is "safe" (equal wherever the original was finite) or "unsafe" (changes
     values near the singularity). The engine turns the pairs into text edits at the old
@@ -170,7 +173,32 @@ class Rule:
         result = self.template("{x} + " + self.epsilon(value), x=inner)
         return _parenthesized(result) if parenthesize else result
 
+    def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
+        """(family of the op's canonical spelling: `tf`, `ops` or `K`; the user's prefix for
+        it: `tf`, `tf1`, `tf.compat.v1`, `ops`, `keras.ops`, `K`), to spell a fix's ops the way
+        the file spells them."""
+        if call is None:
+            return "tf", "tf"
+        spelling = optable.spelling_of(self.analysis.qualified_name(call.func) or "") or ""
+        func = self.source(call.func)
+        family, _, tail = spelling.partition(".")
+        if family == "tf":
+            return "tf", func[: -len(tail) - 1] if func.endswith("." + tail) else "tf"
+        if family in ("ops", "K"):
+            return family, func.rpartition(".")[0] or ("keras.ops" if family == "ops" else "K")
+        return "tf", "tf"
+
     # -- helpers every rule may use ---------------------------------------------------------
+    def function_elsewhere(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """The function whose body holds ``node``, if the rule is not inside it now: the
+        names there do not exist where the finding is, so a suggestion must not use them."""
+        parent = self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+            parent = self.analysis.parent(parent)
+        if parent is None or any(scope is parent for scope in self.analysis.cursor.scopes):
+            return None
+        return parent if isinstance(parent, cst.FunctionDef) else None
+
     def source(self, node: cst.CSTNode) -> str:
         return " ".join(self.analysis.module.code_for_node(node).split())
 

@@ -39,6 +39,7 @@ class Outcome:
     fixed: int = 0  # findings removed by fixes
     files_fixed: int = 0
     diffs: List[str] = field(default_factory=list)
+    fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # path → codes fixed
 
 
 @dataclass(frozen=True)
@@ -160,20 +161,22 @@ def _lint_chunk(chunk: Sequence[Tuple[str, str, Optional[bytes]]]) -> List[List[
     return [_lint_one(_WORKER_CONFIG, path, display, data) for path, display, data in chunk]
 
 
-def _fix_chunk(chunk: Sequence[Tuple[str, str]]) -> List[Tuple[List[Finding], int, str]]:
+Fixed = Tuple[List[Finding], List[str], str]  # what remains, the codes fixed, the diff
+
+
+def _fix_chunk(chunk: Sequence[Tuple[str, str]]) -> List[Fixed]:
     assert _WORKER_CONFIG is not None and _WORKER_FIX is not None
     return [_fix_one(_WORKER_CONFIG, _WORKER_FIX, path, display) for path, display in chunk]
 
 
-def _fix_one(config: Config, mode: FixMode, path: str, display: str
-             ) -> Tuple[List[Finding], int, str]:
+def _fix_one(config: Config, mode: FixMode, path: str, display: str) -> Fixed:
     from nanlint import fixing
 
     outcome = fixing.fix_file(path, display, config.options_for(Path(path)), mode.safeties,
                               write=mode.write)
     diff = "" if mode.write or not outcome.changed else fixing.unified_diff(
         outcome.original, outcome.text, display)
-    return outcome.findings, outcome.fixed, diff
+    return outcome.findings, outcome.fixed_codes, diff
 
 
 def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 0) -> Outcome:
@@ -193,10 +196,12 @@ def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 
                                  initargs=(config, registry.local_rule_files(), mode)) as pool:
             for chunk_result in pool.map(_fix_chunk, chunks):
                 results.extend(chunk_result)
-    for findings, fixed, diff in results:
+    for (_, display), (findings, codes, diff) in zip(work, results):
         outcome.findings.extend(findings)
-        outcome.fixed += fixed
-        outcome.files_fixed += 1 if fixed else 0
+        outcome.fixed += len(codes)
+        outcome.files_fixed += 1 if codes else 0
+        if codes:
+            outcome.fixed_codes[display] = codes
         if diff:
             outcome.diffs.append(diff)
     return outcome

@@ -177,3 +177,68 @@ def _codes(text: str, known_codes: FrozenSet[str]) -> Tuple[Set[str], List[str]]
         else:
             unknown.append(raw.strip())
     return valid, unknown
+
+
+# -- writing comments (--add-noqa) -----------------------------------------------------------
+def with_comments(source: str, wanted: List[Tuple[int, int, str]]) -> Tuple[str, Set[int]]:
+    """``source`` with ``# nanlint: ignore[CODE]`` added for each (line, end_line, code).
+
+    The comment goes on the first line of the flagged span that can end in a comment (not
+    one inside a string or continued by a backslash), else on the line that ends the
+    statement: the comment applies to every line of the statement. An existing
+    ``# nanlint: ignore[...]`` (or a ``# noqa:`` naming NAN codes) on that line gets the
+    code added; any other comment is kept, with the directive after it. Returns the new
+    text and the lines that changed.
+    """
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return source, set()
+    line_ends = sorted({t.start[0] for t in tokens
+                        if t.type in (tokenize.NL, tokenize.NEWLINE)})
+    statement_ends = sorted({t.start[0] for t in tokens if t.type == tokenize.NEWLINE})
+    comments = {t.start[0]: t for t in tokens if t.type == tokenize.COMMENT}
+    endable = set(line_ends)
+    codes_at: Dict[int, Set[str]] = {}
+    for line, end_line, code in wanted:
+        place = next((n for n in range(line, end_line + 1) if n in endable), None)
+        if place is None:
+            place = next((n for n in statement_ends if n >= end_line), None)
+        if place is not None:
+            codes_at.setdefault(place, set()).add(code)
+    lines = source.splitlines(keepends=True)
+    for number, codes in codes_at.items():
+        text = lines[number - 1]
+        body = text.rstrip("\r\n")
+        ending = text[len(body):]
+        comment = comments.get(number)
+        if comment is None:
+            lines[number - 1] = f"{body.rstrip()}  # nanlint: ignore[{', '.join(sorted(codes))}]"
+        else:
+            start = comment.start[1]
+            lines[number - 1] = body[:start] + _merged(comment.string, codes)
+        lines[number - 1] += ending
+    return "".join(lines), set(codes_at)
+
+
+def _merged(comment: str, codes: Set[str]) -> str:
+    """An existing comment with ``codes`` added to its suppression, or one appended."""
+    directive = _DIRECTIVE.search(comment)
+    if directive:
+        match = _IGNORE.match(directive.group("body").strip())
+        if match and match.group("kind").lower() == "ignore":
+            old = {c.strip().upper() for c in (match.group("codes") or "").split(",")
+                   if c.strip()}
+            rest = directive.group("body").strip()[match.end("kind"):]
+            rest = rest[rest.index("]") + 1:] if match.group("codes") is not None else rest
+            return (comment[:directive.start()] + "# nanlint: ignore["
+                    + ", ".join(sorted(old | codes)) + "]" + rest)
+        if not match:  # a malformed directive suppressed nothing: ours replaces it
+            return comment[:directive.start()] + f"# nanlint: ignore[{', '.join(sorted(codes))}]"
+    noqa = _NOQA.search(comment)
+    if noqa and any(c.strip().upper().startswith("NAN")
+                    for c in re.split(r"[\s,]+", noqa.group("codes"))):
+        listed = noqa.group("codes").rstrip(" ,")
+        end = noqa.start("codes") + len(listed)
+        return comment[:end] + "".join(f", {c}" for c in sorted(codes)) + comment[end:]
+    return f"{comment.rstrip()}  # nanlint: ignore[{', '.join(sorted(codes))}]"

@@ -6,7 +6,6 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint import optable
 from nanlint.rule import Evidence, Fix, Rule, Value
 
 _AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
@@ -163,7 +162,7 @@ class ExpOverflow(Rule):
             if found is None:
                 return
             evidence, logits, exp_call = found
-            namespace, prefix = self._namespace(exp_call)
+            namespace, prefix = self.namespace(exp_call)
             maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
             shown = self.compact(denominator)
             self.report(node, f"division by `{shown}`, a sum of exponentials that overflows "
@@ -194,7 +193,7 @@ class ExpOverflow(Rule):
         evidence = Evidence(learned.node, learned.what, "a learned value that nothing bounds, "
                             "so training can drive it below -88", "medium", producer="exp",
                             name=learned.name)
-        namespace, prefix = self._namespace(exp_call)
+        namespace, prefix = self.namespace(exp_call)
         clip = f"{prefix}.clip_by_value" if namespace == "tf" else f"{prefix}.clip"
         self.report(node, f"division by `{self.compact(denominator)}`, "
                     f"which underflows towards 0: once `{shown}` drops below ~-88.7 the "
@@ -240,23 +239,8 @@ class ExpOverflow(Rule):
         return Evidence(exp_call, "`{src}`", why, confidence, producer="exp"), shown, exp_call
 
     # -- spelling ---------------------------------------------------------------------------
-    def _namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
-        """(namespace of the op's canonical spelling, the user's prefix for it)."""
-        if call is None:
-            return "tf", "tf"
-        qualified = self.analysis.qualified_name(call.func) or ""
-        spelling = optable.spelling_of(qualified) or ""
-        func = self.source(call.func)
-        namespace, _, tail = spelling.partition(".")
-        if namespace == "tf":
-            return "tf", func[: -len(tail) - 1] if func.endswith("." + tail) else "tf"
-        if namespace in ("ops", "K"):
-            return namespace, func.rpartition(".")[0] or ("keras.ops" if namespace == "ops"
-                                                          else "K")
-        return "tf", "tf"
-
     def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> str:
-        namespace, prefix = self._namespace(reduce_call)
+        namespace, prefix = self.namespace(reduce_call)
         if namespace == "tf":
             return f"{prefix}.math.reduce_logsumexp"
         return f"{prefix}.logsumexp"

@@ -35,19 +35,27 @@ class UnguardedDivision(Rule):
 
     ## Use instead
     ```python
+    loss = tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)
+    # or, if an empty mask should give 0:
     loss = tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)
     # or, for a continuous denominator:
     loss = total / (count + 1e-7)
     ```
 
     ## Fix safety
-    Unsafe: where the denominator is known not to be negative, the fix adds the configured
-    `fix-epsilon` to it (`total / (count + 1e-7)`; `fix-epsilon-float16` for a float16
-    value), also inside `tf.divide(a, b)` and `divide_no_nan(a, b)`. That changes values
-    where the denominator is near 0, which is the point, so it is applied only with
-    `--unsafe-fixes`. For a count, `tf.math.divide_no_nan` (0 for an empty mask) may be what
-    you mean; the fix does not choose it for you. A denominator that can be negative gets
-    no fix: adding an epsilon can move its zero instead of removing it.
+    Unsafe, except for a count. A count (of a mask, or a 0/1 mask itself) is clamped: `total / tf.maximum(count, 1.0)`
+    (`1` for a count cast to an integer dtype; `tf.` as the file spells it, `ops.` or `K.`
+    for Keras).
+    That is safe: a count is either 0 or at least 1, so the result equals the old one
+    wherever the old one was finite, and the numerator keeps its gradient; `--fix` applies
+    it. If an empty count should give 0, `tf.math.divide_no_nan(total, count)` is the
+    alternative the help line names. For any other denominator the fix is unsafe: where the
+    denominator is known not to be negative, it adds the configured `fix-epsilon`
+    (`total / (norm + 1e-7)`; `fix-epsilon-float16` for a float16 value), also inside
+    `tf.divide(a, b)` and `divide_no_nan(a, b)`. That changes values where the denominator
+    is near 0, which is the point, so it is applied only with `--unsafe-fixes`. A
+    denominator that can be negative gets no fix: adding an epsilon can move its zero
+    instead of removing it.
 
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
@@ -110,6 +118,36 @@ class UnguardedDivision(Rule):
             return None
         return evidence
 
+    def _numerator(self, node: cst.CSTNode) -> str:
+        """The numerator as written, for a help line."""
+        top: Optional[cst.CSTNode] = None
+        if isinstance(node, cst.BinaryOperation):
+            top = node.left
+        elif isinstance(node, cst.AugAssign):
+            top = node.target
+        elif isinstance(node, cst.Call):
+            op = self.analysis.op_of(node)
+            top = self.analysis.argument(node, op, 0) if op is not None else None
+        return self.compact(top, 40) if top is not None else "numerator"
+
+    def _integer(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
+        """Whether a count is of an integer dtype (`tf.cast(mask, tf.int32)` summed): then
+        the clamp is `maximum(count, 1)`, since `maximum(int_tensor, 1.0)` fails."""
+        if depth > 6 or node is None:
+            return False
+        if isinstance(node, cst.Name):
+            return self._integer(self.analysis.definition(node), depth + 1)
+        if not isinstance(node, cst.Call):
+            return False
+        op = self.analysis.op_of(node)
+        if op is None:
+            return False
+        if op.name == "cast":
+            dtype = self.analysis.argument(node, op, 1) or self.analysis.keyword(node, "dtype")
+            return dtype is not None and "int" in self.source(dtype)
+        argument = self.analysis.argument(node, op, 0)
+        return argument is not None and self._integer(argument, depth + 1)
+
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
         if evidence is None:
@@ -117,14 +155,27 @@ class UnguardedDivision(Rule):
         if self._where_guarded(node, denominator) and not self.analysis.gradient_may_flow(node):
             return
         shown = self.source(denominator)
+        value = self.analysis.value(denominator)
+        numerator = self._numerator(node)
         if evidence.discrete:
-            suggestion = (f"use `tf.math.divide_no_nan(numerator, {shown})`, or clamp the "
-                          f"count: `tf.maximum({shown}, 1.0)`")
+            family, prefix = self.namespace(
+                evidence.node if isinstance(evidence.node, cst.Call) else None)
+            one = "1" if self._integer(evidence.node) else "1.0"
+            suggestion = (f"clamp the count: `{numerator} / {prefix}.maximum({shown}, {one})` "
+                          "is exact wherever the count is not 0 and keeps the gradient of the "
+                          "numerator")
+            if family == "tf":
+                suggestion += (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if "
+                               "an empty count should give 0")
+            fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
+                           self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
+                           safety="safe")
         else:
-            suggestion = f"add an epsilon to the denominator: `({shown} + 1e-7)`"
+            suggestion = (f"add an epsilon to the denominator: "
+                          f"`{numerator} / ({shown} + {self.epsilon(value)})`")
+            fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
-                    evidence=evidence, suggestion=suggestion,
-                    fix=self._fix(denominator, isinstance(node, cst.BinaryOperation)))
+                    evidence=evidence, suggestion=suggestion, fix=fix)
 
     def _where_guarded(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``tf.where(den > 0, a / den, 0)``: a branch of a where whose condition tests the
@@ -154,7 +205,8 @@ class UnguardedDivision(Rule):
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
-                    suggestion=f"add an epsilon instead: `numerator / ({shown} + 1e-7)`",
+                    suggestion=f"add an epsilon instead: `{self._numerator(node)} / ({shown} "
+                               f"+ {self.epsilon(self.analysis.value(denominator))})`",
                     fix=self._fix(denominator))
 
 

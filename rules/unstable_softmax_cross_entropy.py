@@ -64,7 +64,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
     `log(1 - sigmoid(z))` becomes `log_sigmoid(-z)`, and a hand-written
     `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` becomes `nn.softmax(z, axis=a)`.
     A softmax assigned to a variable first is fixed too when its logits are a plain name not
-    assigned again in between. The fix keeps the user's namespace (`tf`, `tf.compat.v1`,
+    assigned again in between; inside a function, the assignment `probs = softmax(z)` is
+    then removed if nothing else mentions `probs` and it stands alone on its line in the
+    same block (a softmax call has no side effect, so this is safe too). The fix keeps the user's namespace (`tf`, `tf.compat.v1`,
     `keras.ops`); softmaxes from `K.` or from a layer's activation, and hand-written
     cross-entropies as a whole, are left to you: a fused cross-entropy returns the
     per-example loss and replaces the reduction around it, which no fix should guess.
@@ -170,17 +172,26 @@ class UnstableSoftmaxCrossEntropy(Rule):
         what = "1 - sigmoid" if complement else kind
         if factor is not None and self.analysis.value(factor).const is not None:
             factor = None  # `0.5 * log(p)`: a weight, not labels
+        probability = self._subtrahend(argument) if complement else argument
+        change = ""
+        home = self.function_elsewhere(producer)
+        if home is not None and logits is not None and probability is not None:
+            # The logits live inside another function: say what to change there, and use
+            # only what exists here (the call that returns the probability).
+            change = (f"make `{home.name.value}` return the logits `{_short(logits)}` "
+                      f"instead of their {kind}, then ")
+            logits = self.compact(probability)
         if factor is not None and not self._same_probability(factor, producer):
             labels, sparse = self._labels(factor)
             message = (f"hand-written cross-entropy: `{func}` of `{shown}` ({what} output) is "
                        f"-inf once the probability reaches 0, so the loss is inf and its "
                        f"gradient NaN: {{evidence}}")
-            suggestion = self._cross_entropy(kind, root, labels, logits, sparse, call)
+            suggestion = change + self._cross_entropy(kind, root, labels, logits, sparse, call)
         else:
             message = (f"`{func}` of `{shown}` ({what} output) is -inf once the probability "
                        f"reaches 0, and its gradient NaN: {{evidence}}")
-            suggestion = self._log_form(kind, complement, root, logits, call)
-        probability = self._subtrahend(argument) if complement else argument
+            suggestion = change + self._log_form(kind, complement, root, logits, call,
+                                                 arguments_here=not change)
         self.report(node, message, evidence=evidence, suggestion=suggestion,
                     fix=self._log_fix(node, probability, producer, complement))
 
@@ -209,8 +220,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
         ops = namespace == "ops"
         if op.name == "softmax":
             func = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
-            return self.fix(f"use `{func}`", node, producer.with_changes(
+            fix = self.fix(f"use `{func}`", node, producer.with_changes(
                 func=self.expression(func), lpar=node.lpar, rpar=node.rpar))
+            dead = self._left_unused(probability, producer)
+            if dead is None:
+                return fix
+            return Fix(f"use `{func}` and remove `{probability.value}`, now unused",
+                       (*fix.replacements, (dead, cst.RemovalSentinel.REMOVE)), fix.safety)
         func = f"{root}.log_sigmoid" if ops else f"{root}.math.log_sigmoid"
         logits = _first_argument(producer)
         if logits is None or len(producer.args) != 1:
@@ -218,6 +234,32 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if complement:
             logits = cst.UnaryOperation(cst.Minus(), self.operand(logits))
         return self.fix(f"use `{func}`", node, self.template(f"{func}({{z}})", z=logits))
+
+    def _left_unused(self, probability: cst.BaseExpression, producer: cst.Call
+                     ) -> Optional[cst.SimpleStatementLine]:
+        """The line ``probs = softmax(z)`` if the fix leaves ``probs`` unread: inside a
+        function (a module name may be imported elsewhere), in the same block as the
+        statement being fixed, alone on its line, and no other mention of the name in the
+        function (nested functions included)."""
+        if not isinstance(probability, cst.Name) or probability is producer:
+            return None
+        function = self.analysis.in_function()
+        assign = self.analysis.parent(producer)
+        line = self.analysis.parent(assign) if assign is not None else None
+        statements = self.analysis.cursor.statements
+        here = self.analysis.parent(statements[-1]) if statements else None
+        if (function is None or not isinstance(assign, cst.Assign)
+                or len(assign.targets) != 1 or not isinstance(line, cst.SimpleStatementLine)
+                or len(line.body) != 1 or line.trailing_whitespace.comment is not None
+                or not isinstance(here, cst.SimpleStatementLine)
+                or self.analysis.parent(here) is not self.analysis.parent(line)):
+            return None
+        target = assign.targets[0].target
+        if not (isinstance(target, cst.Name) and target.value == probability.value):
+            return None
+        mentions = _mentions(function, probability.value)
+        return line if mentions == [target, probability] or mentions == [
+            probability, target] else None
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """`p` in `1 - p` (or `tf.subtract(1, p)`)."""
@@ -368,7 +410,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return self.source(positional[1].value) if len(positional) > 1 else None
 
     def _log_form(self, kind: str, complement: bool, root: str, logits: Optional[str],
-                  call: Optional[cst.Call]) -> str:
+                  call: Optional[cst.Call], arguments_here: bool = True) -> str:
         ops = root.endswith("ops")
         if logits is None:
             fused = "log_softmax" if kind == "softmax" else "log_sigmoid"
@@ -376,8 +418,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
                     f"and take `tf.nn.{fused}` (Keras: `keras.ops.{fused}`) of them")
         if kind == "softmax":
             spelled = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
-            args = (self._call_arguments(call) if call is not None and self._is_softmax(call)
-                    else logits)
+            args = (self._call_arguments(call) if arguments_here and call is not None
+                    and self._is_softmax(call) else logits)
             return f"use `{spelled}({args})`: the same value, computed stably from the logits"
         spelled = f"{root}.log_sigmoid" if ops else f"{root}.math.log_sigmoid"
         if complement:
@@ -447,6 +489,24 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
+
+
+def _mentions(tree: cst.CSTNode, name: str) -> list:
+    """Every Name node spelled ``name`` in ``tree`` (attributes and keywords included:
+    over-counting only keeps a line)."""
+    found = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                found.append(node)
+
+    tree.visit(_Collect())
+    return found
+
+
+def _short(source: str, limit: int = 60) -> str:
+    return source if len(source) <= limit else source[: limit - 3] + "..."
 
 
 def _negated(source: str) -> str:

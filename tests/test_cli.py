@@ -205,7 +205,7 @@ def test_text_summary_counts_severities_and_files(tmp_path):
     result = run_cli("check", cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == (
         "Found 5 findings (4 errors, 1 warning) in 2 of 3 files. "
-        "5 fixable with `--unsafe-fixes`.")
+        "[*] 1 fixable with `--fix`. 4 more fixable with `--unsafe-fixes`.")  # a count: safe
 
 
 def test_text_has_no_ansi_codes_when_not_a_terminal(tmp_path):
@@ -338,8 +338,8 @@ def test_gitignore_of_a_parent_folder_applies_when_checking_a_subfolder(tmp_path
 def test_a_file_named_explicitly_is_always_checked(tmp_path):
     make(tmp_path, {".gitignore": "ignored.py\n", "ignored.py": TF_LOG, "script": TF_LOG,
                     "venv/tool.py": TF_LOG, "build/gen.py": TF_LOG})
-    _, walked = check_json(cwd=tmp_path)
-    assert walked["findings"] == [] and walked["files_scanned"] == 0
+    walked = run_cli("check", cwd=tmp_path)  # walking finds nothing to check
+    assert walked.returncode == 2 and "No Python files found under ." in walked.stderr
     result, document = check_json("ignored.py", "script", "venv/tool.py", "build/gen.py",
                                    cwd=tmp_path)
     assert result.returncode == 1
@@ -544,3 +544,172 @@ def test_rule_needs_a_code_or_all(tmp_path, args):
     result = run_cli(*args, cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert_one_line_error(result.stderr, "CODE", "--all")
+
+
+# -- ruff's habits (issue 18) ----------------------------------------------------------------
+SOFTMAX_CE = """import tensorflow as tf
+
+
+def cross_entropy(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+"""
+
+
+def test_output_format_is_an_alias_of_format(tmp_path, nanlint):
+    make(tmp_path, {"bad.py": TF_LOG})
+    code, out, _ = nanlint("check", "--output-format", "json", cwd=tmp_path)
+    assert code == 1
+    assert [f["code"] for f in json.loads(out)["findings"]] == ["NAN102"]
+
+
+@pytest.mark.parametrize("options, expected", [
+    (["--select", "NAN101", "--select", "NAN201"], {"NAN101", "NAN201"}),
+    (["--select", "ALL"], {"NAN101", "NAN102", "NAN201"}),
+    (["--select", "all", "--ignore", "NAN1", "--ignore", "NAN201"], set()),
+    (["--select", "NAN101", "--extend-select", "NAN201"], {"NAN101", "NAN201"}),
+    (["--extend-select", "NAN201"], {"NAN102", "NAN201"}),  # on top of the file's select
+])
+def test_select_adds_up_extend_select_and_all(tmp_path, nanlint, options, expected):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [NAN102]\n"})
+    code, out, err = nanlint("check", "--format", "json", *options, cwd=tmp_path)
+    assert err == ""
+    assert {f["code"] for f in json.loads(out)["findings"]} == expected
+
+
+def test_select_all_in_the_configuration(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, ".nanlint.yaml": "select: [ALL]\n"})
+    _, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert {f["code"] for f in json.loads(out)["findings"]} == {"NAN101", "NAN102", "NAN201"}
+
+
+def test_show_fixes_lists_what_was_fixed(tmp_path, nanlint):
+    make(tmp_path, {"ce.py": SOFTMAX_CE, "log.py": TF_LOG})
+    code, out, _ = nanlint("check", "--fix", "--show-fixes", "--no-cache", cwd=tmp_path)
+    assert code == 1  # log.py's finding has only an unsafe fix: it remains
+    assert ("Fixed 1 finding:\n- ce.py:\n    1 × NAN103 (unstable-softmax-cross-entropy)\n"
+            in out)
+    assert out.rstrip().endswith("Found 1 finding (1 error) in 1 of 2 files. Fixed 1 finding. "
+                                 "1 fixable with `--unsafe-fixes`.")
+    code, out, _ = nanlint("check", "--fix", "--no-cache", cwd=tmp_path)
+    assert "×" not in out  # only with --show-fixes
+
+
+def test_fix_only_fixes_and_reports_nothing_that_remains(tmp_path, nanlint):
+    make(tmp_path, {"ce.py": SOFTMAX_CE, "log.py": TF_LOG})
+    code, out, err = nanlint("check", "--fix-only", cwd=tmp_path)
+    assert (code, out, err) == (0, "Fixed 1 finding.\n", "")
+    assert "log_softmax" in (tmp_path / "ce.py").read_text()
+    assert (tmp_path / "log.py").read_text() == TF_LOG
+    code, out, _ = nanlint("check", "--fix-only", cwd=tmp_path)
+    assert (code, out) == (0, "No fixes applied.\n")
+
+
+@pytest.mark.parametrize("options", [["--fix-only"], ["--fix"]])
+def test_exit_non_zero_on_fix(tmp_path, nanlint, options):
+    make(tmp_path, {"ce.py": SOFTMAX_CE})
+    code, _, _ = nanlint("check", *options, "--exit-non-zero-on-fix", cwd=tmp_path)
+    assert code == 1  # the file changed, although no finding remains
+    code, _, _ = nanlint("check", *options, "--exit-non-zero-on-fix", cwd=tmp_path)
+    assert code == 0  # nothing left to fix
+
+
+ADD_NOQA_BEFORE = '''import tensorflow as tf
+
+p = tf.nn.relu(z)
+a = tf.math.log(p)
+b = tf.math.log(p)  # noqa: NAN101
+c = tf.math.log(p)  # nanlint: ignore[NAN101]  # keep this
+d = tf.math.log(p) / tf.reduce_sum(p)  # type: ignore
+e = tf.reduce_sum(
+    tf.math.log(p) + """
+    text""",
+)
+f = tf.math.log(p) + \\
+    1.0
+'''
+ADD_NOQA_AFTER = '''import tensorflow as tf
+
+p = tf.nn.relu(z)
+a = tf.math.log(p)  # nanlint: ignore[NAN102]
+b = tf.math.log(p)  # noqa: NAN101, NAN102
+c = tf.math.log(p)  # nanlint: ignore[NAN101, NAN102]  # keep this
+d = tf.math.log(p) / tf.reduce_sum(p)  # type: ignore  # nanlint: ignore[NAN101, NAN102]
+e = tf.reduce_sum(
+    tf.math.log(p) + """
+    text""",
+)  # nanlint: ignore[NAN102]
+f = tf.math.log(p) + \\
+    1.0  # nanlint: ignore[NAN102]
+'''
+
+
+def test_add_noqa_writes_suppressions_that_hold(tmp_path, nanlint):
+    """On the finding's line, merged into a suppression already there, after any other
+    comment; past a string or a backslash, on the line that ends the statement."""
+    make(tmp_path, {"legacy.py": ADD_NOQA_BEFORE, "clean.py": TF_CLEAN})
+    code, out, err = nanlint("check", "--add-noqa", cwd=tmp_path)
+    assert (code, out, err) == (0, "Added suppression comments for 7 findings in 1 file.\n", "")
+    assert (tmp_path / "legacy.py").read_text() == ADD_NOQA_AFTER
+    assert (tmp_path / "clean.py").read_text() == TF_CLEAN
+    _, out, _ = nanlint("check", "--format", "json", "--no-cache", cwd=tmp_path)
+    # Only the codes that were unused before remain reported as unused.
+    assert [(f["line"], f["code"]) for f in json.loads(out)["findings"]] == [
+        (5, "NAN001"), (6, "NAN001")]
+    code, out, _ = nanlint("check", "--add-noqa", cwd=tmp_path)
+    assert (code, out) == (0, "Added suppression comments for 0 findings in 0 files.\n")
+
+
+def test_add_noqa_leaves_a_file_that_does_not_parse_alone(tmp_path, nanlint):
+    make(tmp_path, {"broken.py": "import tensorflow as tf\nx = (\n"})
+    code, out, _ = nanlint("check", "--add-noqa", cwd=tmp_path)
+    assert code == 0 and (tmp_path / "broken.py").read_text() == "import tensorflow as tf\nx = (\n"
+
+
+def test_add_noqa_cannot_be_combined_with_fix(tmp_path, nanlint):
+    make(tmp_path, {"bad.py": TF_LOG})
+    code, out, err = nanlint("check", "--add-noqa", "--fix", cwd=tmp_path)
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "--add-noqa cannot be combined")
+
+
+def test_a_folder_without_python_files_warns_and_exits_2(tmp_path):
+    make(tmp_path, {"bad.py": TF_LOG, "docs/readme.txt": "text", "empty/.keep": ""})
+    result = run_cli("check", "docs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == "nanlint: warning: No Python files found under docs\n"
+    result = run_cli("check", ".", "empty", cwd=tmp_path)  # one empty folder is enough
+    assert result.returncode == 2
+    assert "No Python files found under empty" in result.stderr
+
+
+@pytest.mark.parametrize("options", [["--ignore", "NAN103"], ["--select", "NAN102"],
+                                     ["--select", "NAN0", "--extend-select", "NAN102"]])
+def test_a_rule_switched_off_still_supersedes(tmp_path, nanlint, options):
+    """Ignoring the precise diagnosis (NAN103) ignores the expression: it does not come back
+    as the code NAN103 supersedes (NAN102)."""
+    make(tmp_path, {"ce.py": SOFTMAX_CE, "log.py": TF_LOG})
+    code, out, _ = nanlint("check", "--format", "json", *options, cwd=tmp_path)
+    assert codes_at(json.loads(out)) == [("log.py", 3, "NAN102")]
+
+
+def test_a_rule_switched_off_per_file_still_supersedes(tmp_path, nanlint):
+    make(tmp_path, {"ce.py": SOFTMAX_CE,
+                    ".nanlint.yaml": "per-file-ignores: {ce.py: [NAN103]}\n"})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert (code, json.loads(out)["findings"]) == (0, [])
+
+
+def test_carets_line_up_under_tabs_and_wide_characters(tmp_path, nanlint):
+    make(tmp_path, {"frame.py": "import tensorflow as tf\n\n\ndef f(z):\n"
+                                "\tp = tf.nn.relu(z)\n\treturn tf.math.log(p)\n\n\n"
+                                "s = '가나다'; q = tf.math.log(tf.nn.relu(z))\n"})
+    _, out, _ = nanlint("check", "frame.py", cwd=tmp_path)
+    lines = out.splitlines()
+    for code_line, carets in (("6 |         return tf.math.log(p)",
+                               "  |                ^^^^^^^^^^^^^^"),
+                              ("9 | s = '가나다'; q = tf.math.log(tf.nn.relu(z))",
+                               "  |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^")):
+        assert code_line in lines, out
+        assert lines[lines.index(code_line) + 1] == carets

@@ -317,7 +317,7 @@ def test_statistics_text_counts_per_rule_most_frequent_first(tmp_path):
         "1  NAN101  unguarded-division",
         "1  NAN201  sqrt-zero-gradient",
         "Found 6 findings (5 errors, 1 warning) in 3 of 3 files. "
-        "6 fixable with `--unsafe-fixes`.",
+        "[*] 1 fixable with `--fix`. 5 more fixable with `--unsafe-fixes`.",  # a count: safe
     ]
 
 

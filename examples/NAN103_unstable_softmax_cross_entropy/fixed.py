@@ -3,7 +3,6 @@ import tensorflow as tf
 
 
 def cross_entropy(labels, logits):
-    probs = tf.nn.softmax(logits)
     return -tf.reduce_sum(labels * tf.nn.log_softmax(logits), axis=-1)  # fixed: NAN103
 
 

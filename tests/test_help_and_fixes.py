@@ -1,0 +1,178 @@
+"""Help lines and fixes as a person would write them (issue 18): a help line names only what
+exists where the finding is; fixes leave no dead code and add one epsilon per hazard; a
+count is clamped, as the help says."""
+
+import re
+
+import libcst as cst
+
+from conftest import options_for
+from nanlint.fixing import SAFETIES, fix_source
+
+GAN = """import tensorflow as tf
+
+
+def D(x):
+    h1 = tf.nn.relu(tf.matmul(x, w['h1']) + w['b1'])
+    return tf.nn.sigmoid(tf.matmul(h1, w['out']) + w['b2'])
+
+
+def G(z):
+    return tf.nn.tanh(tf.matmul(z, w['g']))
+
+
+def loss(z):
+    return -tf.reduce_mean(tf.log(D(G(z))))
+
+
+def cross_entropy(x, y):
+    return -tf.reduce_sum(y * tf.math.log(D2(x)), axis=-1)
+
+
+def D2(x):
+    return tf.nn.softmax(tf.matmul(x, w['c']), axis=-1)
+"""
+
+
+def _names(text: str) -> set:
+    return set(re.findall(r"[A-Za-z_]\w*", text))
+
+
+def test_help_names_only_what_exists_where_the_finding_is(lint):
+    findings = {f.line: f for f in lint(GAN, ["NAN103"])}
+    log_sigmoid = findings[14].suggestion
+    assert log_sigmoid.startswith("make `D` return the logits "
+                                  "`tf.matmul(h1, w['out']) + w['b2']` instead of their sigmoid")
+    assert "`tf.math.log_sigmoid(D(G(z)))`" in log_sigmoid
+    cross = findings[18].suggestion
+    assert cross.startswith("make `D2` return the logits `tf.matmul(x, w['c'])` instead of "
+                            "their softmax")
+    assert "`tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=D2(x), axis=-1)`" in cross
+    # The code to write at the finding uses none of D's local names.
+    assert not _names("tf.math.log_sigmoid(D(G(z)))") & {"h1", "w"}
+
+
+def test_help_in_the_same_function_or_a_closure_still_names_the_logits(lint):
+    source = ("import tensorflow as tf\n\n\ndef make(h):\n    p = tf.nn.softmax(h)\n\n"
+              "    def inner():\n        return tf.math.log(p)\n    return inner\n")
+    [finding] = lint(source, ["NAN103"])
+    assert finding.suggestion.startswith("use `tf.nn.log_softmax(h)`")
+
+
+COUNT = """import tensorflow as tf
+
+
+def masked_mean(per_example, labels):
+    mask = tf.cast(labels > 0, tf.float32)
+    count = tf.reduce_sum(mask)
+    return tf.reduce_sum(per_example * mask) / count
+"""
+
+
+def test_a_count_is_clamped_as_the_help_says_and_the_help_names_the_numerator(lint):
+    [finding] = lint(COUNT, ["NAN101"])
+    assert finding.suggestion.startswith(
+        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)`")
+    assert "numerator`" not in finding.suggestion and "(numerator" not in finding.suggestion
+    assert "`tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)`" in (
+        finding.suggestion)
+    # Exact for a count (0 or >= 1), so safe: plain --fix applies it.
+    outcome = fix_source(COUNT, "count.py", options_for(["NAN101"]), SAFETIES["safe"])
+    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1.0)")
+    assert outcome.findings == []
+
+
+def test_a_continuous_denominator_help_names_the_numerator(lint):
+    source = ("import tensorflow as tf\nh = tf.nn.relu(x)\n"
+              "w = tf.reduce_mean(h, axis=0) / tf.reduce_sum(h)\n")
+    [finding] = lint(source, ["NAN101"])
+    assert finding.suggestion == ("add an epsilon to the denominator: "
+                                  "`tf.reduce_mean(h, axis=0) / (tf.reduce_sum(h) + 1e-7)`")
+
+
+NORM_THEN_DIVIDE = """import tensorflow as tf
+
+
+def inverse_distance(a, b):
+    d = tf.norm(a - b)
+    return 1.0 / d
+
+
+def inline(a, b):
+    return 1.0 / tf.norm(a - b)
+"""
+
+
+def test_one_epsilon_per_hazard(lint):
+    """The norm's fix (epsilon inside the root) also makes the division safe: the division
+    gets no epsilon of its own, and its help says which fix covers it."""
+    findings = {(f.line, f.code): f for f in lint(NORM_THEN_DIVIDE, ["NAN101", "NAN202"])}
+    assert set(findings) == {(5, "NAN202"), (6, "NAN101"), (10, "NAN101"), (10, "NAN202")}
+    assert findings[(5, "NAN202")].fix and findings[(10, "NAN202")].fix
+    assert findings[(6, "NAN101")].fix is None and findings[(10, "NAN101")].fix is None
+    assert findings[(6, "NAN101")].suggestion.endswith(
+        "(the fix of NAN202 at line 5 removes this hazard too)")
+    outcome = fix_source(NORM_THEN_DIVIDE, "d.py", options_for(["NAN101", "NAN202"]),
+                         SAFETIES["unsafe"])
+    assert outcome.text.count("1e-7") == 2  # one per norm, none in the divisions
+    assert "1.0 / d\n" in outcome.text
+    assert (outcome.findings, outcome.fixed) == ([], 4)
+
+
+def test_a_fix_that_needs_no_other_keeps_it(lint):
+    """Only the norm's hazard is shared: with NAN202 off, the division keeps its fix."""
+    [finding] = lint(NORM_THEN_DIVIDE.split("\n\n\ndef inline")[0], ["NAN101"])
+    assert finding.fix is not None
+
+
+UNUSED_AFTER_FIX = """import tensorflow as tf
+
+
+def removed(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+
+
+def read_elsewhere(labels, logits):
+    probs = tf.nn.softmax(logits)
+    tf.print(probs)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+
+
+def other_block(labels, logits, flag):
+    probs = tf.nn.softmax(logits)
+    if flag:
+        return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    return None
+
+
+def commented(logits):
+    probs = tf.nn.softmax(logits)  # probabilities
+    return tf.math.log(probs)
+
+
+probs = tf.nn.softmax(z)
+top = tf.math.log(probs)
+"""
+
+
+def test_a_fix_removes_the_softmax_it_leaves_unused():
+    """Only in a function, in the same block, alone on its line, read nowhere else."""
+    outcome = fix_source(UNUSED_AFTER_FIX, "u.py", options_for(["NAN103"]), SAFETIES["safe"])
+    assert outcome.fixed == 5 and outcome.findings == []
+    expected = UNUSED_AFTER_FIX.replace(
+        "    probs = tf.nn.softmax(logits)\n    return -tf", "    return -tf", 1).replace(
+        "tf.math.log(probs)", "tf.nn.log_softmax(logits)")
+    expected = expected.replace("top = tf.nn.log_softmax(logits)", "top = tf.nn.log_softmax(z)")
+    assert outcome.text == expected
+    assert outcome.text.count("probs = tf.nn.softmax") == 4  # the four that must stay
+
+
+def test_the_superseded_table_matches_the_rules():
+    from nanlint import registry
+
+    table = {}
+    for code in registry.BUILTIN:
+        for superseded in registry.rule_class(code).supersedes:
+            table.setdefault(superseded, []).append(code)
+    assert {k: tuple(sorted(v)) for k, v in table.items()} == registry.SUPERSEDED_BY
