@@ -62,6 +62,7 @@ class Report:
     suggestion: Optional[str]
     statement: Optional[cst.CSTNode]
     fix: Optional[Fix] = None
+    covers: Tuple[cst.CSTNode, ...] = ()  # inner nodes whose superseded findings it replaces
 
 
 class Rule:
@@ -88,12 +89,14 @@ class Rule:
 
     def report(self, node: cst.CSTNode, message: str, *, evidence: Optional[Evidence] = None,
                confidence: Optional[str] = None, suggestion: Optional[str] = None,
-               fix: Optional[Fix] = None) -> None:
+               fix: Optional[Fix] = None, covers: Tuple[cst.CSTNode, ...] = ()) -> None:
+        """``covers``: nodes inside ``node`` that this finding also diagnoses; a finding of
+        a code this rule ``supersedes`` on one of them is dropped too."""
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
-                                    statements[-1] if statements else None, fix))
+                                    statements[-1] if statements else None, fix, covers))
 
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
