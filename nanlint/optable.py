@@ -342,6 +342,20 @@ OPS: Tuple[Op, ...] = (
 )
 
 
+# Optimizers that take an epsilon: (its position among the positional arguments, its
+# default). TF1's AdamOptimizer and AdadeltaOptimizer default to 1e-8 and RMSPropOptimizer to
+# 1e-10, which float16 flushes to 0; Keras defaults to 1e-7, a float16 subnormal.
+OPTIMIZER_EPSILON: Dict[str, Tuple[int, float]] = {
+    "tf.train.AdamOptimizer": (3, 1e-8), "tf.train.AdadeltaOptimizer": (2, 1e-8),
+    "tf.train.RMSPropOptimizer": (3, 1e-10),
+    **{f"{prefix}.{name}": (position, 1e-7)
+       for prefix in ("keras.optimizers", "keras.optimizers.legacy",
+                      "keras.optimizers.experimental", "tf.optimizers")
+       for name, position in (("Adam", 3), ("AdamW", 4), ("Adamax", 3), ("Nadam", 3),
+                              ("RMSprop", 3), ("Adadelta", 2), ("Adagrad", 2))},
+}
+
+
 @dataclass
 class OpTable:
     by_spelling: Dict[str, Op] = field(default_factory=dict)

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
+from nanlint import optable
 from nanlint.rule import Evidence, Fix, Option, Rule, Value
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
@@ -196,7 +197,7 @@ class VanishingEpsilon(Rule):
         if not (isinstance(expr, cst.BinaryOperation)
                 and isinstance(expr.operator, (cst.Add, cst.Subtract))):
             return None
-        a, b = self.analysis.value(expr.left).const, self.analysis.value(expr.right).const
+        a, b = self._constant(expr.left), self._constant(expr.right)
         if a is None or b is None:
             return None
         sign = -1.0 if isinstance(expr.operator, cst.Subtract) else 1.0
@@ -204,6 +205,14 @@ class VanishingEpsilon(Rule):
         if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big):
             return None
         return big, small, a + sign * b
+
+    def _constant(self, expr: cst.BaseExpression) -> Optional[float]:
+        """A literal, a named constant, or an entry of a config dict (`CONFIG["eps"]`)."""
+        const = self.analysis.value(expr).const
+        if const is None and isinstance(expr, cst.Subscript):
+            number = self.analysis.number(expr)
+            const = number.value if number is not None else None
+        return const
 
     def _tensor_dtype(self, other: Value) -> Optional[Tuple[str, str]]:
         """(dtype, confidence) of the tensor a constant meets, or None."""
@@ -248,8 +257,8 @@ class VanishingEpsilon(Rule):
             suggestion = "keep this computation in float32"
         fix = None
         if working is not None:
-            small_node = expr.right if abs(self.analysis.value(expr.left).const or 0) >= abs(
-                self.analysis.value(expr.right).const or 0) else expr.left
+            small_node = expr.right if abs(self._constant(expr.left) or 0) >= abs(
+                self._constant(expr.right) or 0) else expr.left
             fix = self._literal_fix(small_node, working)
         self.report(expr, message, confidence=confidence, suggestion=suggestion, fix=fix)
         return True
@@ -343,21 +352,42 @@ class VanishingEpsilon(Rule):
 
     # -- optimizers -------------------------------------------------------------------------
     def _check_optimizer(self, node: cst.Call) -> None:
-        if self._policy is None or self._policy[0] != "float16":
+        evidence = self._float16_variables()
+        if evidence is None:
             return  # mixed precision keeps variables and optimizer slots in float32
+        spelling = optable.spelling_of(self.analysis.qualified_name(node.func) or "") or ""
+        position, default = optable.OPTIMIZER_EPSILON.get(spelling, (None, None))
         expr = self.analysis.keyword(node, "epsilon")
-        if expr is None:
-            return
-        epsilon = self.analysis.value(expr).const
+        if expr is None and position is not None:
+            positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+            expr = positional[position] if len(positional) > position else None
+        epsilon = self.analysis.value(expr).const if expr is not None else default
         if epsilon is None or epsilon <= 0 or stored(epsilon, "float16") != 0:
             return
-        evidence = Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
-                            "which makes the model's variables, and so the optimizer's slots, "
-                            "float16", producer="policy")
-        self.report(node, f"optimizer `epsilon={self.source(expr)}` is exactly 0.0 in "
-                    "float16 (smallest subnormal ~6e-8), so `m / (sqrt(v) + epsilon)` divides "
-                    "by 0 wherever v is 0: {evidence}", evidence=evidence, confidence="high",
+        if expr is not None:
+            what = f"optimizer epsilon `{self.source(expr)}`"
+        else:
+            what = f"the default epsilon of `{self.source(node.func)}` ({_number(epsilon)})"
+        self.report(node, f"{what} is exactly 0.0 in float16 (smallest subnormal ~6e-8), so "
+                    "`m / (sqrt(v) + epsilon)` divides by 0 wherever v is 0: {evidence}",
+                    evidence=evidence, confidence="high",
                     suggestion="use `epsilon=1e-4` (float16 holds it), or train with the "
                     "'mixed_float16' policy, which keeps the optimizer's slots in float32",
-                    fix=self._literal_fix(expr, max(1e-4, self.settings["float16-min-epsilon"])))
+                    fix=self._literal_fix(expr, max(1e-4, self.settings["float16-min-epsilon"]))
+                    if expr is not None else None)
+
+    def _float16_variables(self) -> Optional[Evidence]:
+        """Why the optimizer's slots are float16: a pure float16 dtype policy, or variables
+        created with a float16 dtype in this module."""
+        if self._policy is not None and self._policy[0] == "float16":
+            return Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
+                            "which makes the model's variables, and so the optimizer's slots, "
+                            "float16", producer="policy")
+        for call in self.analysis.calls_of("variable"):
+            dtype = self.analysis.keyword(call, "dtype")
+            text = self.analysis.module.code_for_node(dtype) if dtype is not None else ""
+            if text.rsplit(".", 1)[-1].strip("'\"") in FLOAT16:
+                return Evidence(call, "created for the variable `{src}`", "which is float16, "
+                                "and so are the optimizer's slots for it", producer="variable")
+        return None
 
