@@ -17,7 +17,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 from nanlint import registry
 from nanlint.engine import LintOptions
 from nanlint.finding import CONFIDENCES
-from nanlint.values import Settings
+from nanlint.analysis import Settings
 
 CONFIG_FILE = ".nanlint.yaml"
 _CODE_OR_PREFIX = re.compile(r"^NAN\d{0,3}$")

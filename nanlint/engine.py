@@ -31,7 +31,7 @@ from nanlint import notebook, suppression
 from nanlint.finding import Finding
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Fix, Report, Rule
-from nanlint.values import CONFIDENCE_ORDER, Analysis, Settings, render
+from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Settings, render
 
 PARSE_ERROR = ("NAN000", "parse-error")
 INTERNAL_ERROR = ("NAN000", "internal-error")

@@ -4,7 +4,7 @@ Every spelling of an op (``tf.log``, ``tf.math.log``, ``tf.compat.v1.log``, ``K.
 ``keras.ops.log``) maps to one canonical name. Each canonical op says how its output relates
 to its inputs (its *transfer*: a fixed range, "like its first argument", "the maximum of its
 arguments", ...) and, for producers, why its output can be exactly 0 or negative. The value
-analysis (``nanlint.values``) implements each transfer once; rules ask for canonical names.
+analysis (``nanlint.analysis``) implements each transfer once; rules ask for canonical names.
 
 Spellings are written in short namespaces: ``tf`` (tensorflow, also compat.v1/v2), ``K``
 (the Keras backend), ``ops`` (Keras 3 ``keras.ops``), ``activations``, ``layers``, ``losses``

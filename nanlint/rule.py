@@ -16,8 +16,8 @@ import libcst as cst
 from libcst.helpers import parse_template_expression
 
 from nanlint.optable import Op
-from nanlint.scopes import Binding
-from nanlint.values import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
+from nanlint.analysis.scopes import Binding
+from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Number", "Place", "Value",
            "Op", "Report"]

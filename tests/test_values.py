@@ -16,7 +16,7 @@ import pytest
 from conftest import options_for
 from nanlint.engine import LintOptions, lint_source
 from nanlint.rule import Rule
-from nanlint.values import Settings
+from nanlint.analysis import Settings
 
 TF = "import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
 

@@ -1,0 +1,35 @@
+"""The value analysis every rule shares: what can this expression be, and does a gradient
+flow through it?
+
+The layers, each importing only the ones below it (no arrow points back up)::
+
+    facade       Analysis: the public questions rules ask (value, op_of, number, ...)
+      │
+    expressions  the expression walk: names → bindings, calls → producers/functions
+      │
+    producers    what each TF/Keras op and layer yields (driven by nanlint.optable)
+      │
+    constants    Number: the constant a name, flag, default or config key stands for
+      │
+    bindings     Cursor, Place, Callee: names, scopes, self-attributes, call resolution
+      │
+    scopes       the statement index of each scope (module, class, function, lambda)
+
+    arithmetic   pure functions: sum, product, quotient, power, square, clip of Values
+      │
+    lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
+
+``Bindings`` → ``Constants`` → ``Producers`` → ``Expressions`` → ``Analysis`` is one class
+stack: each layer extends the one below; a lower layer asks for a value only through the
+``_value`` hook that ``expressions`` implements. Rules import none of this directly: they
+use ``nanlint.rule``, which re-exports the questions' types.
+"""
+
+from nanlint.analysis.bindings import Callee, Cursor, Place
+from nanlint.analysis.constants import Number
+from nanlint.analysis.facade import Analysis
+from nanlint.analysis.lattice import CONFIDENCE_ORDER, UNKNOWN, Evidence, Value, render
+from nanlint.analysis.settings import Settings
+
+__all__ = ["Analysis", "CONFIDENCE_ORDER", "Callee", "Cursor", "Evidence", "Number", "Place",
+           "Settings", "UNKNOWN", "Value", "render"]

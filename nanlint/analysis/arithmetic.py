@@ -1,0 +1,220 @@
+"""Arithmetic on values: what a sum, difference, product, quotient, power, square, root,
+maximum or clip of two :class:`Value` can be, and which evidence survives it.
+
+Pure functions of the lattice; the op semantics (``producers``) and the expression walk
+(``expressions``) call them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from math import inf
+from typing import FrozenSet
+
+import libcst as cst
+
+from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant,
+                                      difference_evidence)
+
+
+def _mul_bound(a: float, b: float) -> float:
+    if a == 0 or b == 0:
+        return 0.0
+    return a * b
+
+
+def arithmetic(operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
+    value = _arithmetic_value(operator, a, b, node)
+    dtype = a.dtype or b.dtype
+    return replace(value, dtype=dtype) if dtype and value.dtype != dtype else value
+
+
+def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
+    tensor = a.tensor or b.tensor
+    known = a.known and b.known
+    if operator == "Add":
+        return add(a, b, known, tensor)
+    if operator == "Subtract":
+        return subtract(a, b, known, tensor, node)
+    if operator == "Multiply":
+        return multiply(a, b, known, tensor)
+    if operator == "Divide":
+        return divide(a, b, known, tensor, node)
+    if operator == "Power":
+        return power(a, b, node)
+    return Value(known=False, tensor=tensor)
+
+
+def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
+    zero = None
+    if a.zero and (b.zero or b.const == 0):
+        zero = a.zero
+    elif b.zero and a.const == 0:
+        zero = b.zero
+    negative = None
+    for this, other in ((a, b), (b, a)):
+        if this.negative and (other.known or other.tensor):
+            negative = this.negative
+    const = a.const + b.const if a.const is not None and b.const is not None else None
+    tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
+    node = None
+    for this, other in ((a, b), (b, a)):
+        # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
+        if "sum_exp" in this.tags and other.const is not None and other.const >= 0:
+            tags, node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
+    return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
+                 hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
+                 lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
+                 zero=zero, negative=negative, known=known, tensor=tensor, const=const,
+                 tags=tags, node=node)
+
+
+def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
+    lo = a.lo - b.hi if a.lo > -inf and b.hi < inf else -inf
+    hi = a.hi - b.lo if a.hi < inf and b.lo > -inf else inf
+    zero = None
+    tags: FrozenSet[str] = frozenset()
+    if a.const is not None and "probability" in b.tags and b.hi == a.const and not b.hi_open:
+        # `1 - p`: a probability saturates to exactly 1 in float32.
+        base = b.zero
+        zero = Evidence(node, "`{src}`", "which is exactly 0 once the probability "
+                        "saturates to 1 in float32",
+                        confidence=base.confidence if base else "medium",
+                        aggregate=False, convention=bool(base and base.convention),
+                        tiny=True, producer="one_minus_probability")
+    elif a.zero and b.const == 0:
+        zero = a.zero
+    elif a.const is None and b.const is None:
+        tags = frozenset({"difference"})
+    if "max" in b.tags and a.const is None:
+        # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
+        hi, tags = min(hi, 0.0), tags | {"shifted"}
+    negative = a.negative if a.negative and (b.known or b.tensor) else None
+    const = a.const - b.const if a.const is not None and b.const is not None else None
+    return Value(lo=lo, hi=hi, lo_open=a.lo_open or b.hi_open,
+                 hi_open=a.hi_open or b.lo_open, zero=zero, negative=negative,
+                 known=known, tensor=tensor, tags=tags, const=const, node=node)
+
+
+def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
+    products = [_mul_bound(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+    lo, hi = min(products), max(products)
+    if not known:
+        lo, hi = (0.0 if a.nonnegative and b.nonnegative and a.known and b.known else -inf,
+                  inf)
+    both_positive = a.positive and b.positive
+    zero = a.zero or b.zero
+    if zero is not None and (a.zero is None or b.zero is None):
+        zero = zero.weaker("medium") if zero.convention else zero
+    negative = None
+    if a.negative and (b.positive or b.const is not None):
+        negative = a.negative
+    elif b.negative and (a.positive or a.const is not None):
+        negative = b.negative
+    const = a.const * b.const if a.const is not None and b.const is not None else None
+    tags = (a.tags | b.tags) & {"probability"} if (
+        a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+    return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
+                 negative=negative, known=known, tensor=tensor, const=const, tags=tags)
+
+
+def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
+    const = None
+    if a.const is not None and b.const is not None and b.const != 0:
+        const = a.const / b.const
+        return Value(lo=const, hi=const, known=True, const=const, tensor=tensor)
+    if "exp" in a.tags and "sum_exp" in b.tags:
+        evidence = Evidence(node, "a hand-written softmax `{src}`",
+                            "which underflows to exactly 0 in float32", "high",
+                            aggregate=False, tiny=True, producer="softmax")
+        return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                     tags=frozenset({"softmax", "probability", "handwritten_softmax"}),
+                     node=node)
+    lo, hi, lo_open = -inf, inf, False
+    if b.positive and a.nonnegative and a.known and b.known:
+        lo, lo_open = 0.0, a.positive
+        if a.hi < inf and b.lo > 0:
+            hi = a.hi / b.lo
+    elif b.nonnegative and a.hi <= 0 and a.known and b.known:
+        hi = 0.0  # `-(x ** 2) / (2 * sigma ** 2)`: a Gaussian exponent stays <= 0
+    zero = a.zero
+    negative = a.negative if b.positive else None
+    return Value(lo=lo, hi=hi, lo_open=lo_open, zero=zero, negative=negative,
+                 known=known, tensor=tensor)
+
+
+def power(a: Value, b: Value, node: cst.CSTNode) -> Value:
+    exponent = b.const
+    if exponent == 2:
+        return square(a, node, "square")
+    if exponent is not None and 0 < exponent < 1:
+        return sqrt_like(a)
+    if a.const is not None and exponent is not None:
+        try:
+            return constant(a.const ** exponent)
+        except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+            return UNKNOWN
+    if a.positive:
+        return Value(lo=0.0, lo_open=True, known=a.known and b.known, tensor=a.tensor)
+    return Value(tensor=a.tensor or b.tensor)
+
+
+def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
+    """square, abs and norm: >= 0, and 0 where the input is.
+
+    A difference `a - b` squared is not evidence by itself (elementwise, `a == b` is a
+    coincidence); reduced over a tensor — a norm, a sum or mean of squares — it is: that
+    is the distance or the error that training drives to 0.
+    """
+    if x.const is not None and kind != "norm":
+        return constant(x.const ** 2 if kind == "square" else abs(x.const))
+    zero = x.zero
+    tags = {kind}
+    of_difference = "difference" in x.tags and x.node is not None
+    if of_difference:
+        tags.add("square_of_difference")
+        if kind == "norm" and zero is None:
+            zero = difference_evidence(x.node)
+    return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags),
+                 node=x.node if of_difference else node)
+
+
+def sqrt_like(x: Value) -> Value:
+    if x.const is not None and x.const >= 0:
+        return constant(math.sqrt(x.const))
+    lo = math.sqrt(x.lo) if x.lo > 0 else 0.0
+    tags = {"sqrt"}
+    if "sum_of_squares" in x.tags:
+        tags.add("norm")  # sqrt(sum(square(d))): a hand-written euclidean norm
+    return Value(lo=lo, lo_open=x.positive and lo == 0, zero=x.zero, known=x.known,
+                 tensor=x.tensor, tags=frozenset(tags))
+
+
+def maximum(a: Value, b: Value, call: cst.Call) -> Value:
+    lo, lo_open = (a.lo, a.lo_open) if a.lo >= b.lo else (b.lo, b.lo_open)
+    zero = None
+    if a.zero and b.zero:
+        zero = a.zero
+    elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
+        zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
+                        "medium", producer="relu")
+    negative = a.negative if a.negative and b.negative else None
+    return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
+                 known=a.known or b.known, tensor=True)
+
+
+def clip(x: Value, low: Value, high: Value) -> Value:
+    lo, lo_open = x.lo, x.lo_open
+    if low.lo > lo:
+        lo, lo_open = low.lo, low.lo_open
+    hi, hi_open = x.hi, x.hi_open
+    if high.hi < hi:
+        hi, hi_open = high.hi, high.hi_open
+    elif not high.known:
+        hi_open = True  # an unknown upper clip (`1 - eps`) is a guard, not evidence
+    zero = x.zero if low.known and low.lo <= 0 else None
+    negative = x.negative if low.known and low.lo < 0 else None
+    return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
+                 negative=negative, known=x.known or (low.known and high.known),
+                 tensor=True, tags=x.tags & {"probability"})

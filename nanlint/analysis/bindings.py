@@ -1,0 +1,321 @@
+"""Names, places and callees: which expression a name or a call stands for, where.
+
+:class:`Bindings` is the lowest layer of the analysis object. It knows where the traversal
+is (the :class:`Cursor`), indexes scopes on first use (``scopes``), resolves a name at a
+place to its binding, a call to its :class:`Callee` (a canonical op through the module's
+imports, a function or lambda of the file, a Keras layer object), and ``self.x`` to the join
+of what the methods of the class assign to it. Computing a value is the job of the layers
+above; this one reaches them only through the hook :meth:`Bindings._value`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Optional, Tuple
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.analysis.lattice import UNKNOWN, Value, join
+from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
+from nanlint.analysis.settings import Settings
+from nanlint.optable import Op
+
+
+@dataclass
+class Callee:
+    kind: str  # "op", "function", "lambda", "layer", "external"
+    op: Optional[Op] = None
+    node: Optional[cst.CSTNode] = None  # FunctionDef / Lambda
+    scope: Optional[Scope] = None  # the scope the function or lambda is defined in
+    value: Optional[Value] = None  # a layer object
+    qualified: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """A point of the module where names are resolved: a scope and a statement order in it.
+    Rules that follow a value backwards get places from ``Analysis.here`` and
+    ``Analysis.binding`` and hand them back; they never look inside."""
+
+    scope: Scope
+    index: int
+
+
+@dataclass
+class Cursor:
+    """Where the traversal is: the scope node stack and the current statement."""
+
+    scopes: List[cst.CSTNode] = field(default_factory=list)
+    statements: List[cst.CSTNode] = field(default_factory=list)
+    shadowed: List[Optional[FrozenSet[str]]] = field(default_factory=list)  # comprehensions
+
+
+class Bindings:
+    """Scope lookup and call resolution for one module (the base of ``Analysis``)."""
+
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None) -> None:
+        self.module = module
+        self.settings = settings or Settings()
+        self.cursor = Cursor(scopes=[module])
+        self._scopes: Dict[int, Scope] = {}
+        self._callees: Dict[int, Optional[Callee]] = {}
+        self._attributes: Dict[Tuple[int, str], Value] = {}
+        self._in_progress: set = set()
+        self._parents: Optional[Dict[int, cst.CSTNode]] = None
+        self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
+        self._calls: Optional[List[cst.Call]] = None
+        self._here_cache: Optional[Tuple[Scope, int]] = None
+        self.module_scope = self._scope_for(module, None)
+
+    def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        """What ``expr`` can be at (scope, index): implemented by ``expressions``."""
+        raise NotImplementedError
+
+    # -- the traversal tells the analysis where it is ---------------------------------------
+    def enter_scope(self, node: cst.CSTNode) -> None:
+        self.cursor.scopes.append(node)
+        self._here_cache = None
+
+    def leave_scope(self) -> None:
+        self.cursor.scopes.pop()
+        self._here_cache = None
+
+    def enter_statement(self, node: cst.CSTNode) -> None:
+        self.cursor.statements.append(node)
+        self._here_cache = None
+
+    def leave_statement(self) -> None:
+        self.cursor.statements.pop()
+        self._here_cache = None
+
+    def enter_comprehension(self, names: Optional[FrozenSet[str]]) -> None:
+        self.cursor.shadowed.append(names)
+        self._here_cache = None
+
+    def leave_comprehension(self) -> None:
+        self.cursor.shadowed.pop()
+        self._here_cache = None
+
+    # -- scopes -----------------------------------------------------------------------------
+    def _scope_for(self, node: cst.CSTNode, parent: Optional[Scope],
+                   cls: Optional[cst.ClassDef] = None) -> Scope:
+        scope = self._scopes.get(id(node))
+        if scope is None:
+            scope = build_scope(node, parent, cls)
+            self._scopes[id(node)] = scope
+        return scope
+
+    def _here(self) -> Tuple[Scope, int]:
+        if self._here_cache is None:
+            self._here_cache = self._locate()
+        return self._here_cache
+
+    def _locate(self) -> Tuple[Scope, int]:
+        scope = self.module_scope
+        cls = None
+        for node in self.cursor.scopes[1:]:
+            if isinstance(node, cst.ClassDef):
+                scope = self._scope_for(node, scope)
+                cls = node
+            else:
+                # Methods see the enclosing scope of their class, not the class body.
+                parent = scope.parent if isinstance(scope.node, cst.ClassDef) else scope
+                scope = self._scope_for(node, parent, cls if isinstance(node, cst.FunctionDef)
+                                        else None)
+                cls = None
+        statement = None
+        for candidate in reversed(self.cursor.statements):
+            if id(candidate) in scope.order:
+                statement = candidate
+                break
+        return scope, scope.index_of(statement)
+
+    def in_function(self) -> Optional[cst.FunctionDef]:
+        for node in reversed(self.cursor.scopes):
+            if isinstance(node, cst.FunctionDef):
+                return node
+        return None
+
+    # -- names ------------------------------------------------------------------------------
+    def _resolve(self, name: str, scope: Scope, index: int
+                 ) -> Tuple[Optional[Binding], Optional[Scope]]:
+        if self.cursor.shadowed and (scope, index) == self._here():
+            suspended = False  # None marks an outermost iterable: its comprehension is outside
+            for names in reversed(self.cursor.shadowed):
+                if names is None:
+                    suspended = True
+                elif suspended:
+                    suspended = False
+                elif name in names:
+                    return Binding("unknown", -1), scope
+        current: Optional[Scope] = scope
+        while current is not None:
+            binding = current.lookup(name, index)
+            if binding is not None:
+                return binding, current
+            if name in current.bindings and current is scope:
+                # Bound later in this scope only: a use before assignment (loops) — unknown.
+                return Binding("unknown", -1), current
+            current = current.parent
+            while current is not None and isinstance(current.node, cst.ClassDef):
+                current = current.parent
+            index = END
+        return None, None
+
+    # -- callees ----------------------------------------------------------------------------
+    def _callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+                depth: int = 0) -> Optional[Callee]:
+        key = id(func)
+        if key in self._callees:
+            return self._callees[key]
+        result = self._compute_callee(func, scope, index, depth)
+        self._callees[key] = result
+        return result
+
+    def _compute_callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+                        depth: int) -> Optional[Callee]:
+        if depth > 8:
+            return None
+        if isinstance(func, cst.Call):
+            value = self._value(func, scope, index)
+            return Callee("layer", value=value) if value.layer else None
+        parts = dotted_parts(func)
+        if parts is None:
+            return None
+        head, rest = parts[0], parts[1:]
+        if head == "self" and len(rest) == 1 and scope.cls is not None:
+            return self._self_callee(rest[0], scope)
+        binding, where = self._resolve(head, scope, index)
+        if binding is None or where is None:
+            return None
+        if binding.kind == "import" and binding.qualified:
+            qualified = ".".join([binding.qualified, *rest])
+            op = optable.lookup(qualified)
+            return Callee("op", op=op, qualified=qualified) if op else Callee(
+                "external", qualified=qualified)
+        if binding.kind == "def" and not rest:
+            return Callee("function", node=binding.node, scope=where)
+        if binding.kind == "assign" and binding.value is not None:
+            target = binding.value
+            if isinstance(target, (cst.Name, cst.Attribute)):
+                # An alias: `tfm = tf.math`, `act = tf.nn.relu`.
+                alias = target
+                for part in rest:
+                    alias = cst.Attribute(value=alias, attr=cst.Name(part))
+                return self._compute_callee(alias, where, binding.index, depth + 1)
+            if isinstance(target, cst.Lambda) and not rest:
+                return Callee("lambda", node=target, scope=where)
+            if isinstance(target, cst.Call) and not rest:
+                value = self._value(target, where, binding.index)
+                return Callee("layer", value=value) if value.layer else None
+        return None
+
+    def _self_callee(self, attr: str, scope: Scope) -> Optional[Callee]:
+        cls = scope.cls
+        class_scope = self._scopes.get(id(cls))
+        if class_scope is None:
+            return None
+        method = class_scope.lookup(attr, END)
+        if method is not None and method.kind == "def":
+            return Callee("function", node=method.node, scope=class_scope)
+        value = self._self_attribute(attr, class_scope)
+        return Callee("layer", value=value) if value.layer else None
+
+    def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
+        """``self.attr``: the join of what the methods of the class assign to it."""
+        key = (id(class_scope.node), attr)
+        cached = self._attributes.get(key)
+        if cached is not None:
+            return cached
+        if key in self._in_progress:
+            return UNKNOWN  # `self.a = self.a * 2`
+        self._in_progress.add(key)
+        try:
+            values = []
+            for bindings in class_scope.bindings.values():
+                for binding in bindings:
+                    if binding.kind != "def":
+                        continue
+                    method_scope = self._scope_for(binding.node, class_scope.parent,
+                                                   class_scope.node)
+                    for assigned in method_scope.self_attributes.get(attr, ()):
+                        values.append(self._value(assigned.value, method_scope,
+                                                  assigned.index))
+        finally:
+            self._in_progress.discard(key)
+        result = join(values) if values else UNKNOWN
+        self._attributes[key] = result
+        return result
+
+    # -- calls and arguments ----------------------------------------------------------------
+    @staticmethod
+    def argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
+        """The argument bound to ``op.args[position]``, by position or by keyword."""
+        positional = 0
+        for arg in call.args:
+            if arg.keyword is None and not arg.star:
+                if positional == position:
+                    return arg.value
+                positional += 1
+        if position < len(op.args):
+            names = op.args[position].split("|")
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value in names:
+                    return arg.value
+        return None
+
+    @staticmethod
+    def keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return arg.value
+        return None
+
+    def _named_calls(self) -> List[cst.Call]:
+        """Every call of the module whose callee is a name or a dotted name, in order."""
+        if self._calls is None:
+            calls: List[cst.Call] = []
+
+            class _Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if isinstance(node.func, (cst.Name, cst.Attribute)):
+                        calls.append(node)
+
+            self.module.visit(_Calls())
+            self._calls = calls
+        return self._calls
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        if self._op_calls is None:
+            found: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
+                callee = self._compute_callee(call.func, self.module_scope, END, 0)
+                if callee is not None and callee.op is not None:
+                    found.setdefault(callee.op.name, []).append(call)
+            self._op_calls = found
+        return self._op_calls.get(op_name, [])
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The node that contains ``node`` (the module's parent map is built on first use)."""
+        if self._parents is None:
+            parents: Dict[int, cst.CSTNode] = {}
+
+            class _Parents(cst.CSTVisitor):
+                def __init__(self) -> None:
+                    self.stack: List[cst.CSTNode] = []
+
+                def on_visit(self, child: cst.CSTNode) -> bool:
+                    if self.stack:
+                        parents[id(child)] = self.stack[-1]
+                    self.stack.append(child)
+                    return True
+
+                def on_leave(self, original_node: cst.CSTNode) -> None:
+                    self.stack.pop()
+
+            self.module.visit(_Parents())
+            self._parents = parents
+        return self._parents.get(id(node))

@@ -1,0 +1,139 @@
+"""The value lattice: what an expression can be, and the evidence for why.
+
+A :class:`Value` is an interval the value is known to lie in (used to prove guards:
+``x + eps``, ``maximum(x, c)``, clipping) and *evidence* that it can really reach a bad
+point — exactly 0 (``zero``) or below 0 (``negative``). Evidence comes only from producers
+that are known to output such values; :data:`UNKNOWN` has none. This module is the bottom of
+the analysis: it imports nothing of nanlint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from math import inf
+from typing import FrozenSet, Optional, Sequence
+
+import libcst as cst
+
+CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a value can be 0 (or negative): a producer, and what it does."""
+
+    node: cst.CSTNode  # the producer: its line is reported, its source quoted
+    what: str  # "the output of `{op}`" — {op} is the callee's source, {src} the node's
+    why: str  # "which underflows to exactly 0 in float32"
+    confidence: str = "high"
+    aggregate: bool = True  # survives a sum or a mean
+    discrete: bool = False  # a count: exactly 0 or >= 1
+    convention: bool = False  # only a naming convention (a parameter called `y_pred`)
+    tiny: bool = False  # approaches 0 continuously (underflow, a variance): not exactly 0 only
+    producer: str = ""  # what made it: a canonical op name, "difference", "count", ...
+    name: Optional[str] = None  # the variable through which the value reached the use
+
+    def weaker(self, confidence: str) -> "Evidence":
+        if CONFIDENCE_ORDER[confidence] < CONFIDENCE_ORDER[self.confidence]:
+            return replace(self, confidence=confidence)
+        return self
+
+
+@dataclass(frozen=True)
+class Value:
+    lo: float = -inf
+    hi: float = inf
+    lo_open: bool = False  # lo itself is excluded (exp: (0, inf))
+    hi_open: bool = False
+    zero: Optional[Evidence] = None
+    negative: Optional[Evidence] = None
+    known: bool = False  # produced by something the analysis understands
+    tensor: bool = False  # a TensorFlow / Keras value
+    tags: FrozenSet[str] = frozenset()
+    const: Optional[float] = None
+    layer: Optional[str] = None  # a Keras layer object: the activation it applies
+    node: Optional[cst.CSTNode] = None  # the expression that produced it, when tagged
+    origin: Optional[str] = None  # the canonical op whose call produced it (through names)
+    dtype: Optional[str] = None  # "float16", "bfloat16", "float32", ... when known
+
+    @property
+    def positive(self) -> bool:
+        return self.lo > 0 or (self.lo == 0 and self.lo_open)
+
+    @property
+    def nonnegative(self) -> bool:
+        return self.lo >= 0
+
+    @property
+    def can_be_zero(self) -> bool:
+        return self.zero is not None
+
+    @property
+    def can_be_negative(self) -> bool:
+        return self.negative is not None
+
+
+UNKNOWN = Value()
+
+
+def normalized(value: Value) -> Value:
+    """Drop evidence that the interval rules out."""
+    zero, negative = value.zero, value.negative
+    if zero is not None and (value.positive or value.hi < 0 or (value.hi == 0 and value.hi_open)):
+        zero = None
+    if negative is not None and value.lo >= 0:
+        negative = None
+    if zero is value.zero and negative is value.negative:
+        return value
+    return replace(value, zero=zero, negative=negative)
+
+
+def constant(number: float) -> Value:
+    return Value(lo=number, hi=number, known=True, const=number)
+
+
+def join(values: Sequence[Value]) -> Value:
+    """The union of several possible values (branches, several returns)."""
+    if not values:
+        return UNKNOWN
+    if len(values) == 1:
+        return values[0]
+    return Value(
+        lo=min(v.lo for v in values), hi=max(v.hi for v in values),
+        lo_open=all(v.lo_open for v in values), hi_open=all(v.hi_open for v in values),
+        zero=next((v.zero for v in values if v.zero), None),
+        negative=next((v.negative for v in values if v.negative), None),
+        known=all(v.known for v in values), tensor=any(v.tensor for v in values),
+        tags=frozenset.intersection(*(v.tags for v in values)),
+        layer=next((v.layer for v in values if v.layer), None),
+        node=next((v.node for v in values if v.layer), None),
+    )
+
+
+def difference_evidence(node: cst.CSTNode) -> Evidence:
+    return Evidence(node, "built from the difference `{src}`",
+                    "which is 0 wherever both sides are equal", "medium", tiny=True,
+                    producer="difference")
+
+
+def render(evidence: Evidence, module: cst.Module, where_is) -> str:
+    """``\\`y_conv\\` is the output of \\`tf.nn.softmax\\` (line 60), which underflows ...``.
+
+    ``where_is(node)`` names the node's place ("line 60", in a notebook "cell 2, line 3").
+    """
+    node = evidence.node
+    op = module.code_for_node(node.func) if isinstance(node, cst.Call) else ""
+    src = _short(module.code_for_node(node))
+    what = evidence.what.format(op=op, src=src)
+    place = where_is(node)
+    where = f" ({place})" if place else ""
+    if evidence.name:
+        return f"`{evidence.name}` is {what}{where}, {evidence.why}"
+    return f"it is {what}{where}, {evidence.why}"
+
+
+def _short(source: str, limit: int = 60) -> str:
+    source = " ".join(source.split())
+    return source if len(source) <= limit else source[: limit - 3] + "..."
+

@@ -1,0 +1,230 @@
+"""What each TensorFlow/Keras op and layer yields, driven by the data of ``optable``.
+
+An op's *transfer* (``exp``, ``reduce``, ``where``, ``cast``, ``layer`` ...) names how its
+output follows from its arguments; the ranges and the reasons a producer can output 0 or a
+negative value come from the table. Argument values are asked of the layer above through
+the ``_value`` hook.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from math import inf
+from typing import Optional
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, sqrt_like,
+                                         square)
+from nanlint.analysis.constants import Constants
+from nanlint.analysis.lattice import (DTYPES, UNKNOWN, Evidence, Value, constant,
+                                      difference_evidence, join)
+from nanlint.analysis.scopes import Scope, dotted_parts
+from nanlint.optable import Op, Reason
+
+
+class Producers(Constants):
+    """Op and layer semantics."""
+
+    def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        value = self._op_value(op, call, scope, index)
+        dtype = self._dtype_argument(call, scope, index)
+        if op.transfer in ("like", "reduce", "square", "abs", "sqrt", "exp", "clip",
+                           "maximum", "minimum", "add", "subtract", "multiply", "divide"):
+            dtype = dtype or self._first_dtype(op, call, scope, index)
+        if value.origin == op.name and value.dtype == dtype:
+            return value
+        return replace(value, origin=op.name, dtype=dtype)
+
+    def _first_dtype(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        for position in range(min(2, max(1, len(op.args)))):
+            expr = self.argument(call, op, position)
+            if expr is not None:
+                dtype = self._value(expr, scope, index).dtype
+                if dtype:
+                    return dtype
+        return None
+
+    def _dtype_argument(self, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
+        expr = self.keyword(call, "dtype")
+        callee = self._callee(call.func, scope, index)
+        if expr is None and callee is not None and callee.op is not None and (
+                callee.op.transfer == "cast") and len(call.args) > 1:
+            expr = call.args[1].value
+        if expr is None:
+            return None
+        if isinstance(expr, cst.SimpleString):
+            text = expr.evaluated_value
+            return text if isinstance(text, str) else None
+        parts = dotted_parts(expr)
+        if parts and parts[-1] in DTYPES:
+            return parts[-1]
+        return None
+
+    def _op_value(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        transfer = op.transfer
+
+        def arg(position: int) -> Value:
+            expr = self.argument(call, op, position)
+            return self._value(expr, scope, index) if expr is not None else UNKNOWN
+
+        if transfer == "range":
+            return self._fixed(op, call)
+        if transfer == "matmul":
+            a, b = arg(0), arg(1)
+            if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
+                return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
+            return self._fixed(op, call)
+        if transfer == "any":
+            return Value(known=True, tensor=True)
+        if transfer == "like":
+            x = arg(0)
+            return replace(x, tensor=True, layer=None)
+        if transfer == "epsilon":
+            return replace(constant(self.settings.epsilon), tensor=True)
+        if transfer == "exp":
+            x = arg(0)
+            if x.const is not None:
+                try:
+                    return replace(constant(math.exp(x.const)), tensor=True)
+                except OverflowError:
+                    return UNKNOWN
+            tags = {"exp"}
+            if x.hi == inf:
+                tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
+                         node=call)
+        if transfer in ("square", "abs", "norm"):
+            x = arg(0)
+            value = square(x, call, transfer)
+            return value
+        if transfer == "sqrt":
+            return sqrt_like(arg(0))
+        if transfer == "pow":
+            return power(arg(0), arg(1), call)
+        if transfer == "reduce":
+            return self._reduce(op, arg(0), call)
+        if transfer in ("add", "subtract", "multiply", "divide"):
+            return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
+        if transfer == "divide_no_nan":
+            a, b = arg(0), arg(1)
+            value = divide(a, b, a.known and b.known, True, call)
+            return replace(value, zero=a.zero or b.zero)
+        if transfer == "maximum":
+            return maximum(arg(0), arg(1), call)
+        if transfer == "minimum":
+            a, b = arg(0), arg(1)
+            return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
+                         negative=a.negative or b.negative, known=a.known and b.known,
+                         tensor=True)
+        if transfer == "clip":
+            return clip(arg(0), arg(1), arg(2))
+        if transfer == "cast":
+            x = arg(0)
+            if "bool" in x.tags:
+                evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
+                                    "condition is false", "high", discrete=True,
+                                    producer="mask")
+                return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                             tags=frozenset({"mask"}))
+            return replace(x, tensor=True, layer=None)
+        if transfer == "bool":
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}))
+        if transfer == "where":
+            # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
+            # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
+            branches = [arg(1), arg(2)]
+            joined = replace(join(branches), tensor=True)
+            if any(b.known and b.lo == b.hi for b in branches):
+                joined = replace(joined, zero=None, negative=None)
+                if any("max" in b.tags for b in branches):
+                    # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+                    joined = replace(joined, tags=joined.tags | {"max"})
+            return joined
+        if transfer == "variable":
+            trainable = self.keyword(call, "trainable")
+            if isinstance(trainable, cst.Name) and trainable.value == "False":
+                return replace(arg(0), tensor=True)
+            return Value(zero=Evidence(call, "the variable `{src}`", "a trainable variable "
+                                       "that training can move through 0", "medium",
+                                       aggregate=False, producer="variable"),
+                         known=True, tensor=True, tags=frozenset({"variable"}))
+        if transfer == "layer":
+            return self._layer(op, call, scope, index)
+        if transfer == "layer_fn":
+            activation = self._activation_name(self.keyword(call, "activation"), scope, index)
+            return self._activation(activation, call) if activation else UNKNOWN
+        return UNKNOWN
+
+    def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
+        zero = x.zero if x.zero is not None and x.zero.aggregate else None
+        if zero is None and "square_of_difference" in x.tags and x.node is not None:
+            zero = difference_evidence(x.node)
+        tags = set()
+        if "mask" in x.tags and op.name == "reduce_sum":
+            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
+                            "high", discrete=True, producer="count")
+            tags.add("count")
+        if "exp" in x.tags and op.name == "reduce_sum":
+            tags.add("sum_exp")
+            if "exp_unbounded" in x.tags:
+                tags.add("sum_exp_unbounded")
+        if op.name == "reduce_max":
+            tags.add("max")
+        if "square_of_difference" in x.tags:
+            tags.add("mean_squared_error" if op.name == "reduce_mean" else "sum_of_squares")
+        elif "square" in x.tags:
+            tags.add("sum_of_squares")
+        if op.name == "reduce_sum":
+            lo = x.lo if x.lo >= 0 else -inf
+            hi = inf if x.hi > 0 else x.hi
+        else:
+            lo, hi = x.lo, x.hi
+        return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
+                     negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
+                     node=call)
+
+    def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        if op.activation is not None:
+            activation = op.activation
+        else:
+            expr = self.keyword(call, "activation")
+            if expr is None and "activation" in op.args:
+                expr = self.argument(call, op, op.args.index("activation"))
+            activation = self._activation_name(expr, scope, index)
+        if activation is None:
+            return UNKNOWN
+        return Value(layer=activation, node=call)
+
+    def _activation_name(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                         index: int) -> Optional[str]:
+        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+            return "linear"  # no activation: a linear output
+        if isinstance(expr, cst.SimpleString):
+            return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
+        callee = self._callee(expr, scope, index)
+        if callee is not None and callee.kind == "op" and callee.op is not None:
+            return callee.op.name
+        return None
+
+    def _activation(self, activation: str, node: cst.CSTNode) -> Value:
+        op = optable.TABLE.by_name.get(activation)
+        if op is None:
+            return UNKNOWN
+        if op.transfer == "exp":
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}))
+        return self._fixed(op, node, "the output of `{src}`")
+
+    @staticmethod
+    def _fixed(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -> Value:
+        def evidence(reason: Optional[Reason]) -> Optional[Evidence]:
+            if reason is None:
+                return None
+            return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
+                            reason.discrete, tiny=reason.tiny, producer=op.name)
+        return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
+                     zero=evidence(op.zero), negative=evidence(op.negative), known=True,
+                     tensor=True, tags=frozenset(op.tags), node=node)
