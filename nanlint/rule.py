@@ -109,11 +109,16 @@ class Rule:
         """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside."""
         return parse_template_expression(text, **parts)
 
-    def epsilon(self, value: Optional[Value] = None) -> str:
-        """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105)."""
+    def epsilon(self, value: Optional[Value] = None,
+                evidence: Optional[Evidence] = None) -> str:
+        """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105).
+        Under a root of squared gradients, which is compared with 1 (a gradient penalty),
+        the smaller ``fix_epsilon_gradient``: it only has to be representable at 0."""
         settings = self.analysis.settings
         if value is not None and value.dtype in ("float16", "half", "bfloat16"):
             return _literal(settings.fix_epsilon_float16)
+        if evidence is not None and evidence.producer == "gradient":
+            return _literal(settings.fix_epsilon_gradient)
         return _literal(settings.fix_epsilon)
 
     @staticmethod
@@ -134,7 +139,8 @@ class Rule:
         """``expression + eps``, in parentheses where an operator binds tighter."""
         inner = expression if _binds_tighter_than_plus(expression) else _parenthesized(
             expression)
-        result = self.template("{x} + " + self.epsilon(value), x=inner)
+        evidence = value.zero if value is not None else None
+        result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
 
     # -- helpers every rule may use ---------------------------------------------------------

@@ -64,8 +64,17 @@ class VanishingEpsilon(Rule):
       `tf.cast(x, tf.float16)` or `dtype=tf.float16`, or, under a float16 dtype policy
       (`tf.keras.mixed_precision.set_global_policy('mixed_float16')`, `'float16'`,
       `tf.keras.backend.set_floatx('float16')`), a value inside a layer's `call`;
-    - an optimizer `epsilon` that float16 flushes to 0 (`Adam(epsilon=1e-8)`) under a pure
-      float16 policy (`set_floatx('float16')`, the policy `'float16'`).
+    - an optimizer `epsilon` that float16 flushes to 0 (`Adam(epsilon=1e-8)`, also passed
+      positionally, `tf.train.AdamOptimizer(1e-3, 0.9, 0.999, 1e-8)`, or left at its
+      default: TF1's `AdamOptimizer` and `AdadeltaOptimizer` default to 1e-8,
+      `RMSPropOptimizer` to 1e-10; Keras' 1e-7 is a float16 subnormal, not 0) under a pure
+      float16 policy (`set_floatx('float16')`, the policy `'float16'`) or where the module
+      creates its variables as float16 (`tf.get_variable(..., dtype=tf.float16)`).
+
+    The epsilon may be a literal, a named constant (`EPS = 1e-10` at module level) or an
+    entry of a config dict (`CONFIG["eps"]`). Python reads `1e-10 + 1 - p` as
+    `(1e-10 + 1) - p`, so the epsilon is absorbed before `p` is subtracted; `1 - p + 1e-10`
+    is fine.
 
     ## Why is this bad?
     float32 resolves 1.19e-7 relative to a value (its machine epsilon), so any term below
@@ -132,6 +141,8 @@ class VanishingEpsilon(Rule):
         "import tensorflow as tf\nh = tf.cast(x, tf.float16)\ny = tf.math.log(h + 1e-8)\n",
         "import tensorflow as tf\ntf.keras.backend.set_floatx('float16')\n"
         "opt = tf.keras.optimizers.Adam(epsilon=1e-8)\n",
+        "import tensorflow.compat.v1 as tf\nw = tf.get_variable('w', [8], dtype=tf.float16)\n"
+        "opt = tf.train.AdamOptimizer(1e-3, 0.9, 0.999, 1e-8)\n",
     ]
 
     def __init__(self, *args, **kwargs) -> None:
