@@ -33,9 +33,10 @@ class ExpOverflow(Rule):
     below ~-87). A sum of exponentials overflows as soon as one logit passes 88: with logits
     `[1000, 0]`, `log(reduce_sum(exp(z)))` is `inf` with a NaN gradient, while
     `reduce_logsumexp` gives 1000.0 and a finite gradient; a hand-written softmax is
-    `inf / inf = NaN` once a logit passes 88, whether or not a log follows. `x / exp(v)` overflows to `inf`
-    (with a NaN gradient) once a learned log-variance or log-scale drifts below ~-88.7, and
-    divides by exactly 0 below ~-104; that happens when the model fits some samples exactly.
+    `inf / inf = NaN` once a logit passes 88, whether or not a log follows. `x / exp(v)`
+    overflows to `inf` (with a NaN gradient) once a learned log-variance or log-scale
+    drifts below ~-88.7, and divides by exactly 0 below ~-104; that happens when the model
+    fits some samples exactly.
     `tf.math.reduce_logsumexp` and `tf.nn.softmax` subtract the maximum before
     exponentiating and never overflow.
 

@@ -19,8 +19,8 @@ class SqrtZeroGradient(Rule):
     a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
-    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags `sqrt(exp(v))`, which is 0 once `exp`
-    underflows.
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
+    `sqrt(exp(v))`, which is 0 once `exp` underflows.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain

@@ -23,16 +23,17 @@ class UnstableSoftmaxCrossEntropy(Rule):
     `log(1 - sigmoid(z))`, and the log of a hand-written softmax `exp(z) / reduce_sum(exp(z))`
     (the softmax on its own is NAN104's). A binary cross-entropy
     `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression. The evidence
-    is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of a guarded probability
-    (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
+    is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
+    a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
 
     ## Why is this bad?
     In float32 a softmax output underflows to exactly 0 once two logits are about 100 apart,
     and a sigmoid saturates below about -88 (to 0) or above about 17 (to 1, so `1 - p` is 0).
     The log is then `-inf`, the loss `inf`, and the gradient `NaN`: with logits `[1000, 0]`,
     `-sum(y * log(softmax(z)))` is `inf` with a NaN gradient, while
-    `tf.nn.softmax_cross_entropy_with_logits` gives 1000.0 and a finite gradient. The fused ops compute the same quantities in log space and never
-    form the probability that underflows. Adding an epsilon or clipping the probability
+    `tf.nn.softmax_cross_entropy_with_logits` gives 1000.0 and a finite gradient. The fused
+    ops compute the same quantities in log space and never form the probability that
+    underflows. Adding an epsilon or clipping the probability
     avoids the `inf` but still loses the gradient signal: a clipped probability has zero
     gradient, and `log(p + eps)` is flat at `log(eps)` exactly where the model is most wrong.
     The severity is error: the fused form is always available and always at least as
