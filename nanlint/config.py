@@ -44,6 +44,8 @@ class Config:
     fix_epsilon_float16: float = 1e-3
     file_timeout: float = 60.0  # seconds per file; 0: no limit
     probability_parameters: Optional[List[str]] = None
+    mask_parameters: Optional[List[str]] = None
+    fix_epsilon_gradient: float = 1e-12
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
 
@@ -82,9 +84,12 @@ class Config:
         options = self._cache.get(codes)
         if options is None:
             settings = Settings(epsilon=self.epsilon, fix_epsilon=self.fix_epsilon,
-                                fix_epsilon_float16=self.fix_epsilon_float16)
+                                fix_epsilon_float16=self.fix_epsilon_float16,
+                                fix_epsilon_gradient=self.fix_epsilon_gradient)
             if self.probability_parameters is not None:
                 settings.probability_parameters = frozenset(self.probability_parameters)
+            if self.mask_parameters is not None:
+                settings.mask_parameters = frozenset(self.mask_parameters)
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
                 silent_rules=[rule for rule in registry.rule_classes(sorted(
@@ -184,8 +189,9 @@ def _read(path: Path) -> Dict[str, Any]:
 
 
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
-        "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon", "fix-epsilon-float16",
-        "probability-parameters", "rules", "file-timeout")
+        "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon",
+        "fix-epsilon-float16", "fix-epsilon-gradient", "probability-parameters",
+        "mask-parameters", "rules", "file-timeout")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
 _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
@@ -236,8 +242,16 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be a number of seconds, 0 or more (0: no "
                                   f"limit), got {value!r}")
             config.file_timeout = float(value)
+        elif key == "fix-epsilon-gradient":
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 2.0 ** -126 < value < 1):
+                raise ConfigError(f"{where} must be a number above 1.2e-38 (the smallest "
+                                  f"normal float32) and below 1, got {value!r}")
+            config.fix_epsilon_gradient = float(value)
         elif key == "probability-parameters":
             config.probability_parameters = _strings(value, where)
+        elif key == "mask-parameters":
+            config.mask_parameters = _strings(value, where)
         elif key == "rules":
             config.rules = _rule_options(value, where)
     return config

@@ -536,7 +536,8 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     except RuleCrash as crash:
         return [_internal_error(path, crash.code, crash.error, lines)]
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    superseded = {(id(r.node), code) for r in (*reports, *silent) for code in r.rule.supersedes
+    superseded = {(id(node), code) for r in (*reports, *silent) for code in r.rule.supersedes
+                  for node in (r.node, *r.covers)
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]

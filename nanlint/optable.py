@@ -148,9 +148,9 @@ OPS: Tuple[Op, ...] = (
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
-    # Gradients as a list (NAN302 follows them to a clip): `tape.gradient` and
-    # `optimizer.compute_gradients` are methods, recognised by name in the rule.
-    Op("gradients", ("tf.gradients", "K.gradients"), transfer="object",
+    # Gradients: exactly 0 wherever a relu is dead or a variable does not touch the loss.
+    # `tape.gradient`, `optimizer.compute_gradients`, ... are methods: GRADIENT_METHODS.
+    Op("gradients", ("tf.gradients", "K.gradients"), transfer="gradient",
        args=("ys|loss", "xs|variables")),
     # Random normal draws and initializers: NAN304 checks those that initialize weights.
     Op("random_normal", ("tf.random.normal", "tf.random_normal", "tf.random.truncated_normal",
@@ -169,6 +169,9 @@ OPS: Tuple[Op, ...] = (
                                  "tf.initializers.random_normal",
                                  "tf.initializers.truncated_normal"),
        transfer="object", args=("mean", "stddev"), tags=("initializer",)),
+    Op("random_uniform", ("tf.random.uniform", "tf.random_uniform", "K.random_uniform",
+                          "keras.random.uniform"),
+       transfer="uniform", args=("shape", "minval|low", "maxval|high")),
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
@@ -265,9 +268,6 @@ OPS: Tuple[Op, ...] = (
     # Non-negative constructors: signs come from producers, not from every matmul.
     Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
-    Op("random_uniform", ("tf.random.uniform", "tf.random_uniform", "K.random_uniform",
-                          "keras.random.uniform"),
-       transfer="uniform", args=("shape", "minval", "maxval")),
     # -- Keras layers: the output is the layer's activation ---------------------------------
     Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
     Op("dense_layer", ("layers.Conv1D", "layers.Conv2D", "layers.Conv3D",
@@ -358,6 +358,25 @@ OPS: Tuple[Op, ...] = (
         "tf.train.linear_cosine_decay", "tf.train.noisy_linear_cosine_decay"),
        transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
+
+
+# Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
+# of arguments they take (`np.gradient(f)` has one: not a tape's).
+GRADIENT_METHODS: Dict[str, int] = {"gradient": 2, "jacobian": 2, "batch_jacobian": 2,
+                                    "compute_gradients": 1, "get_gradients": 2}
+
+# Optimizers that take an epsilon: (its position among the positional arguments, its
+# default). TF1's AdamOptimizer and AdadeltaOptimizer default to 1e-8 and RMSPropOptimizer to
+# 1e-10, which float16 flushes to 0; Keras defaults to 1e-7, a float16 subnormal.
+OPTIMIZER_EPSILON: Dict[str, Tuple[int, float]] = {
+    "tf.train.AdamOptimizer": (3, 1e-8), "tf.train.AdadeltaOptimizer": (2, 1e-8),
+    "tf.train.RMSPropOptimizer": (3, 1e-10),
+    **{f"{prefix}.{name}": (position, 1e-7)
+       for prefix in ("keras.optimizers", "keras.optimizers.legacy",
+                      "keras.optimizers.experimental", "tf.optimizers")
+       for name, position in (("Adam", 3), ("AdamW", 4), ("Adamax", 3), ("Nadam", 3),
+                              ("RMSprop", 3), ("Adadelta", 2), ("Adagrad", 2))},
+}
 
 
 @dataclass

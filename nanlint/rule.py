@@ -67,6 +67,7 @@ class Report:
     statement: Optional[cst.CSTNode]
     fix: Optional[Fix] = None
     gradient: bool = True  # the value may reach a differentiated objective
+    covers: Tuple[cst.CSTNode, ...] = ()  # inner nodes whose superseded findings it replaces
 
 
 class Rule:
@@ -101,7 +102,9 @@ class Rule:
 
     def report(self, node: cst.CSTNode, message: str, *, evidence: Optional[Evidence] = None,
                confidence: Optional[str] = None, suggestion: Optional[str] = None,
-               fix: Optional[Fix] = None) -> None:
+               fix: Optional[Fix] = None, covers: Tuple[cst.CSTNode, ...] = ()) -> None:
+        """``covers``: nodes inside ``node`` that this finding also diagnoses; a finding of
+        a code this rule ``supersedes`` on one of them is dropped too."""
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
         reach = self.analysis.reach(node)
@@ -115,7 +118,7 @@ class Rule:
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
                                     statements[-1] if statements else None, fix,
-                                    gradient=reach.gradient))
+                                    gradient=reach.gradient, covers=covers))
 
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
@@ -135,11 +138,16 @@ class Rule:
                 _TEMPLATES[key] = parsed
         return unmangle_nodes(parsed, parts)
 
-    def epsilon(self, value: Optional[Value] = None) -> str:
-        """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105)."""
+    def epsilon(self, value: Optional[Value] = None,
+                evidence: Optional[Evidence] = None) -> str:
+        """The epsilon a fix inserts, as source: one the value's dtype can hold (NAN105).
+        Under a root of squared gradients, which is compared with 1 (a gradient penalty),
+        the smaller ``fix_epsilon_gradient``: it only has to be representable at 0."""
         settings = self.analysis.settings
         if value is not None and value.dtype in ("float16", "half", "bfloat16"):
             return _literal(settings.fix_epsilon_float16)
+        if evidence is not None and evidence.producer == "gradient":
+            return _literal(settings.fix_epsilon_gradient)
         return _literal(settings.fix_epsilon)
 
     @staticmethod
@@ -170,7 +178,8 @@ class Rule:
         """``expression + eps``, in parentheses where an operator binds tighter."""
         inner = expression if _binds_tighter_than_plus(expression) else _parenthesized(
             expression)
-        result = self.template("{x} + " + self.epsilon(value), x=inner)
+        evidence = value.zero if value is not None else None
+        result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
 
     def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:

@@ -16,11 +16,14 @@ class ExpOverflow(Rule):
     """
     ## What it does
     Flags `tf.exp` (also `tf.math.exp`, `K.exp`, `keras.ops.exp`) of a value that nothing
-    bounds, where the result feeds a sum or a division: a hand-written logsumexp
-    `log(reduce_sum(exp(z)))`, a normalization by `reduce_sum(exp(z))` that is not a plain
-    softmax (a weighted softmax, `x /= sum(exp(z))`), and a division by `exp(v)` of a learned,
-    unbounded value such as a log-variance predicted by a linear layer. A plain hand-written
-    softmax `exp(z) / reduce_sum(exp(z))` is NAN103's. `exp` of a bounded value is not
+    bounds, where the result feeds a sum or a division: a hand-written softmax
+    `exp(z) / reduce_sum(exp(z), axis, keepdims=True)` without the max shift (also through
+    variables, `tf.div`, `tf.tile` of the sum, and the per-pixel form over the channel axis
+    of segmentation code), a hand-written logsumexp `log(reduce_sum(exp(z)))`, a
+    normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
+    division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
+    linear layer. The log of a hand-written softmax in one expression is NAN103's (its
+    `log_softmax` fix covers both). `exp` of a bounded value is not
     reported: after `clip_by_value`, `tanh`, `log_sigmoid`, or shifted by its maximum
     (`z - reduce_max(z)`), nor `exp` of a parameter that is not summed or divided by.
 
@@ -28,9 +31,11 @@ class ExpOverflow(Rule):
     In float32, `exp(x)` is `inf` for `x > ~88.7` and exactly 0 for `x < ~-104` (denormal
     below ~-87). A sum of exponentials overflows as soon as one logit passes 88: with logits
     `[1000, 0]`, `log(reduce_sum(exp(z)))` is `inf` with a NaN gradient, while
-    `reduce_logsumexp` gives 1000.0 and a finite gradient. `x / exp(v)` overflows to `inf`
-    (with a NaN gradient) once a learned log-variance or log-scale drifts below ~-88.7, and
-    divides by exactly 0 below ~-104; that happens when the model fits some samples exactly.
+    `reduce_logsumexp` gives 1000.0 and a finite gradient; a hand-written softmax is
+    `inf / inf = NaN` once a logit passes 88, whether or not a log follows. `x / exp(v)`
+    overflows to `inf` (with a NaN gradient) once a learned log-variance or log-scale
+    drifts below ~-88.7, and divides by exactly 0 below ~-104; that happens when the model
+    fits some samples exactly.
     `tf.math.reduce_logsumexp` and `tf.nn.softmax` subtract the maximum before
     exponentiating and never overflow.
 
@@ -44,6 +49,7 @@ class ExpOverflow(Rule):
 
     ## Example
     ```python
+    probs = tf.exp(logits) / tf.reduce_sum(tf.exp(logits), axis=-1, keepdims=True)
     lse = tf.math.log(tf.reduce_sum(tf.exp(logits), axis=-1))
     masked = mask * tf.exp(scores) / tf.reduce_sum(tf.exp(scores), axis=-1, keepdims=True)
     log_var = tf.keras.layers.Dense(1)(h)
@@ -52,6 +58,7 @@ class ExpOverflow(Rule):
 
     ## Use instead
     ```python
+    probs = tf.nn.softmax(logits, axis=-1)
     lse = tf.math.reduce_logsumexp(logits, axis=-1)
     shifted = scores - tf.reduce_max(scores, axis=-1, keepdims=True)
     masked = mask * tf.exp(shifted) / tf.reduce_sum(tf.exp(shifted), axis=-1, keepdims=True)
@@ -62,8 +69,10 @@ class ExpOverflow(Rule):
     Safe, for the hand-written logsumexp written in one expression:
     `log(reduce_sum(exp(z), axis=a, keepdims=k))` becomes
     `reduce_logsumexp(z, axis=a, keepdims=k)` (`K.logsumexp`, `keras.ops.logsumexp` in
-    those namespaces) — the same value wherever the old one was finite. A sum assigned to a
-    variable first, and the divisions (which need a shift or a clip chosen for the model),
+    those namespaces) — the same value wherever the old one was finite; and the hand-written
+    softmax `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` written in one expression
+    becomes `tf.nn.softmax(z, axis=a)` (`keras.ops.softmax`). A sum assigned to a
+    variable first, and the other divisions (which need a shift or a clip chosen for the model),
     are left to you.
 
     ## Options
@@ -89,6 +98,7 @@ class ExpOverflow(Rule):
         "from keras import ops\ndef f(x, w, y):\n    log_var = ops.matmul(x, w)\n"
         "    return ops.square(y) / ops.exp(log_var)\n",
         "import tensorflow as tf\ne = tf.exp(s)\ne /= tf.reduce_sum(e, axis=-1, keepdims=True)\n",
+        "import tensorflow as tf\np = tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=-1)\n",
     ]
 
     # -- visitors ---------------------------------------------------------------------------
@@ -101,13 +111,14 @@ class ExpOverflow(Rule):
             if argument is not None:
                 self._check_logsumexp(node, argument)
         elif op.name == "divide":
+            numerator = self.analysis.argument(node, op, 0)
             denominator = self.analysis.argument(node, op, 1)
             if denominator is not None:
-                self._check_division(node, denominator)
+                self._check_division(node, denominator, numerator)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Divide):
-            self._check_division(node, node.right)
+            self._check_division(node, node.right, node.left)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.DivideAssign):
@@ -152,12 +163,13 @@ class ExpOverflow(Rule):
         return self.fix(f"use `{spelled}`", node, call)
 
     # -- divisions --------------------------------------------------------------------------
-    def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
+    def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression,
+                        numerator: Optional[cst.BaseExpression] = None) -> None:
         bottom = self.analysis.value(denominator)
+        if numerator is not None and "handwritten_softmax" in self.analysis.value(node).tags:
+            self._check_softmax(node, numerator, denominator)
+            return
         if "sum_exp_unbounded" in bottom.tags:
-            if not isinstance(node, cst.AugAssign) and "handwritten_softmax" in (
-                    self.analysis.value(node).tags):
-                return  # `exp(z) / sum(exp(z))` is a hand-written softmax: NAN103
             found = self._overflow_evidence(bottom)
             if found is None:
                 return
@@ -202,6 +214,78 @@ class ExpOverflow(Rule):
                     suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -10.0, "
                                f"10.0))`, or predict a positive scale directly with "
                                f"`softplus(raw) + 1e-6`")
+
+    # -- hand-written softmax ---------------------------------------------------------------
+    def _check_softmax(self, node: cst.CSTNode, numerator: cst.BaseExpression,
+                       denominator: cst.BaseExpression) -> None:
+        """`exp(z) / reduce_sum(exp(z))` whose exponent is not shifted by its maximum."""
+        if self._inside_log(node):
+            return  # `log(exp(z) / sum(exp(z)))`: NAN103's log_softmax covers the expression
+        top, bottom = self.analysis.value(numerator), self.analysis.value(denominator)
+        if "exp_unbounded" not in top.tags and "sum_exp_unbounded" not in bottom.tags:
+            return  # `exp(z - max(z)) / sum(...)`: the stable form
+        exp_call = top.node if isinstance(top.node, cst.Call) else None
+        argument = _exp_argument(exp_call)
+        if exp_call is None or argument is None:
+            return
+        shown = self.source(argument)
+        if self.analysis.value(argument).known:
+            why = (f"whose exponent `{shown}` nothing bounds: {_OVERFLOW}, and inf / inf is "
+                   f"NaN")
+            confidence = "high"
+        else:
+            why = (f"whose exponent `{shown}` is not shifted by its maximum: {_OVERFLOW}, and "
+                   f"inf / inf is NaN")
+            confidence = "medium"
+        evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
+                            name=top.zero.name if top.zero else None)
+        axis = self._axis(bottom.node if isinstance(bottom.node, cst.Call) else None)
+        namespace, prefix = self.namespace(exp_call)
+        spelled = f"{prefix}.nn.softmax" if namespace == "tf" else f"{prefix}.softmax"
+        args = shown + (f", axis={axis}" if axis else "")
+        self.report(node, f"hand-written softmax `{self.compact(node)}`: {{evidence}}",
+                    evidence=evidence,
+                    suggestion=f"use `{spelled}({args})`, which shifts the logits by their "
+                               f"maximum (or `log_softmax` / a fused cross-entropy if a log "
+                               f"follows)",
+                    fix=self._softmax_fix(node, numerator, denominator, exp_call, spelled,
+                                          namespace))
+
+    def _inside_log(self, node: cst.CSTNode) -> bool:
+        parent = self.analysis.parent(node)
+        while isinstance(parent, cst.Arg):
+            parent = self.analysis.parent(parent)
+        if not isinstance(parent, cst.Call):
+            return False
+        op = self.analysis.op_of(parent)
+        return op is not None and op.name == "log"
+
+    def _softmax_fix(self, node: cst.CSTNode, numerator: cst.BaseExpression,
+                     denominator: cst.BaseExpression, exp_call: cst.Call, spelled: str,
+                     namespace: str) -> Optional[Fix]:
+        """``exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)`` → ``softmax(z, axis=a)``:
+        only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
+        if numerator is not exp_call or not isinstance(denominator, cst.Call):
+            return None
+        axis = keepdims = None
+        for arg in denominator.args[1:]:
+            if arg.keyword is None and axis is None:
+                axis = arg.value
+            elif arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
+                axis = arg.value
+            elif arg.keyword is not None and arg.keyword.value == "keepdims":
+                keepdims = arg.value
+        inner = denominator.args[0].value if denominator.args else None
+        if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
+                or not isinstance(inner, cst.Call)
+                or self.analysis.module.code_for_node(inner).strip()
+                != self.analysis.module.code_for_node(exp_call).strip()):
+            return None
+        logits = _exp_argument(exp_call)
+        if logits is None or namespace not in ("tf", "ops"):
+            return None  # `K.exp`: no softmax in the user's namespace
+        replacement = self.template(f"{spelled}({{z}}, axis={{a}})", z=logits, a=axis)
+        return self.fix(f"use `{spelled}`", node, replacement)
 
     # -- evidence ---------------------------------------------------------------------------
     def _overflow_evidence(self, total: Value) -> Optional[Tuple[Evidence, str, cst.Call]]:
@@ -253,3 +337,15 @@ class ExpOverflow(Rule):
                 return self.source(arg.value)
         positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
         return self.source(positional[1].value) if len(positional) > 1 else None
+
+
+def _exp_argument(call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:
+    """The exponent of ``exp(z)`` (positional or ``x=``)."""
+    if call is None:
+        return None
+    for arg in call.args:
+        if arg.keyword is None and not arg.star:
+            return arg.value
+        if arg.keyword is not None and arg.keyword.value == "x":
+            return arg.value
+    return None

@@ -10,9 +10,10 @@ from nanlint import optable
 from nanlint.rule import Evidence, Rule
 
 # Producers whose output can be the whole zero vector: a difference `a - b` of equal
-# sides, and a relu whose units are all inactive. Other zero evidence (a softmax that
-# underflows, a trainable variable) concerns single elements, not a whole vector.
-_ZERO_VECTOR_PRODUCERS = frozenset({"difference", "relu", "relu6"})
+# sides, a relu whose units are all inactive, and a gradient (a dead relu zeroes it all).
+# Other zero evidence (a softmax that underflows, a trainable variable) concerns single
+# elements, not a whole vector. The hand-written root of squared gradients is NAN201's.
+_ZERO_VECTOR_PRODUCERS = frozenset({"difference", "relu", "relu6", "gradient"})
 _EUCLIDEAN_NAMES = frozenset({"euclidean", "fro"})
 
 
@@ -23,8 +24,10 @@ class NormZeroGradient(Rule):
     through it: `tf.norm`, `tf.linalg.norm`, `keras.ops.norm` with the default `ord`
     (`'euclidean'`, `'fro'` or `2`), or a hand-written `tf.sqrt(tf.reduce_sum(tf.square(d)))`,
     `K.sqrt(K.sum(K.square(d)))`, `tf.reduce_sum(d ** 2) ** 0.5`. The evidence is a
-    difference `a - b` (a distance in a contrastive, triplet or center loss) or the output
-    of a relu, whose units can all be inactive at once.
+    difference `a - b` (a distance in a contrastive, triplet or center loss), the output
+    of a relu, whose units can all be inactive at once, or gradients (`tf.norm(grads)` of
+    a WGAN-GP penalty: they are 0 wherever the critic's relu units are dead; their
+    hand-written root is NAN201's).
 
     ## Why is this bad?
     The gradient of `‖d‖` is `d / ‖d‖`, which is `0 / 0 = NaN` at `d = 0` (checked under
@@ -55,7 +58,8 @@ class NormZeroGradient(Rule):
     ```
 
     ## Fix safety
-    Unsafe: the fix puts the configured `fix-epsilon` inside the root. A hand-written root
+    Unsafe: the fix puts the configured `fix-epsilon` (`fix-epsilon-gradient`, default
+    `1e-12`, for gradients) inside the root. A hand-written root
     gets `tf.sqrt(s + 1e-7)`; `tf.norm(d, axis=a, keepdims=k)` becomes
     `tf.sqrt(tf.reduce_sum(tf.square(d), axis=a, keepdims=k) + 1e-7)` (`ops.sqrt(ops.sum(...))`
     for `keras.ops.norm`). Both change values near 0, so they apply only with
@@ -138,7 +142,7 @@ class NormZeroGradient(Rule):
         if (evidence is None or evidence.convention or evidence.discrete
                 or not evidence.aggregate or evidence.producer not in _ZERO_VECTOR_PRODUCERS):
             return None
-        if evidence.producer != "difference":
+        if evidence.producer not in ("difference", "gradient"):
             # Every unit of the relu must be inactive at once: a dead layer, not a coincidence.
             evidence = evidence.weaker("medium")
         return evidence
@@ -163,7 +167,7 @@ class NormZeroGradient(Rule):
         else:
             ns, total = (func.split(".", 1)[0] if "." in func else "tf"), "reduce_sum"
         squared = f"{ns}.{total}({ns}.square({shown}){extra})"
-        root = f"{ns}.sqrt({squared} + 1e-7)"
+        root = f"{ns}.sqrt({squared} + {self.epsilon(self.analysis.value(argument), evidence)})"
         self.report(node, f"`{func}` of `{shown}`, which can be the zero vector, where the "
                     "gradient of the norm is NaN (0 / 0): {evidence}", evidence=evidence,
                     suggestion=f"use the squared distance `{squared}` if the loss allows it, "
@@ -186,7 +190,7 @@ class NormZeroGradient(Rule):
             if name in keywords:
                 parts[name] = keywords[name]
                 extra += f", {name}={{{name}}}"
-        epsilon = self.epsilon(self.analysis.value(argument))
+        epsilon = self.epsilon(self.analysis.value(argument), self._evidence(node))
         replacement = self.template(
             f"{ns}.sqrt({ns}.{total}({ns}.square({{d}}){extra}) + {epsilon})", **parts)
         return self.fix("add an epsilon inside the root", node, replacement)
@@ -225,7 +229,7 @@ class NormZeroGradient(Rule):
         if argument is None or "norm" not in self.analysis.value(node).tags:
             return  # not sqrt(sum(square(d))): NAN201's business
         evidence = self._evidence(node)
-        if evidence is None:
+        if evidence is None or evidence.producer == "gradient":
             return
         shown = self.source(argument)
         if isinstance(node, cst.Call):

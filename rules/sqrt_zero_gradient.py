@@ -16,8 +16,11 @@ class SqrtZeroGradient(Rule):
     `tf.pow(x, 0.5)`, `x ** 0.5` — of a value that can be exactly 0 while a gradient flows
     through it: a mean squared error (RMSE used as a loss), a sum of squared differences
     (a hand-written euclidean distance, which NAN202 reports in its place when enabled),
-    a variance, a relu output. It also flags `sqrt(exp(v))`, which is 0 once `exp`
-    underflows.
+    a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
+    gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
+    `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
+    `sqrt(exp(v))`, which is 0 once `exp` underflows.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -45,7 +48,8 @@ class SqrtZeroGradient(Rule):
     ## Fix safety
     Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
     configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
-    `tf.pow(x + 1e-7, 0.5)`), which changes values near 0 and is applied only with
+    `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
+    squared gradients), which changes values near 0 and is applied only with
     `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
     A value that can be negative gets no fix.
 
@@ -74,6 +78,8 @@ class SqrtZeroGradient(Rule):
         "def rmse(y, p):\n    return tf.sqrt(tf.reduce_mean(tf.square(y - p)))\n",
         "from tensorflow.keras import backend as K\nd = K.sum(K.square(a - b)) ** 0.5\n",
         "import tensorflow as tf\nstd = tf.sqrt(tf.exp(log_var))\n",
+        "import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
+        "slopes = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -121,7 +127,8 @@ class SqrtZeroGradient(Rule):
         elif value.zero is not None:
             message = (f"square root of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")
-            suggestion = f"add an epsilon inside the root: `tf.sqrt({shown} + 1e-7)`"
+            epsilon = self.epsilon(value, value.zero)
+            suggestion = f"add an epsilon inside the root: `tf.sqrt({shown} + {epsilon})`"
         else:
             message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
             suggestion = "make the argument non-negative before the root"

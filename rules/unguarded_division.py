@@ -15,9 +15,17 @@ class UnguardedDivision(Rule):
     Flags a division (`a / b`, `tf.divide`, `tf.math.divide`, `tf.div`, `tf.truediv`,
     `tf.realdiv`, `keras.ops.divide`, `/=`) whose denominator is a tensor that can be exactly
     0: a count of a mask, a sum or mean of relu outputs, a sum of squares or a norm of a
-    difference, `1 - p` of a probability, a trainable variable. It also flags
+    difference, `1 - p` of a probability, a trainable variable (with high confidence when
+    its initializer can be 0, e.g. `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also
+    kept in a config dict or returned by a helper), a hand-computed variance
+    `E[x²] - E[x]²` (or `sum_sq - mean * sum`), a difference of two sums. It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
-    product of probabilities, a variance), which `divide_no_nan` does not guard.
+    product of probabilities, a variance, the denominator of a normalized
+    cross-correlation), which `divide_no_nan` does not guard.
+
+    The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
+    `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
+    convention: it is reported with medium confidence, and the message says so.
 
     ## Why is this bad?
     `x / 0` is `inf` and `0 / 0` is `NaN`; either poisons the loss, and the gradient of
@@ -86,6 +94,8 @@ class UnguardedDivision(Rule):
     ]
     INVALID = [
         "import tensorflow as tf\nc = tf.reduce_sum(tf.cast(y > 0, tf.float32))\nr = t / c\n",
+        "import tensorflow as tf\ndef f(x, mask):\n"
+        "    return tf.reduce_sum(x * mask) / tf.reduce_sum(mask)\n",
         "import tensorflow as tf\nh = tf.nn.relu(x)\nw = tf.divide(h, tf.reduce_sum(h))\n",
         "from keras import ops\nd = ops.sum(ops.square(a - b))\nr = ops.divide(1.0, d)\n",
     ]
@@ -114,8 +124,8 @@ class UnguardedDivision(Rule):
     def _evidence(self, denominator: cst.BaseExpression) -> Optional[Evidence]:
         value: Value = self.analysis.value(denominator)
         evidence = value.zero
-        if evidence is None or evidence.convention:
-            return None
+        if evidence is None or (evidence.convention and not evidence.discrete):
+            return None  # a probability-named parameter is too weak; a mask count is not
         return evidence
 
     def _numerator(self, node: cst.CSTNode) -> str:

@@ -20,20 +20,20 @@ class UnstableSoftmaxCrossEntropy(Rule):
     of from logits: `tf.math.log(softmax(z))` and `log(sigmoid(z))` (also `tf.log`, `K.log`,
     `keras.ops.log`, and a softmax assigned to a variable lines earlier or returned by a
     helper), the cross-entropy `-reduce_sum(y * log(softmax(z)))` they usually belong to,
-    `log(1 - sigmoid(z))`, and a hand-written softmax `exp(z) / reduce_sum(exp(z))` whose
-    exponent is not shifted by its maximum. The evidence is the softmax or sigmoid call; its
-    argument is the logits the fused op needs. A log of a guarded probability
-    (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
+    `log(1 - sigmoid(z))`, and the log of a hand-written softmax `exp(z) / reduce_sum(exp(z))`
+    (the softmax on its own is NAN104's). A binary cross-entropy
+    `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression. The evidence
+    is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
+    a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
 
     ## Why is this bad?
     In float32 a softmax output underflows to exactly 0 once two logits are about 100 apart,
     and a sigmoid saturates below about -88 (to 0) or above about 17 (to 1, so `1 - p` is 0).
     The log is then `-inf`, the loss `inf`, and the gradient `NaN`: with logits `[1000, 0]`,
     `-sum(y * log(softmax(z)))` is `inf` with a NaN gradient, while
-    `tf.nn.softmax_cross_entropy_with_logits` gives 1000.0 and a finite gradient. A
-    hand-written softmax without the max-shift overflows first: `exp(1000)` is `inf` and
-    `inf / inf` is `NaN`. The fused ops compute the same quantities in log space and never
-    form the probability that underflows. Adding an epsilon or clipping the probability
+    `tf.nn.softmax_cross_entropy_with_logits` gives 1000.0 and a finite gradient. The fused
+    ops compute the same quantities in log space and never form the probability that
+    underflows. Adding an epsilon or clipping the probability
     avoids the `inf` but still loses the gradient signal: a clipped probability has zero
     gradient, and `log(p + eps)` is flat at `log(eps)` exactly where the model is most wrong.
     The severity is error: the fused form is always available and always at least as
@@ -44,7 +44,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
     probs = tf.nn.softmax(logits)
     loss = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
     log_p = tf.math.log(tf.sigmoid(z))
-    probs = tf.exp(logits) / tf.reduce_sum(tf.exp(logits), axis=-1, keepdims=True)
+    p = tf.sigmoid(z)
+    bce = -tf.reduce_mean(y * tf.math.log(p) + (1 - y) * tf.math.log(1 - p))
     ```
 
     ## Use instead
@@ -53,7 +54,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     # integer labels: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=logits)
     # binary: tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)
     log_p = tf.math.log_sigmoid(z)  # log(1 - sigmoid(z)) is tf.math.log_sigmoid(-z)
-    probs = tf.nn.softmax(logits, axis=-1)
+    bce = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z))
     # Keras: keras.ops.log_softmax, keras.ops.categorical_crossentropy(y, z, from_logits=True)
     ```
 
@@ -61,8 +62,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     Safe: the fixes compute the same value stably, so the result equals the old one
     wherever the old one was finite. `log(softmax(z))` becomes `log_softmax(z)` (with the
     softmax's own arguments, e.g. `axis`), `log(sigmoid(z))` becomes `log_sigmoid(z)`,
-    `log(1 - sigmoid(z))` becomes `log_sigmoid(-z)`, and a hand-written
-    `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` becomes `nn.softmax(z, axis=a)`.
+    `log(1 - sigmoid(z))` becomes `log_sigmoid(-z)`.
     A softmax assigned to a variable first is fixed too when its logits are a plain name not
     assigned again in between; inside a function, the assignment `probs = softmax(z)` is
     then removed if nothing else mentions `probs` and it stands alone on its line in the
@@ -97,20 +97,21 @@ class UnstableSoftmaxCrossEntropy(Rule):
         "loss = -tf.reduce_sum(y * tf.math.log(p), axis=-1)\n",
         "import tensorflow.compat.v1 as tf\nl = tf.log(tf.sigmoid(z))\n",
         "from keras import ops\nl = ops.log(1.0 - ops.sigmoid(z))\n",
-        "import tensorflow as tf\np = tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=-1)\n",
+        "import tensorflow as tf\np = tf.sigmoid(z)\n"
+        "l = -(y * tf.math.log(p) + (1 - y) * tf.math.log(1 - p))\n",
     ]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._factors: Dict[int, cst.BaseExpression] = {}  # log call → the other factor
-        self._covered: Set[int] = set()  # hand-written softmaxes already reported in a log
+        self._merged: Set[int] = set()  # log calls reported as one binary cross-entropy
 
     # -- visitors ---------------------------------------------------------------------------
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Multiply):
             self._note_factors(node.left, node.right)
-        elif isinstance(node.operator, cst.Divide):
-            self._check_softmax(node, node.left, node.right)
+        elif isinstance(node.operator, (cst.Add, cst.Subtract)):
+            self._check_binary_cross_entropy(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
@@ -124,10 +125,6 @@ class UnstableSoftmaxCrossEntropy(Rule):
             left, right = self.analysis.argument(node, op, 0), self.analysis.argument(node, op, 1)
             if left is not None and right is not None:
                 self._note_factors(left, right)
-        elif op.name == "divide":
-            left, right = self.analysis.argument(node, op, 0), self.analysis.argument(node, op, 1)
-            if left is not None and right is not None:
-                self._check_softmax(node, left, right)
 
     def _note_factors(self, left: cst.BaseExpression, right: cst.BaseExpression) -> None:
         """`y * log(p)`: the traversal is pre-order, so the log is seen after this."""
@@ -139,31 +136,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
 
     # -- log of a probability ---------------------------------------------------------------
     def _check_log(self, node: cst.Call, argument: cst.BaseExpression) -> None:
-        value = self.analysis.value(argument)
-        evidence = value.zero
-        if evidence is None or evidence.convention:
+        if id(node) in self._merged:
             return
-        complement = False
-        if evidence.producer in ("softmax", "sigmoid") and value.tags & {"softmax", "sigmoid"}:
-            kind = "softmax" if "softmax" in value.tags else "sigmoid"
-        elif evidence.producer == "one_minus_probability":
-            inner = self._subtrahend(evidence.node)
-            inner_value = self.analysis.value(inner) if inner is not None else None
-            if (inner_value is None or "sigmoid" not in inner_value.tags
-                    or inner_value.zero is None or inner_value.zero.producer != "sigmoid"):
-                return  # `1 - softmax(z)` has no fused form: NAN102 reports it
-            kind, complement = "sigmoid", True
-            base = inner_value.zero
-            evidence = Evidence(base.node, base.what, "which saturates to exactly 1 in float32, "
-                                "so `1 - p` is exactly 0", base.confidence, aggregate=False,
-                                tiny=True, producer="sigmoid", name=base.name)
-        else:
+        found = self._diagnose(argument)
+        if found is None:
             return
+        kind, complement, evidence = found
         producer = evidence.node
-        if kind == "sigmoid" and "hard_sigmoid" in self.analysis.module.code_for_node(producer):
-            return  # a hard sigmoid has no log-space form: NAN102 reports it
-        if "handwritten_softmax" in value.tags:
-            self._covered.add(id(producer))
         func = self.source(node.func)
         shown = self.compact(argument)
         logits, call = self._logits(producer)
@@ -194,6 +173,85 @@ class UnstableSoftmaxCrossEntropy(Rule):
                                                  arguments_here=not change)
         self.report(node, message, evidence=evidence, suggestion=suggestion,
                     fix=self._log_fix(node, probability, producer, complement))
+
+    def _diagnose(self, argument: cst.BaseExpression) -> Optional[Tuple[str, bool, Evidence]]:
+        """(softmax or sigmoid, whether it is `1 - p`, the evidence) for a log's argument."""
+        value = self.analysis.value(argument)
+        evidence = value.zero
+        if evidence is None or evidence.convention:
+            return None
+        complement = False
+        if evidence.producer in ("softmax", "sigmoid") and value.tags & {"softmax", "sigmoid"}:
+            kind = "softmax" if "softmax" in value.tags else "sigmoid"
+        elif evidence.producer == "one_minus_probability":
+            inner = self._subtrahend(evidence.node)
+            inner_value = self.analysis.value(inner) if inner is not None else None
+            if (inner_value is None or "sigmoid" not in inner_value.tags
+                    or inner_value.zero is None or inner_value.zero.producer != "sigmoid"):
+                return  # `1 - softmax(z)` has no fused form: NAN102 reports it
+            kind, complement = "sigmoid", True
+            base = inner_value.zero
+            evidence = Evidence(base.node, base.what, "which saturates to exactly 1 in float32, "
+                                "so `1 - p` is exactly 0", base.confidence, aggregate=False,
+                                tiny=True, producer="sigmoid", name=base.name)
+        else:
+            return None
+        producer = evidence.node
+        if kind == "sigmoid" and "hard_sigmoid" in self.analysis.module.code_for_node(producer):
+            return None  # a hard sigmoid has no log-space form: NAN102 reports it
+        return kind, complement, evidence
+
+    # -- one binary cross-entropy, one finding ------------------------------------------------
+    def _check_binary_cross_entropy(self, node: cst.BinaryOperation) -> None:
+        """`y * log(p) + (1 - y) * log(1 - p)` of one sigmoid: one finding for the sum."""
+        terms = [self._log_term(side) for side in (node.left, node.right)]
+        if terms[0] is None or terms[1] is None:
+            return
+        (log_a, labels_a, found_a), (log_b, _, found_b) = terms
+        if found_a[1]:
+            (log_a, labels_a, found_a), (log_b, _, found_b) = terms[1], terms[0]
+        if (found_a[0] != "sigmoid" or found_b[0] != "sigmoid" or found_a[1]
+                or not found_b[1] or found_a[2].node is not found_b[2].node):
+            return
+        self._merged.update({id(log_a), id(log_b)})
+        evidence = found_a[2]
+        logits, call = self._logits(evidence.node)
+        labels, _ = self._labels(labels_a)
+        suggestion = self._cross_entropy("sigmoid", self._root(call), labels, logits, False,
+                                         call)
+        self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
+                    f"of the sigmoid output is -inf once it saturates to 0, and the log of "
+                    f"`1 - p` once it saturates to 1, so the loss is inf and its gradient NaN: "
+                    f"{{evidence}}", evidence=evidence, suggestion=suggestion,
+                    fix=self._both_fixed(log_a, log_b, evidence.node), covers=(log_a, log_b))
+
+    def _both_fixed(self, log_p: cst.Call, log_q: cst.Call, producer: cst.CSTNode
+                    ) -> Optional[Fix]:
+        """The two log fixes of a binary cross-entropy, applied together."""
+        fixes = [self._log_fix(log_p, _first_argument(log_p), producer, False),
+                 self._log_fix(log_q, self._subtrahend(_first_argument(log_q)), producer, True)]
+        if fixes[0] is None or fixes[1] is None:
+            return None
+        return Fix(fixes[0].description, fixes[0].replacements + fixes[1].replacements,
+                   fixes[0].safety)
+
+    def _log_term(self, expr: cst.BaseExpression
+                  ) -> Optional[Tuple[cst.Call, cst.BaseExpression, Tuple[str, bool, Evidence]]]:
+        """`y * log(q)` (or `-y * log(q)`, `log(q) * y`): the log call, `y`, the diagnosis."""
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+            expr = expr.expression
+        if not (isinstance(expr, cst.BinaryOperation)
+                and isinstance(expr.operator, cst.Multiply)):
+            return None
+        for this, other in ((expr.right, expr.left), (expr.left, expr.right)):
+            if isinstance(this, cst.Call):
+                op = self.analysis.op_of(this)
+                argument = self.analysis.argument(this, op, 0) if op is not None and (
+                    op.name == "log") else None
+                found = self._diagnose(argument) if argument is not None else None
+                if found is not None:
+                    return this, other, found
+        return None
 
     def _log_fix(self, node: cst.Call, probability: Optional[cst.BaseExpression],
                  producer: cst.CSTNode, complement: bool) -> Optional[Fix]:
@@ -290,73 +348,6 @@ class UnstableSoftmaxCrossEntropy(Rule):
             if spelling.endswith(".one_hot") and expr.args:
                 return self.source(expr.args[0].value), True
         return self.source(expr), False
-
-    # -- hand-written softmax ---------------------------------------------------------------
-    def _check_softmax(self, node: cst.CSTNode, numerator: cst.BaseExpression,
-                       denominator: cst.BaseExpression) -> None:
-        if id(node) in self._covered:
-            return
-        value = self.analysis.value(node)
-        if "handwritten_softmax" not in value.tags:
-            return
-        top, bottom = self.analysis.value(numerator), self.analysis.value(denominator)
-        if "exp_unbounded" not in top.tags and "sum_exp_unbounded" not in bottom.tags:
-            return  # `exp(z - max(z)) / sum(...)`: the stable form
-        exp_call = top.node if isinstance(top.node, cst.Call) else None
-        if exp_call is None:
-            return
-        argument = _first_argument(exp_call)
-        if argument is None:
-            return
-        bound = self.analysis.value(argument)
-        if bound.known:
-            why = (f"whose exponent `{self.source(argument)}` nothing bounds: it overflows to "
-                   f"inf above ~88 in float32, and inf / inf is NaN")
-            confidence = "high"
-        else:
-            why = ("whose exponent is not shifted by its maximum: it overflows to inf above "
-                   "~88 in float32, and inf / inf is NaN")
-            confidence = "medium"
-        evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
-                            name=top.zero.name if top.zero else None)
-        axis = self._axis(bottom.node)
-        root = self._root(exp_call)
-        spelled = f"{root}.softmax" if root.endswith("ops") else f"{root}.nn.softmax"
-        args = self.source(argument) + (f", axis={axis}" if axis else "")
-        shape = self.compact(node)
-        self.report(node, f"hand-written softmax `{shape}`: {{evidence}}",
-                    evidence=evidence,
-                    suggestion=f"use `{spelled}({args})`, which shifts the logits by their "
-                               f"maximum (or `log_softmax` / a fused cross-entropy if a log "
-                               f"follows)",
-                    fix=self._softmax_fix(node, numerator, denominator, exp_call, spelled))
-
-    def _softmax_fix(self, node: cst.CSTNode, numerator: cst.BaseExpression,
-                     denominator: cst.BaseExpression, exp_call: cst.Call, spelled: str
-                     ) -> Optional[Fix]:
-        """``exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)`` → ``softmax(z, axis=a)``:
-        only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
-        if numerator is not exp_call or not isinstance(denominator, cst.Call):
-            return None
-        axis = keepdims = None
-        for arg in denominator.args[1:]:
-            if arg.keyword is None and axis is None:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value == "keepdims":
-                keepdims = arg.value
-        inner = _first_argument(denominator)
-        if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
-                or not isinstance(inner, cst.Call)
-                or self.analysis.module.code_for_node(inner).strip()
-                != self.analysis.module.code_for_node(exp_call).strip()):
-            return None
-        logits = _first_argument(exp_call)
-        if logits is None or self._namespace(exp_call) not in ("tf", "ops"):
-            return None  # `K.exp`: no softmax in the user's namespace
-        replacement = self.template(f"{spelled}({{z}}, axis={{a}})", z=logits, a=axis)
-        return self.fix(f"use `{spelled}`", node, replacement)
 
     # -- spelling the fix in the user's namespace -------------------------------------------
     def _logits(self, producer: cst.CSTNode) -> Tuple[Optional[str], Optional[cst.Call]]:

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
+from nanlint import optable
 from nanlint.rule import Evidence, Fix, Option, Rule, Value
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
@@ -63,8 +64,17 @@ class VanishingEpsilon(Rule):
       `tf.cast(x, tf.float16)` or `dtype=tf.float16`, or, under a float16 dtype policy
       (`tf.keras.mixed_precision.set_global_policy('mixed_float16')`, `'float16'`,
       `tf.keras.backend.set_floatx('float16')`), a value inside a layer's `call`;
-    - an optimizer `epsilon` that float16 flushes to 0 (`Adam(epsilon=1e-8)`) under a pure
-      float16 policy (`set_floatx('float16')`, the policy `'float16'`).
+    - an optimizer `epsilon` that float16 flushes to 0 (`Adam(epsilon=1e-8)`, also passed
+      positionally, `tf.train.AdamOptimizer(1e-3, 0.9, 0.999, 1e-8)`, or left at its
+      default: TF1's `AdamOptimizer` and `AdadeltaOptimizer` default to 1e-8,
+      `RMSPropOptimizer` to 1e-10; Keras' 1e-7 is a float16 subnormal, not 0) under a pure
+      float16 policy (`set_floatx('float16')`, the policy `'float16'`) or where the module
+      creates its variables as float16 (`tf.get_variable(..., dtype=tf.float16)`).
+
+    The epsilon may be a literal, a named constant (`EPS = 1e-10` at module level) or an
+    entry of a config dict (`CONFIG["eps"]`). Python reads `1e-10 + 1 - p` as
+    `(1e-10 + 1) - p`, so the epsilon is absorbed before `p` is subtracted; `1 - p + 1e-10`
+    is fine.
 
     ## Why is this bad?
     float32 resolves 1.19e-7 relative to a value (its machine epsilon), so any term below
@@ -132,6 +142,8 @@ class VanishingEpsilon(Rule):
         "import tensorflow as tf\nh = tf.cast(x, tf.float16)\ny = tf.math.log(h + 1e-8)\n",
         "import tensorflow as tf\ntf.keras.backend.set_floatx('float16')\n"
         "opt = tf.keras.optimizers.Adam(epsilon=1e-8)\n",
+        "import tensorflow.compat.v1 as tf\nw = tf.get_variable('w', [8], dtype=tf.float16)\n"
+        "opt = tf.train.AdamOptimizer(1e-3, 0.9, 0.999, 1e-8)\n",
     ]
 
     def __init__(self, *args, **kwargs) -> None:
@@ -197,7 +209,7 @@ class VanishingEpsilon(Rule):
         if not (isinstance(expr, cst.BinaryOperation)
                 and isinstance(expr.operator, (cst.Add, cst.Subtract))):
             return None
-        a, b = self.analysis.value(expr.left).const, self.analysis.value(expr.right).const
+        a, b = self._constant(expr.left), self._constant(expr.right)
         if a is None or b is None:
             return None
         sign = -1.0 if isinstance(expr.operator, cst.Subtract) else 1.0
@@ -205,6 +217,14 @@ class VanishingEpsilon(Rule):
         if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big):
             return None
         return big, small, a + sign * b
+
+    def _constant(self, expr: cst.BaseExpression) -> Optional[float]:
+        """A literal, a named constant, or an entry of a config dict (`CONFIG["eps"]`)."""
+        const = self.analysis.value(expr).const
+        if const is None and isinstance(expr, cst.Subscript):
+            number = self.analysis.number(expr)
+            const = number.value if number is not None else None
+        return const
 
     def _tensor_dtype(self, other: Value) -> Optional[Tuple[str, str]]:
         """(dtype, confidence) of the tensor a constant meets, or None."""
@@ -249,8 +269,8 @@ class VanishingEpsilon(Rule):
             suggestion = "keep this computation in float32"
         fix = None
         if working is not None:
-            small_node = expr.right if abs(self.analysis.value(expr.left).const or 0) >= abs(
-                self.analysis.value(expr.right).const or 0) else expr.left
+            small_node = expr.right if abs(self._constant(expr.left) or 0) >= abs(
+                self._constant(expr.right) or 0) else expr.left
             fix = self._literal_fix(small_node, working)
         self.report(expr, message, confidence=confidence, suggestion=suggestion, fix=fix)
         return True
@@ -344,21 +364,42 @@ class VanishingEpsilon(Rule):
 
     # -- optimizers -------------------------------------------------------------------------
     def _check_optimizer(self, node: cst.Call) -> None:
-        if self._policy is None or self._policy[0] != "float16":
+        evidence = self._float16_variables()
+        if evidence is None:
             return  # mixed precision keeps variables and optimizer slots in float32
+        spelling = optable.spelling_of(self.analysis.qualified_name(node.func) or "") or ""
+        position, default = optable.OPTIMIZER_EPSILON.get(spelling, (None, None))
         expr = self.analysis.keyword(node, "epsilon")
-        if expr is None:
-            return
-        epsilon = self.analysis.value(expr).const
+        if expr is None and position is not None:
+            positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+            expr = positional[position] if len(positional) > position else None
+        epsilon = self.analysis.value(expr).const if expr is not None else default
         if epsilon is None or epsilon <= 0 or stored(epsilon, "float16") != 0:
             return
-        evidence = Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
-                            "which makes the model's variables, and so the optimizer's slots, "
-                            "float16", producer="policy")
-        self.report(node, f"optimizer `epsilon={self.source(expr)}` is exactly 0.0 in "
-                    "float16 (smallest subnormal ~6e-8), so `m / (sqrt(v) + epsilon)` divides "
-                    "by 0 wherever v is 0: {evidence}", evidence=evidence, confidence="high",
+        if expr is not None:
+            what = f"optimizer epsilon `{self.source(expr)}`"
+        else:
+            what = f"the default epsilon of `{self.source(node.func)}` ({_number(epsilon)})"
+        self.report(node, f"{what} is exactly 0.0 in float16 (smallest subnormal ~6e-8), so "
+                    "`m / (sqrt(v) + epsilon)` divides by 0 wherever v is 0: {evidence}",
+                    evidence=evidence, confidence="high",
                     suggestion="use `epsilon=1e-4` (float16 holds it), or train with the "
                     "'mixed_float16' policy, which keeps the optimizer's slots in float32",
-                    fix=self._literal_fix(expr, max(1e-4, self.settings["float16-min-epsilon"])))
+                    fix=self._literal_fix(expr, max(1e-4, self.settings["float16-min-epsilon"]))
+                    if expr is not None else None)
+
+    def _float16_variables(self) -> Optional[Evidence]:
+        """Why the optimizer's slots are float16: a pure float16 dtype policy, or variables
+        created with a float16 dtype in this module."""
+        if self._policy is not None and self._policy[0] == "float16":
+            return Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
+                            "which makes the model's variables, and so the optimizer's slots, "
+                            "float16", producer="policy")
+        for call in self.analysis.calls_of("variable"):
+            dtype = self.analysis.keyword(call, "dtype")
+            text = self.analysis.module.code_for_node(dtype) if dtype is not None else ""
+            if text.rsplit(".", 1)[-1].strip("'\"") in FLOAT16:
+                return Evidence(call, "created for the variable `{src}`", "which is float16, "
+                                "and so are the optimizer's slots for it", producer="variable")
+        return None
 

@@ -10,12 +10,29 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from math import inf
-from typing import FrozenSet
+from typing import FrozenSet, Optional
 
 import libcst as cst
 
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant,
                                       difference_evidence)
+
+
+def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]:
+    """``E[x²] − E[x]²`` (or ``sum_sq − mean·sum``), a hand-computed variance, and ``sum(a) −
+    sum(b)``: 0 for a constant input or equal sums, and tiny near them — not exactly 0 only,
+    so ``divide_no_nan`` does not guard them."""
+    if not b.tensor or not a.tensor:
+        return None
+    if "sum_of_squares" in a.tags and "sum_of_squares" not in b.tags:
+        return Evidence(node, "a hand-computed variance `{src}`", "which is 0 for a constant "
+                        "input and gets tiny (or, by rounding, negative) near one", "medium",
+                        tiny=True, producer="variance")
+    if "sum" in a.tags and "sum" in b.tags and "sum_of_squares" not in a.tags | b.tags:
+        return Evidence(node, "the difference of two sums `{src}`", "which is 0 where the sums "
+                        "are equal and gets tiny near that", "medium", tiny=True,
+                        producer="difference_of_sums")
+    return None
 
 
 def _mul_bound(a: float, b: float) -> float:
@@ -89,6 +106,7 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
         zero = a.zero
     elif a.const is None and b.const is None:
         tags = frozenset({"difference"})
+        zero = tiny_difference(a, b, node)
     if "max" in b.tags and a.const is None:
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}

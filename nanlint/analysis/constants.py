@@ -121,6 +121,16 @@ class Constants(Bindings):
     def _number_of_key(self, expr: cst.Subscript, scope: Scope, index: int,
                        depth: int) -> Optional[Number]:
         """``config["lr"]`` of a dict literal (or ``dict(lr=...)``) bound to a name."""
+        found = self._dict_entry(expr, scope, index)
+        if found is None:
+            return None
+        entry, where, at = found
+        return self._number(entry, where, at, depth)
+
+    def _dict_entry(self, expr: cst.Subscript, scope: Scope, index: int
+                    ) -> Optional[Tuple[cst.BaseExpression, Scope, int]]:
+        """The entry ``config["key"]`` reads from a dict literal (or ``dict(key=...)``) bound
+        to a name, with the place to resolve it at."""
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return None
         key = expr.slice[0].slice.value
@@ -138,7 +148,7 @@ class Constants(Bindings):
         elif (isinstance(container, cst.Call) and isinstance(container.func, cst.Name)
               and container.func.value == "dict"):
             entry = self.keyword(container, wanted)
-        return self._number(entry, where, binding.index, depth) if entry is not None else None
+        return (entry, where, binding.index) if entry is not None else None
 
     def _number_of_call(self, call: cst.Call, scope: Scope, index: int,
                         depth: int) -> Optional[Number]:

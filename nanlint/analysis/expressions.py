@@ -10,6 +10,7 @@ call for a function evaluated with its arguments).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
@@ -17,10 +18,10 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import arithmetic
+from nanlint.analysis.arithmetic import arithmetic, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, normalized
-from nanlint.analysis.producers import Producers
+from nanlint.analysis.producers import Producers, gradient
 from nanlint.analysis.scopes import END, Binding, Scope
 
 _MAX_DEPTH = 120
@@ -92,6 +93,8 @@ class Expressions(Producers):
         if isinstance(expr, cst.BinaryOperation):
             left = self._value(expr.left, scope, index)
             right = self._value(expr.right, scope, index)
+            if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
+                return square(left, expr, "square")  # `x * x`
             return arithmetic(type(expr.operator).__name__, left, right, expr)
         if isinstance(expr, cst.Comparison):
             guards = None
@@ -107,6 +110,10 @@ class Expressions(Producers):
             return join([self._value(expr.body, scope, index),
                           self._value(expr.orelse, scope, index)])
         if isinstance(expr, cst.Subscript):
+            entry = self._dict_entry(expr, scope, index)
+            if entry is not None:  # `params["scale"]` of a dict literal
+                return self._named(self._value(entry[0], entry[1], entry[2]),
+                                   self.module.code_for_node(expr))
             # An element of a tensor has the tensor's range and evidence.
             base = self._value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
@@ -202,8 +209,12 @@ class Expressions(Producers):
         return found
 
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
-        """Unknown — except a probability-named parameter of a loss function."""
+        """Unknown — except a probability-named parameter of a loss function, and a
+        mask-named one (its sum is a count: see ``Producers._reduce``)."""
         node = scope.node
+        if isinstance(node, cst.FunctionDef) and any(
+                fnmatch.fnmatchcase(name, pattern) for pattern in self.settings.mask_parameters):
+            return Value(tags=frozenset({"mask_parameter"}))
         if not isinstance(node, cst.FunctionDef) or name not in self.settings.probability_parameters:
             return UNKNOWN
         params = {p.name.value for p in node.params.params}
@@ -218,6 +229,9 @@ class Expressions(Producers):
 
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
         callee = self._callee(call.func, scope, index)
+        if (callee is None or callee.kind == "external") and self._gradient_method(
+                call, scope, index):
+            return gradient(call)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:

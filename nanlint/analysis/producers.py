@@ -26,6 +26,15 @@ from nanlint.analysis.scopes import END, Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
 
+def gradient(call: cst.Call) -> Value:
+    """The output of `tf.gradients`, `tape.gradient`, `tape.jacobian`, `compute_gradients`."""
+    evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 wherever a relu "
+                        "is dead or a variable does not touch the differentiated value",
+                        "high", producer="gradient")
+    return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"gradient"}),
+                 node=call)
+
+
 class Producers(Constants):
     """Op and layer semantics."""
 
@@ -131,6 +140,8 @@ class Producers(Constants):
             return clip(arg(0), arg(1), arg(2))
         if transfer == "cast":
             x = arg(0)
+            if self._float_cast_of_parameter(call, op, scope, index):
+                x = replace(x, tags=x.tags | {"mask_parameter"})
             if "bool" in x.tags:
                 evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
                                     "condition is false", "high", discrete=True,
@@ -163,11 +174,6 @@ class Producers(Constants):
                 return Value(lo=0.0, known=True, tensor=True,
                              zero=next((o.zero for o in operands if o.zero), None))
             return self._fixed(op, call)
-        if transfer == "uniform":  # [minval, maxval), by default [0, 1)
-            low, high = self.argument(call, op, 1), self.argument(call, op, 2)
-            return Value(lo=0.0 if low is None else arg(1).lo,
-                         hi=1.0 if high is None else arg(2).hi, hi_open=True, known=True,
-                         tensor=True)
         if transfer == "where":
             # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
             # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
@@ -181,12 +187,28 @@ class Producers(Constants):
                     # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
                     joined = replace(joined, tags=joined.tags | {"max"})
             return joined
+        if transfer == "gradient":
+            return gradient(call)
+        if transfer == "uniform":  # [minval, maxval), by default [0, 1)
+            low, high = self.argument(call, op, 1), self.argument(call, op, 2)
+            lo = self._value(low, scope, index).const if low is not None else 0.0
+            hi = self._value(high, scope, index).const if high is not None else 1.0
+            return Value(lo=-inf if lo is None else lo, hi=inf if hi is None else hi,
+                         hi_open=True, known=lo is not None and hi is not None, tensor=True)
         if transfer == "variable":
             trainable = self.keyword(call, "trainable")
             if isinstance(trainable, cst.Name) and trainable.value == "False":
                 return replace(arg(0), tensor=True)
-            return Value(zero=Evidence(call, "the variable `{src}`", "a trainable variable "
-                                       "that training can move through 0", "medium",
+            initial = arg(0)
+            if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
+                # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
+                why, confidence = ("a trainable variable whose initial value can be 0 (its "
+                                   f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
+                                   "training can move through 0", "high")
+            else:
+                why, confidence = "a trainable variable that training can move through 0", (
+                    "medium")
+            return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
                                        aggregate=False, producer="variable"),
                          known=True, tensor=True, tags=frozenset({"variable"}))
         if transfer == "layer":
@@ -220,6 +242,36 @@ class Producers(Constants):
         zero = self._value(left, scope, index).zero
         return zero.node if zero is not None else None
 
+    def _float_cast_of_parameter(self, call: cst.Call, op: Op, scope: Scope,
+                                 index: int) -> bool:
+        """``tf.cast(labels, tf.float32)`` of a parameter: summed, it counts by convention."""
+        expr = self.argument(call, op, 0)
+        if not isinstance(expr, cst.Name):
+            return False
+        binding, _ = self._resolve(expr.value, scope, index)
+        if binding is None or binding.kind != "param":
+            return False
+        dtype = self._dtype_argument(call, scope, index)
+        spelling = self.module.code_for_node(call.func).rsplit(".", 1)[-1]
+        return dtype in ("float32", "float16", "float64") or spelling in ("to_float",
+                                                                           "cast_to_floatx")
+
+    def _gradient_method(self, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``tape.gradient(y, x)``, ``opt.compute_gradients(loss)``: a method that returns
+        gradients, not a module's function (``np.gradient``)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        least = optable.GRADIENT_METHODS.get(func.attr.value)
+        if least is None or len([a for a in call.args if not a.star]) < least:
+            return False
+        parts = dotted_parts(func.value)
+        if parts:
+            binding, _ = self._resolve(parts[0], scope, index)
+            if binding is not None and binding.kind == "import":
+                return False
+        return True
+
     def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
         zero = x.zero if x.zero is not None and x.zero.aggregate else None
         if zero is None and "square_of_difference" in x.tags and x.node is not None:
@@ -229,6 +281,14 @@ class Producers(Constants):
             zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
                             "high", discrete=True, producer="count")
             tags.add("count")
+        elif "mask_parameter" in x.tags and op.name == "reduce_sum" and zero is None:
+            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected "
+                            "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
+                            "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
+                            "mask)", "medium", discrete=True, convention=True, producer="count")
+            tags.add("count")
+        if op.name in ("reduce_sum", "reduce_mean"):
+            tags.add("sum")
         if "exp" in x.tags and op.name == "reduce_sum":
             tags.add("sum_exp")
             if "exp_unbounded" in x.tags:

@@ -26,7 +26,7 @@ def train_model(X_real, G, D, noise_input):
         red_idx = [1]
     else:
         red_idx = [-1]
-    slopes = tf.sqrt(tf.reduce_sum(tf.square(grad_D_X_hat), reduction_indices=red_idx))  # miss: NAN201 -- gradient as zero source: tf.gradients output
+    slopes = tf.sqrt(tf.reduce_sum(tf.square(grad_D_X_hat), reduction_indices=red_idx))  # error: NAN201 -- found since issue 16 (was a miss): gradient as zero source: tf.gradients output
     gradient_penalty = tf.reduce_mean((slopes - 1.)**2)
     D_loss += 10 * gradient_penalty
 

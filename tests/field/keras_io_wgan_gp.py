@@ -27,7 +27,7 @@ class WGAN(keras.Model):
             gp_tape.watch(interpolated)
             pred = self.discriminator(interpolated, training=True)
         grads = gp_tape.gradient(pred, [interpolated])[0]
-        norm = tf.sqrt(tf.reduce_sum(tf.square(grads), axis=[1, 2, 3]))  # miss: NAN201 -- gradient as zero source: tape.gradient output
+        norm = tf.sqrt(tf.reduce_sum(tf.square(grads), axis=[1, 2, 3]))  # error: NAN201 -- found since issue 16 (was a miss): gradient as zero source: tape.gradient output
         gp = tf.reduce_mean((norm - 1.0) ** 2)
         return gp
 

@@ -19,5 +19,5 @@ def pearson_r(y_true, y_pred):
     x_square_sum = K.sum(xm * xm)
     y_square_sum = K.sum(ym * ym)
     r_den = K.sqrt(x_square_sum * y_square_sum)
-    r = r_num / r_den  # miss: NAN101 -- squares and roots in other spellings: x * x as a square (centered sum under sqrt)
+    r = r_num / r_den  # error: NAN101 -- found since issue 16 (was a miss): squares and roots in other spellings: x * x as a square (centered sum under sqrt)
     return K.mean(r)

@@ -14,7 +14,7 @@ def NonLocalBlock(x, theta, phi, nltype=0):
     if nltype <= 1:
         # f_softmax = tf.nn.softmax(f, -1)
         f = tf.exp(f)
-        f_softmax = f/tf.reduce_sum(f,axis=-1,keepdims=True)  # error: NAN103
+        f_softmax = f/tf.reduce_sum(f,axis=-1,keepdims=True)  # error: NAN104
     return f_softmax
 
 

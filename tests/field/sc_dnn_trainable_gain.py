@@ -36,7 +36,7 @@ def sc_matmul(x, w, s_in, upscale=False, gain=None):
     curr_scale = tf.multiply(max_scale, S)
     if(upscale):
         z_upscaled = tf.multiply(z, gain)
-        new_scale = tf.div(curr_scale, gain)  # miss: NAN101 -- value crosses a boundary: trainable variable through a dict and a call argument
+        new_scale = tf.div(curr_scale, gain)  # error: NAN101 -- found since issue 16 (was a miss): value crosses a boundary: trainable variable through a dict and a call argument
     else:
         z_upscaled = z
         new_scale = curr_scale
