@@ -293,13 +293,7 @@ class LargeLearningRate(Rule):
             for element in feed.elements:
                 if isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name):
                     fed[element.key.value] = element.value
-        receiver = node.func.value
-        fetches: List[cst.BaseExpression] = [receiver] if isinstance(receiver, cst.Name) else []
-        if node.args and node.args[0].keyword is None:
-            first = node.args[0].value
-            fetches += [e.value for e in first.elements] if isinstance(
-                first, (cst.List, cst.Tuple)) else [first]
-        for fetch in fetches:
+        for fetch in self.analysis.run_fetches(node):
             step = self.analysis.definition(fetch) if isinstance(fetch, cst.Name) else fetch
             if not (isinstance(step, cst.Call) and isinstance(step.func, cst.Attribute)
                     and step.func.attr.value == "minimize" and step.args):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set, Tuple
+from typing import Optional, Set, Tuple
 
 import libcst as cst
 
@@ -164,13 +164,7 @@ class UnnormalizedInput(Rule):
     def _runs_a_training_step(self, node: cst.Call) -> bool:
         """`sess.run(train_op, ...)` or `train_op.run(...)` where `train_op` is the result of
         `minimize` or `apply_gradients`; an evaluation or prediction run trains nothing."""
-        receiver = node.func.value
-        fetches: List[cst.BaseExpression] = [receiver] if isinstance(receiver, cst.Name) else []
-        if node.args and node.args[0].keyword is None:
-            first = node.args[0].value
-            fetches += [e.value for e in first.elements] if isinstance(
-                first, (cst.List, cst.Tuple)) else [first]
-        for fetch in fetches:
+        for fetch in self.analysis.run_fetches(node):
             if isinstance(fetch, cst.Name) and self.analysis.definition(fetch) is None and \
                     STEP_NAME.search(fetch.value.lower()):
                 return True  # a parameter or loop name: `train_step`, `train_op`, `optimizer`

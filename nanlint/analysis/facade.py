@@ -44,6 +44,19 @@ class Analysis(Expressions):
             self._moments = DataMoments(self)
         return self._moments.moment(expr, place)
 
+    @staticmethod
+    def run_fetches(run: cst.Call) -> List[cst.BaseExpression]:
+        """What a `sess.run(fetches, ...)` or `op.run(...)` call runs: the receiver when it is
+        a name (`train_op.run()`), and the first positional argument, a list or tuple of
+        fetches spread out."""
+        receiver = run.func.value if isinstance(run.func, cst.Attribute) else None
+        fetches: List[cst.BaseExpression] = [receiver] if isinstance(receiver, cst.Name) else []
+        if run.args and run.args[0].keyword is None:
+            first = run.args[0].value
+            fetches += [e.value for e in first.elements] if isinstance(
+                first, (cst.List, cst.Tuple)) else [first]
+        return fetches
+
     def method_calls(self, receiver: str, *methods: str) -> List[cst.Call]:
         """Every `receiver.method(...)` call of the module, for each of ``methods``."""
         if self._method_calls is None:
