@@ -34,6 +34,7 @@ from nanlint.finding import Finding
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Fix, Report, Rule
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Settings, render
+from nanlint.analysis.tree import children
 
 PARSE_ERROR = ("NAN000", "parse-error")
 INTERNAL_ERROR = ("NAN000", "internal-error")
@@ -183,23 +184,6 @@ def _python2_hint(source: str, line: int) -> str:
 
 
 # -- traversal -------------------------------------------------------------------------------
-_SKIPPED_FIELDS = frozenset({
-    "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header",
-    "footer", "newline", "equal", "colon", "dot", "star", "arrow", "asynchronous", "operator",
-    "trailing_whitespace", "indent", "lbracket", "rbracket", "lbrace", "rbrace", "comment",
-})
-_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _child_fields(node_type: type) -> Tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(node_type)
-    if fields is None:
-        fields = tuple(f.name for f in dataclasses.fields(node_type)
-                       if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name)
-        _CHILD_FIELDS[node_type] = fields
-    return fields
-
-
 Handler = Callable[[cst.CSTNode], None]
 
 
@@ -235,7 +219,6 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
     """
     stack: List[Any] = [module]
-    CSTNode = cst.CSTNode
     boundaries = boundaries if boundaries is not None else {}
     while stack:
         item = stack.pop()
@@ -263,15 +246,9 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                     on_crash(handler, error)
         if node_type in leave:
             stack.append((item,))
-        children: List[Any] = []
-        for name in _child_fields(node_type):
-            child = getattr(item, name)
-            if isinstance(child, CSTNode):
-                children.append(child)
-            elif child.__class__ in (tuple, list):
-                children.extend(c for c in child if isinstance(c, CSTNode))
-        children.reverse()
-        stack.extend(children)
+        below = children(item)
+        below.reverse()
+        stack.extend(below)
 
 
 class _Exit:

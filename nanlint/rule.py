@@ -20,9 +20,10 @@ from nanlint.optable import Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 from nanlint.analysis.data import Moment
+from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
-           "Place", "Value", "Op", "Report"]
+           "Place", "Value", "Op", "Report", "visit_tree"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")

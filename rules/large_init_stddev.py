@@ -7,7 +7,7 @@ from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Op, Option, Rule
+from nanlint.rule import Evidence, Op, Option, Rule, visit_tree
 
 # The stddev an initializer uses when none is given (None: it depends on the TF version).
 DEFAULT_STDDEV = {"random_normal": 1.0, "normal_initializer": 0.05}
@@ -212,7 +212,7 @@ class LargeInitStddev(Rule):
                     if node.keyword is not None:
                         found.append(node)
 
-            self.analysis.module.visit(_Args())
+            visit_tree(self.analysis.module, _Args())
             self._kwargs = found
         return self._kwargs
 
@@ -296,7 +296,7 @@ class LargeInitStddev(Rule):
                 def visit_Call(self, node: cst.Call) -> None:
                     found.append(node)
 
-            self.analysis.module.visit(_Calls())
+            visit_tree(self.analysis.module, _Calls())
             self._calls = found
         return self._calls
 
@@ -407,5 +407,5 @@ def _returns(function: cst.FunctionDef) -> List[cst.Return]:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is function
 
-    function.visit(_Returns())
+    visit_tree(function, _Returns())
     return found

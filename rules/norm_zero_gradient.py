@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from nanlint import optable
-from nanlint.rule import Evidence, Rule
+from nanlint.rule import Evidence, Rule, visit_tree
 
 # Producers whose output can be the whole zero vector: a difference `a - b` of equal
 # sides, a relu whose units are all inactive, and a gradient (a dead relu zeroes it all).
@@ -256,11 +256,11 @@ def _names(tree: cst.CSTNode, name: str):
 
     class _Collect(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
+            visit_tree(node.value, self)
             return False
 
         def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
+            visit_tree(node.value, self)
             return False
 
         def visit_Param(self, node: cst.Param) -> bool:
@@ -270,5 +270,5 @@ def _names(tree: cst.CSTNode, name: str):
             if node.value == name:
                 found.append(node)
 
-    tree.visit(_Collect())
+    visit_tree(tree, _Collect())
     return found

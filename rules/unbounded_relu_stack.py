@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import libcst as cst
 
-from nanlint.rule import Option, Rule
+from nanlint.rule import Option, Rule, visit_tree
 
 # Methods of a model that look at it without training it.
 LOOKING_ONLY = frozenset({"summary", "save", "save_weights", "load_weights", "predict",
@@ -201,7 +201,7 @@ class UnboundedReluStack(Rule):
         if not names:
             return False
         uses = _Uses(names)
-        self.analysis.module.visit(uses)
+        visit_tree(self.analysis.module, uses)
         return bool(uses.methods) and not uses.other and uses.methods <= LOOKING_ONLY
 
     def _judge(self, node: cst.Call, layers: List[cst.BaseExpression], kind: str) -> None:

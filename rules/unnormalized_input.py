@@ -7,7 +7,7 @@ from typing import Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Place, Rule
+from nanlint.rule import Evidence, Place, Rule, visit_tree
 
 # Methods that train on their first argument (`x`).
 TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
@@ -144,7 +144,7 @@ class UnnormalizedInput(Rule):
         if not isinstance(target, cst.Name):
             return
         calls, bound = _Body(), target.value
-        node.body.visit(calls)
+        visit_tree(node.body, calls)
         if calls.training and bound not in calls.assigned:
             self._check(node.iter, node.iter, "a training loop")
 

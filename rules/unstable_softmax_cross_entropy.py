@@ -7,7 +7,7 @@ from typing import Dict, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.rule import Evidence, Fix, Rule
+from nanlint.rule import Evidence, Fix, Rule, visit_tree
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
 _AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
@@ -492,7 +492,7 @@ def _mentions(tree: cst.CSTNode, name: str) -> list:
             if node.value == name:
                 found.append(node)
 
-    tree.visit(_Collect())
+    visit_tree(tree, _Collect())
     return found
 
 

@@ -7,13 +7,13 @@ the statement around each, and the binding of a call's arguments to a function's
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from nanlint.analysis.scopes import END, Scope
+from nanlint.analysis.tree import children
 
 # id(call) -> (the scope nodes around it, outermost first; the innermost statement)
 Places = Dict[int, Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]]
@@ -24,12 +24,6 @@ _STATEMENT_NODES = frozenset({
     cst.Match, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Raise,
     cst.Assert, cst.Del, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal, cst.Pass,
     cst.Break, cst.Continue})
-_NOT_CODE = frozenset({"lpar", "rpar", "comma", "semicolon", "leading_lines",
-                       "lines_after_decorators", "header", "footer", "newline", "equal", "colon",
-                       "dot", "star", "arrow", "asynchronous", "operator", "indent",
-                       "trailing_whitespace", "lbracket", "rbracket", "lbrace", "rbrace",
-                       "comment"})
-_CODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
 
 
 def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List[cst.Call]:
@@ -37,12 +31,10 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
     statement around it (into ``places``); names passed as arguments go into ``escaped``
     (a function passed as a value has callers the module does not show).
 
-    One iterative walk over the fields that hold code: a libcst visitor costs several
-    times more on a large file."""
+    One iterative walk over the fields that hold code (``tree.children``)."""
     calls: List[cst.Call] = []
     stack: List[Tuple[Any, Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]] = [
         (module, (), None)]
-    node_class = cst.CSTNode
     while stack:
         node, scopes, statement = stack.pop()
         kind = node.__class__
@@ -61,26 +53,10 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
                     escaped.add(value.attr.value)
         elif kind in _SCOPE_NODES:
             scopes = scopes + (node,)
-        children = []
-        for name in _code_fields(kind):
-            child = getattr(node, name)
-            if isinstance(child, node_class):
-                children.append((child, scopes, statement))
-            elif child.__class__ is tuple or child.__class__ is list:
-                children.extend((c, scopes, statement) for c in child
-                                if isinstance(c, node_class))
-        children.reverse()
-        stack.extend(children)
+        below = children(node)
+        below.reverse()
+        stack.extend((child, scopes, statement) for child in below)
     return calls
-
-
-def _code_fields(kind: type) -> Tuple[str, ...]:
-    fields = _CODE_FIELDS.get(kind)
-    if fields is None:
-        fields = _CODE_FIELDS[kind] = tuple(
-            f.name for f in dataclasses.fields(kind)
-            if f.name not in _NOT_CODE and "whitespace" not in f.name)
-    return fields
 
 
 def parent_map(module: cst.Module) -> Dict[int, cst.CSTNode]:
@@ -88,19 +64,11 @@ def parent_map(module: cst.Module) -> Dict[int, cst.CSTNode]:
     iterative field walk as ``collect_calls``)."""
     parents: Dict[int, cst.CSTNode] = {}
     stack: List[Any] = [module]
-    node_class = cst.CSTNode
     while stack:
         node = stack.pop()
-        for name in _code_fields(node.__class__):
-            child = getattr(node, name)
-            if isinstance(child, node_class):
-                parents[id(child)] = node
-                stack.append(child)
-            elif child.__class__ is tuple or child.__class__ is list:
-                for item in child:
-                    if isinstance(item, node_class):
-                        parents[id(item)] = node
-                        stack.append(item)
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
     return parents
 
 

@@ -19,6 +19,8 @@ from typing import Optional, Sequence, Tuple
 
 import libcst as cst
 
+from nanlint.analysis.tree import visit
+
 # E[|x|^2] and E[x] per feature of known datasets' training inputs, as stored (unscaled);
 # "features" is the number of values per example (a linear model's fan-in).
 #   boston_housing: 13 features, TAX ~ 408 +- 168 and B ~ 357 +- 91 dominate: the sum of
@@ -279,7 +281,7 @@ class MethodCalls:
                 if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
                     found.setdefault((func.value.value, func.attr.value), []).append(node)
 
-        module.visit(_Calls())
+        visit(module, _Calls())
         self._found = found
 
     def of(self, receiver: str, *methods: str):

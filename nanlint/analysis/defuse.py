@@ -15,41 +15,17 @@ defined in, the call sites of the module's functions and methods, and the names 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
+from nanlint.analysis.tree import children
+
 Unit = Union[cst.Module, cst.FunctionDef]
 # Assertions that guard their first argument, and what they prove about it.
 _ASSERTIONS = {"assert_positive": "positive", "assert_non_negative": "nonnegative",
                "assert_none_equal": "nonzero"}
-
-_SKIPPED_FIELDS = frozenset({
-    "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header",
-    "footer", "newline", "equal", "colon", "dot", "star", "arrow", "asynchronous", "operator",
-    "trailing_whitespace", "indent", "lbracket", "rbracket", "lbrace", "rbrace", "comment",
-})
-_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def children(node: cst.CSTNode) -> List[cst.CSTNode]:
-    """The child nodes that matter (no whitespace, brackets or operator tokens)."""
-    node_type = node.__class__
-    fields = _CHILD_FIELDS.get(node_type)
-    if fields is None:
-        fields = tuple(f.name for f in dataclasses.fields(node_type)
-                       if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name)
-        _CHILD_FIELDS[node_type] = fields
-    found: List[cst.CSTNode] = []
-    for name in fields:
-        child = getattr(node, name)
-        if isinstance(child, cst.CSTNode):
-            found.append(child)
-        elif child.__class__ in (tuple, list):
-            found.extend(c for c in child if isinstance(c, cst.CSTNode))
-    return found
 
 
 def last_name(func: cst.BaseExpression) -> str:

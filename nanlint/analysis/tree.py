@@ -1,0 +1,81 @@
+"""Walking libcst trees cheaply: the child nodes that hold code, and read-only visitors.
+
+The bottom of the package (it imports nothing of nanlint). libcst's own ``node.visit(...)``
+rebuilds every node it passes (validation, ``dataclasses.replace``) and costs several times a
+plain walk; the engine's traversal, the analysis' indexes and the rules' searches all use
+these helpers instead. Whitespace, brackets, commas and operator tokens are skipped: nothing
+in them is code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+_SKIPPED_FIELDS = frozenset({
+    "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header",
+    "footer", "newline", "equal", "colon", "dot", "star", "arrow", "asynchronous", "operator",
+    "trailing_whitespace", "indent", "lbracket", "rbracket", "lbrace", "rbrace", "comment",
+})
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+# class -> whether it is a CSTNode: ``isinstance`` against libcst's abstract base classes
+# goes through the ABC machinery, and the walks ask it for every field of every node.
+_IS_NODE: Dict[type, bool] = {}
+
+
+def child_fields(node_type: type) -> Tuple[str, ...]:
+    """The fields of a node class that can hold code."""
+    fields = _FIELDS.get(node_type)
+    if fields is None:
+        fields = _FIELDS[node_type] = tuple(
+            f.name for f in dataclasses.fields(node_type)
+            if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name)
+    return fields
+
+
+def is_node(value: object) -> bool:
+    kind = value.__class__
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
+
+
+def children(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """The child nodes that hold code, in source order."""
+    found: List[cst.CSTNode] = []
+    for name in child_fields(node.__class__):
+        child = getattr(node, name)
+        if child.__class__ is tuple or child.__class__ is list:
+            found.extend(c for c in child if is_node(c))
+        elif is_node(child):
+            found.append(child)
+    return found
+
+
+def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """What ``node.visit(visitor)`` does for a visitor that only reads: its ``visit_<Class>``
+    methods are called on ``node`` and every node under it that holds code, in source order,
+    and one that returns False skips the node's children. No ``leave_`` calls, and no tree is
+    rebuilt."""
+    methods: Dict[type, Optional[Callable[[cst.CSTNode], Optional[bool]]]] = {}
+    owner = visitor.__class__
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = item.__class__
+        try:
+            method = methods[kind]
+        except KeyError:
+            name = "visit_" + kind.__name__
+            own = getattr(owner, name, None)
+            method = methods[kind] = (getattr(visitor, name) if own is not None
+                                      and own is not getattr(cst.CSTVisitor, name, None)
+                                      else None)
+        if method is not None and method(item) is False:
+            continue
+        below = children(item)
+        below.reverse()
+        stack.extend(below)
