@@ -26,11 +26,10 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Se
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
-from libcst.metadata import PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from nanlint import notebook, suppression
 from nanlint.finding import Finding
+from nanlint.positions import Positions, report_nodes
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Fix, Report, Rule
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Settings, render
@@ -544,21 +543,10 @@ def _internal_error(path: str, code: str, error: BaseException, lines: List[str]
     return finding
 
 
-def _positions(module: cst.Module) -> Dict[cst.CSTNode, Any]:
-    """Every node's position: what ``MetadataWrapper(...).resolve(PositionProvider)``
-    returns, from the one code generation it runs, without the wrapper's extra traversal
-    of the whole tree (it doubled the cost on large files)."""
-    provider = PositionProvider()
-    module._codegen(PositionProvidingCodegenState(
-        default_indent=module.default_indent, default_newline=module.default_newline,
-        provider=provider))
-    return provider._computed
-
-
 def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
               lines: List[str], comments: suppression.Suppressions,
               describe_line: Callable[[int], str]) -> List[Finding]:
-    positions = _positions(module)
+    positions = Positions(module, (node for report in reports for node in report_nodes(report)))
 
     def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)
