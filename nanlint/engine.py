@@ -523,7 +523,7 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     # comment is needed again as soon as the threshold is lowered.
     needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
     try:
-        findings = (_findings(module, reports, shown, path, lines, comments, describe_line)
+        findings = (_findings(analysis, reports, shown, path, lines, comments, describe_line)
                     if needed else [])
     except RecursionError:
         return [too_deep]
@@ -543,9 +543,10 @@ def _internal_error(path: str, code: str, error: BaseException, lines: List[str]
     return finding
 
 
-def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path: str,
+def _findings(analysis: Analysis, reports: List[Report], shown: List[bool], path: str,
               lines: List[str], comments: suppression.Suppressions,
               describe_line: Callable[[int], str]) -> List[Finding]:
+    module = analysis.module
     positions = Positions(module, (node for report in reports for node in report_nodes(report)))
 
     def where_is(node: cst.CSTNode) -> Optional[str]:
@@ -579,9 +580,9 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
         message = report.message
         evidence = None
         if "{evidence}" in message:
-            detail = render(report.evidence, module, where_is) if report.evidence else ""
+            detail = render(report.evidence, analysis.code, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
-            evidence = _evidence(module, report, positions)
+            evidence = _evidence(analysis, report, positions)
         fix, suggestion = report.fix, report.suggestion
         keeper = deferred.get(id(report))
         if keeper is not None:
@@ -599,14 +600,14 @@ def _findings(module: cst.Module, reports: List[Report], shown: List[bool], path
     return findings
 
 
-def _evidence(module: cst.Module, report: Report, positions: Any) -> Optional[Dict[str, Any]]:
+def _evidence(analysis: Analysis, report: Report, positions: Any) -> Optional[Dict[str, Any]]:
     """The place of the evidence the message names, with what it says about it."""
     place = positions.get(report.evidence.node) if report.evidence is not None else None
     if place is None:
         return None
     return {"line": place.start.line, "column": place.start.column + 1,
             "end_line": place.end.line, "end_column": place.end.column + 1,
-            "message": render(report.evidence, module, lambda node: None)}
+            "message": render(report.evidence, analysis.code, lambda node: None)}
 
 
 def _one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Report]:

@@ -210,12 +210,12 @@ class Rule:
         return parent if isinstance(parent, cst.FunctionDef) else None
 
     def source(self, node: cst.CSTNode) -> str:
-        return " ".join(self.analysis.module.code_for_node(node).split())
+        return " ".join(self.analysis.code(node).split())
 
     def compact(self, node: cst.CSTNode, limit: int = 60) -> str:
         """The node's source on one line, without comments, shortened for a message."""
         lines = []
-        for line in self.analysis.module.code_for_node(node).splitlines():
+        for line in self.analysis.code(node).splitlines():
             if "#" in line and "'" not in line and '"' not in line:
                 line = line[: line.index("#")]
             lines.append(line)
@@ -250,6 +250,9 @@ class Rule:
     @classmethod
     def handlers(cls) -> List[Tuple[type, str]]:
         """(libcst node type, method name) for each ``visit_<Node>`` the rule defines."""
+        found = cls.__dict__.get("_handlers")
+        if found is not None:
+            return found
         found = []
         for attr in dir(cls):
             if attr.startswith("visit_"):
@@ -257,6 +260,7 @@ class Rule:
                 if node_type is None:
                     raise TypeError(f"{cls.__name__}.{attr}: no libcst node of that name")
                 found.append((node_type, attr))
+        cls._handlers = found  # one class, one answer: asked for every file
         return found
 
 

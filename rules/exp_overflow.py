@@ -278,8 +278,8 @@ class ExpOverflow(Rule):
         inner = denominator.args[0].value if denominator.args else None
         if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
                 or not isinstance(inner, cst.Call)
-                or self.analysis.module.code_for_node(inner).strip()
-                != self.analysis.module.code_for_node(exp_call).strip()):
+                or self.analysis.code(inner).strip()
+                != self.analysis.code(exp_call).strip()):
             return None
         logits = _exp_argument(exp_call)
         if logits is None or namespace not in ("tf", "ops"):

@@ -348,7 +348,7 @@ class LargeInitStddev(Rule):
         statement = self.analysis.cursor.statements[-1] if self.analysis.cursor.statements \
             else node
         function = self.analysis.in_function()
-        context = self.analysis.module.code_for_node(statement).lower() + (
+        context = self.analysis.code(statement).lower() + (
             function.name.value.lower() if function is not None else "")
         if "emb" in context or "bias" in context:
             return  # an embedding table is looked up, a bias added: neither has a fan-in

@@ -175,7 +175,7 @@ class ReluIntoCosine(Rule):
     def _shown(self, node: cst.CSTNode) -> str:
         """The source on one line, without comments (a parenthesized denominator may span
         lines that carry `# ...`)."""
-        code = re.sub(r"#[^\n]*", "", self.analysis.module.code_for_node(node))
+        code = re.sub(r"#[^\n]*", "", self.analysis.code(node))
         return " ".join(code.split())
 
     def _norm_call(self, norm: cst.BaseExpression) -> Optional[cst.Call]:

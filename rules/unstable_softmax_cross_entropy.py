@@ -197,7 +197,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         else:
             return None
         producer = evidence.node
-        if kind == "sigmoid" and "hard_sigmoid" in self.analysis.module.code_for_node(producer):
+        if kind == "sigmoid" and "hard_sigmoid" in self.analysis.code(producer):
             return None  # a hard sigmoid has no log-space form: NAN102 reports it
         return kind, complement, evidence
 

@@ -397,7 +397,7 @@ class VanishingEpsilon(Rule):
                             "float16", producer="policy")
         for call in self.analysis.calls_of("variable"):
             dtype = self.analysis.keyword(call, "dtype")
-            text = self.analysis.module.code_for_node(dtype) if dtype is not None else ""
+            text = self.analysis.code(dtype) if dtype is not None else ""
             if text.rsplit(".", 1)[-1].strip("'\"") in FLOAT16:
                 return Evidence(call, "created for the variable `{src}`", "which is float16, "
                                 "and so are the optimizer's slots for it", producer="variable")

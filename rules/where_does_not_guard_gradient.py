@@ -345,7 +345,7 @@ class WhereDoesNotGuardGradient(Rule):
         suggestion = f"guard the argument as well (the double where): `{safe} = {inner}`, "
         if site.name is None and site.top is branch:
             replaced = branch.deep_replace(site.operand, cst.Name(safe))
-            shown = " ".join(self.analysis.module.code_for_node(replaced).split())
+            shown = " ".join(self.analysis.code(replaced).split())
             suggestion += f"then use `{shown}` as the branch"
         else:
             suggestion += f"and compute `{site.name}` from `{safe}` instead of `{operand}`"

@@ -75,7 +75,16 @@ class Bindings:
         self._param_readers: Set[int] = set()  # id(FunctionDef) whose parameters were read
         self._call_places: Places = {}
         self._escaped: Set[str] = set()  # names passed as values: their callers are unknown
+        self._code: Dict[cst.CSTNode, str] = {}  # keyed by the node: it stays alive
         self.module_scope = self._scope_for(module, None)
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The node's source, as ``module.code_for_node`` gives it (cached: messages, fixes
+        and spellings ask for the same nodes many times, and each costs a code generation)."""
+        text = self._code.get(node)
+        if text is None:
+            text = self._code[node] = self.module.code_for_node(node)
+        return text
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
         """What ``expr`` can be at (scope, index): implemented by ``expressions``."""

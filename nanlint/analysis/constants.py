@@ -163,7 +163,7 @@ class Constants(Bindings):
         inner = self._number(first, scope, index, depth) if first is not None else None
         if inner is None or op.name != "lr_schedule":
             return inner
-        schedule = self.module.code_for_node(func).rsplit(".", 1)[-1]
+        schedule = self.code(func).rsplit(".", 1)[-1]
         return replace(inner, via=inner.via or f"the initial value of the schedule `{schedule}`")
 
     def _flag_defaults(self) -> Dict[str, Tuple[cst.BaseExpression, str]]:

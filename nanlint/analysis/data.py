@@ -157,7 +157,7 @@ class DataMoments:
             mean = s * data.mean + t
         else:
             return None
-        text = " ".join(self.analysis.module.code_for_node(expr).split())
+        text = " ".join(self.analysis.code(expr).split())
         return Moment(square, mean, data.features, data.source,
                       f"`{text[:57] + '...' if len(text) > 60 else text}`")
 
@@ -179,7 +179,7 @@ class DataMoments:
             found = self._number(expr, place)
             return found.value if found is not None else None
 
-        text = " ".join(self.analysis.module.code_for_node(call).split())
+        text = " ".join(self.analysis.code(call).split())
         what = f"`{text[:57] + '...' if len(text) > 60 else text}`"
         if qualified in ("numpy.random.uniform", "numpy.random.RandomState.uniform"):
             low, high = num(0, 0.0, "low"), num(1, 1.0, "high")

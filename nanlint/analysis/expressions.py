@@ -113,7 +113,7 @@ class Expressions(Producers):
             entry = self._dict_entry(expr, scope, index)
             if entry is not None:  # `params["scale"]` of a dict literal
                 return self._named(self._value(entry[0], entry[1], entry[2]),
-                                   self.module.code_for_node(expr))
+                                   self.code(expr))
             # An element of a tensor has the tensor's range and evidence.
             base = self._value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN

@@ -121,14 +121,15 @@ def difference_evidence(node: cst.CSTNode) -> Evidence:
                     producer="difference")
 
 
-def render(evidence: Evidence, module: cst.Module, where_is) -> str:
+def render(evidence: Evidence, code, where_is) -> str:
     """``\\`y_conv\\` is the output of \\`tf.nn.softmax\\` (line 60), which underflows ...``.
 
-    ``where_is(node)`` names the node's place ("line 60", in a notebook "cell 2, line 3").
+    ``code(node)`` is the node's source; ``where_is(node)`` names the node's place
+    ("line 60", in a notebook "cell 2, line 3").
     """
     node = evidence.node
-    op = module.code_for_node(node.func) if isinstance(node, cst.Call) else ""
-    src = _short(module.code_for_node(node))
+    op = code(node.func) if isinstance(node, cst.Call) else ""
+    src = _short(code(node))
     what = evidence.what.format(op=op, src=src)
     place = where_is(node)
     where = f" ({place})" if place else ""

@@ -252,7 +252,7 @@ class Producers(Constants):
         if binding is None or binding.kind != "param":
             return False
         dtype = self._dtype_argument(call, scope, index)
-        spelling = self.module.code_for_node(call.func).rsplit(".", 1)[-1]
+        spelling = self.code(call.func).rsplit(".", 1)[-1]
         return dtype in ("float32", "float16", "float64") or spelling in ("to_float",
                                                                            "cast_to_floatx")
 

@@ -46,12 +46,22 @@ def is_node(value: object) -> bool:
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The child nodes that hold code, in source order."""
     found: List[cst.CSTNode] = []
-    for name in child_fields(node.__class__):
+    fields = _FIELDS.get(node.__class__)
+    if fields is None:
+        fields = child_fields(node.__class__)
+    known = _IS_NODE
+    for name in fields:
         child = getattr(node, name)
-        if child.__class__ is tuple or child.__class__ is list:
-            found.extend(c for c in child if is_node(c))
-        elif is_node(child):
-            found.append(child)
+        kind = child.__class__
+        if kind is tuple or kind is list:
+            for item in child:
+                flag = known.get(item.__class__)
+                if flag or (flag is None and is_node(item)):
+                    found.append(item)
+        else:
+            flag = known.get(kind)
+            if flag or (flag is None and is_node(child)):
+                found.append(child)
     return found
 
 
