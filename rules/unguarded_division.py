@@ -124,7 +124,7 @@ class UnguardedDivision(Rule):
     def _evidence(self, denominator: cst.BaseExpression) -> Optional[Evidence]:
         value: Value = self.analysis.value(denominator)
         evidence = value.zero
-        if evidence is None or (evidence.convention and not evidence.discrete):
+        if evidence is None or (evidence.convention and evidence.confidence == "low"):
             return None  # a probability-named parameter is too weak; a mask count is not
         return evidence
 

@@ -274,6 +274,8 @@ class Producers(Constants):
 
     def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
         zero = x.zero if x.zero is not None and x.zero.aggregate else None
+        if zero is not None and zero.discrete and op.name == "reduce_mean":
+            zero = replace(zero, discrete=False)  # a fraction: 0 or >= 1/n, not >= 1
         if zero is None and "square_of_difference" in x.tags and x.node is not None:
             zero = difference_evidence(x.node)
         tags = set()
@@ -281,11 +283,15 @@ class Producers(Constants):
             zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
                             "high", discrete=True, producer="count")
             tags.add("count")
-        elif "mask_parameter" in x.tags and op.name == "reduce_sum" and zero is None:
-            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected "
+        elif "mask_parameter" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+                zero is None):
+            # The mean of a mask is its count over its size: 0 exactly when the sum is.
+            what = "the count `{src}`" if op.name == "reduce_sum" else "the mask fraction `{src}`"
+            zero = Evidence(call, what, "which is 0 when no element is selected "
                             "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
                             "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
-                            "mask)", "medium", discrete=True, convention=True, producer="count")
+                            "mask)", "medium", discrete=op.name == "reduce_sum",
+                            convention=True, producer="count")
             tags.add("count")
         if op.name in ("reduce_sum", "reduce_mean"):
             tags.add("sum")
