@@ -71,7 +71,8 @@ class Op:
     ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
-    ``count``, ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
+    ``count``, ``diag`` (a matrix with the argument on its diagonal, 0 elsewhere),
+    ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
     constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``),
     ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no value).
     """
@@ -144,7 +145,12 @@ OPS: Tuple[Op, ...] = (
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
-                "ops.ones_like"), lo=1.0, hi=1.0),
+                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",)),
+    # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
+    Op("eye", ("tf.eye", "tf.linalg.eye", "K.eye", "ops.eye", "ops.identity"), lo=0.0, hi=1.0,
+       args=("num_rows|N|n|size",), tags=("binary",)),
+    Op("diag", ("tf.linalg.diag", "tf.matrix_diag", "tf.diag", "tf.linalg.tensor_diag",
+                "ops.diag"), transfer="diag", args=("diagonal|x|v",)),
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
@@ -266,7 +272,7 @@ OPS: Tuple[Op, ...] = (
        transfer="join", args=("values|tensors|xs|x|arrays",)),
     Op("cond", ("tf.cond", "ops.cond"), transfer="where", args=("pred", "true_fn", "false_fn")),
     # Non-negative constructors: signs come from producers, not from every matmul.
-    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0),
+    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0, tags=("binary",)),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
     # -- Keras layers: the output is the layer's activation ---------------------------------
     Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),

@@ -104,6 +104,9 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
                         tiny=True, producer="one_minus_probability")
     elif a.zero and b.const == 0:
         zero = a.zero
+    elif "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
+        # `cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce).
+        tags = frozenset({"difference", "mask_difference"})
     elif a.const is None and b.const is None:
         tags = frozenset({"difference"})
         zero = tiny_difference(a, b, node)

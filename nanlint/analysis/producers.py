@@ -159,6 +159,10 @@ class Producers(Constants):
                 guards = self._zeros_marked(positional[0], positional[1], scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
                          guards=guards)
+        if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
+            x = arg(0)
+            return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
+                         tags=x.tags & {"binary"})
         if transfer == "join":  # concat / stack of a list: an element can be anywhere
             expr = self.argument(call, op, 0)
             if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
@@ -292,6 +296,12 @@ class Producers(Constants):
                             "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
                             "mask)", "medium", discrete=op.name == "reduce_sum",
                             convention=True, producer="count")
+            tags.add("count")
+        elif "mask_difference" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+                zero is None):
+            zero = Evidence(call, "the count `{src}` of a mask minus a 0/1 tensor", "which is 0 "
+                            "when the mask selects nothing beyond what the other tensor holds "
+                            "(e.g. no pair besides the diagonal)", "medium", producer="count")
             tags.add("count")
         if op.name in ("reduce_sum", "reduce_mean"):
             tags.add("sum")
