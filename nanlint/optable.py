@@ -71,7 +71,7 @@ class Op:
     ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
-    ``count``, ``diag`` (a matrix with the argument on its diagonal, 0 elsewhere),
+    ``count``, ``map`` (the results of a function called on each element), ``diag`` (a matrix with the argument on its diagonal, 0 elsewhere),
     ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
     constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``),
     ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no value).
@@ -271,6 +271,9 @@ OPS: Tuple[Op, ...] = (
                   "ops.concatenate", "ops.stack", "ops.hstack", "ops.vstack"),
        transfer="join", args=("values|tensors|xs|x|arrays",)),
     Op("cond", ("tf.cond", "ops.cond"), transfer="where", args=("pred", "true_fn", "false_fn")),
+    # `map_fn(fn, elems)` calls `fn` on each element of `elems`: a call site of `fn`.
+    Op("map_fn", ("tf.map_fn", "tf.vectorized_map", "K.map_fn", "ops.map", "ops.vectorized_map"),
+       transfer="map", args=("fn|f|function", "elems|xs|elements")),
     # Non-negative constructors: signs come from producers, not from every matmul.
     Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0, tags=("binary",)),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
@@ -365,6 +368,9 @@ OPS: Tuple[Op, ...] = (
        transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
 
+
+# The last names of the map ops: a function passed first to one of them is called there.
+MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map"})
 
 # Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
 # of arguments they take (`np.gradient(f)` has one: not a tape's).

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.scopes import END, Scope
+from nanlint.optable import MAP_NAMES
 
 # id(call) -> (the scope nodes around it, outermost first; the innermost statement)
 Places = Dict[int, Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]]
@@ -53,8 +54,11 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
             if func.__class__ is cst.Name or func.__class__ is cst.Attribute:
                 calls.append(node)
                 places[id(node)] = (scopes, statement)
-            for arg in node.args:
+            mapped = _last_name(func) in MAP_NAMES  # `map_fn(f, xs)`: a call site of `f`
+            for position, arg in enumerate(node.args):
                 value = arg.value
+                if mapped and position == 0 and arg.keyword is None:
+                    continue
                 if value.__class__ is cst.Name:
                     escaped.add(value.value)
                 elif value.__class__ is cst.Attribute:
@@ -72,6 +76,12 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
         children.reverse()
         stack.extend(children)
     return calls
+
+
+def _last_name(func: cst.BaseExpression) -> str:
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
 
 
 def _code_fields(kind: type) -> Tuple[str, ...]:

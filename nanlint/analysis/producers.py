@@ -165,9 +165,15 @@ class Producers(Constants):
                          tags=x.tags & {"binary"})
         if transfer == "join":  # concat / stack of a list: an element can be anywhere
             expr = self.argument(call, op, 0)
+            if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
+                expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
             if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-                return replace(join([self._value(e.value, scope, index)
-                                     for e in expr.elements]), tensor=True, layer=None)
+                parts = [self._value(e.value, scope, index) for e in expr.elements]
+                joined = join(parts)
+                if any("mask_parameter" in p.tags for p in parts):
+                    # Evidence like a zero: some elements are the mask's.
+                    joined = replace(joined, tags=joined.tags | {"mask_parameter"})
+                return replace(joined, tensor=True, layer=None)
             return Value(tensor=True)
         if transfer == "einsum":
             if any(a.star for a in call.args):
@@ -193,6 +199,9 @@ class Producers(Constants):
             return joined
         if transfer == "gradient":
             return gradient(call)
+        if transfer == "map":  # the function's results, stacked
+            return replace(self._branch(self.argument(call, op, 0), scope, index), tensor=True,
+                           layer=None)
         if transfer == "uniform":  # [minval, maxval), by default [0, 1)
             low, high = self.argument(call, op, 1), self.argument(call, op, 2)
             lo = self._value(low, scope, index).const if low is not None else 0.0
