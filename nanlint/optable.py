@@ -98,6 +98,8 @@ _RELU = Reason("which is exactly 0 for every negative input", "high")
 _LINEAR = Reason("a linear output, which takes negative values", "medium")
 _LOSS = Reason("a loss, which reaches 0 when predictions match the targets", "medium")
 _MASK_COUNT = Reason("a count, which is 0 when nothing is selected", "high", discrete=True)
+_CONSTANT = Reason("which is 0 for a constant input (an all-zero padding row, a constant "
+                   "feature) and tiny near one", "medium", tiny=True)
 _VARIABLE = Reason("a trainable variable, which training can move through 0", "medium",
                    aggregate=False)
 
@@ -230,6 +232,11 @@ OPS: Tuple[Op, ...] = (
        transfer="reduce", args=ARG_X),
     Op("reduce_min", ("tf.math.reduce_min", "tf.reduce_min", "K.min", "ops.min", "ops.amin"),
        transfer="reduce", args=ARG_X),
+    # Moments: a variance and its root, the standard deviation, are 0 for a constant input.
+    Op("variance", ("tf.math.reduce_variance", "K.var", "ops.var"), lo=0.0, zero=_CONSTANT,
+       args=ARG_X, tags=("variance",)),
+    Op("std", ("tf.math.reduce_std", "K.std", "ops.std"), lo=0.0, zero=_CONSTANT, args=ARG_X,
+       tags=("std",)),
     Op("where", ("tf.where", "tf.where_v2", "K.switch", "ops.where"),
        transfer="where", args=("condition|cond", "x|then_expression|x1", "y|else_expression|x2")),
     Op("square", ("tf.math.square", "tf.square", "K.square", "ops.square"),

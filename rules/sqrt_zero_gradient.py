@@ -88,6 +88,8 @@ class SqrtZeroGradient(Rule):
             return
         if op.name == "sqrt":
             self._check(node, self.analysis.argument(node, op, 0))
+        elif op.name == "std":
+            self._check_std(node)
         elif op.name == "pow":
             exponent = self.analysis.argument(node, op, 1)
             if exponent is not None and self._fractional(exponent):
@@ -138,6 +140,59 @@ class SqrtZeroGradient(Rule):
                            self.plus_epsilon(argument, value,
                                              parenthesize=isinstance(node, cst.BinaryOperation)))
         self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
+
+    def _check_std(self, node: cst.Call) -> None:
+        """``K.std(x)`` is ``sqrt(var(x))``: a root of a value that is 0 for a constant
+        input."""
+        evidence = self.analysis.value(node).zero
+        if evidence is None or not self._normalizes(node):
+            return
+        family, prefix = self.namespace(node)
+        variance = {"tf": "math.reduce_variance", "ops": "var", "K": "var"}[family]
+        epsilon = self.epsilon(self.analysis.value(node))
+        shown = self.source(node)
+        args = ", ".join(self.source(arg).rstrip(", ") for arg in node.args)
+        replacement = f"{prefix}.sqrt({prefix}.{variance}({args}) + {epsilon})"
+        fix = None
+        if all(not arg.star for arg in node.args):
+            new = self.template(f"{prefix}.sqrt({{v}} + {epsilon})", v=node.with_changes(
+                func=self.template(f"{prefix}.{variance}")))
+            fix = self.fix("take the root of the variance plus an epsilon", node, new)
+        self.report(node, f"`{shown}` is the square root of a variance, which can be 0, "
+                    "where its gradient is infinite: {evidence}",
+                    evidence=evidence,
+                    suggestion=f"add an epsilon inside the root: `{replacement}`", fix=fix)
+
+    def _normalizes(self, std: cst.Call) -> bool:
+        """Whether ``std`` (or the name it is assigned to) is a denominator that the forward
+        pass guards (`(x - m) / (std + eps)`, `/ maximum(std, eps)`): the layer-norm case,
+        where only the gradient of the root is NaN. An unguarded one is NAN101's; a std
+        that is only returned, logged or stored is the caller's business."""
+        for reader in self.analysis.readers(std):
+            child, parent = reader, self.analysis.parent(reader)
+            while isinstance(parent, (cst.BinaryOperation, cst.Arg)) and not (
+                    isinstance(parent, cst.BinaryOperation) and isinstance(
+                        parent.operator, cst.Divide)):
+                if isinstance(parent, cst.BinaryOperation) and not isinstance(
+                        parent.operator, (cst.Add, cst.Subtract)):
+                    break
+                if isinstance(parent, cst.Arg):  # `maximum(std, eps)`
+                    call = self.analysis.parent(parent)
+                    op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+                    if op is None or op.name != "maximum":
+                        break
+                    parent = call
+                child, parent = parent, self.analysis.parent(parent)
+            denominator = None
+            if isinstance(parent, cst.BinaryOperation) and isinstance(
+                    parent.operator, cst.Divide) and child is parent.right:
+                denominator = child
+            elif isinstance(parent, cst.AugAssign) and isinstance(
+                    parent.operator, cst.DivideAssign) and child is parent.value:
+                denominator = child
+            if denominator is not None and self.analysis.value(denominator).zero is None:
+                return True
+        return False
 
     def _halved_exponent(self, node: cst.CSTNode, argument: cst.BaseExpression):
         """``sqrt(exp(v))`` → ``exp(0.5 * v)``: equal everywhere, so a safe fix."""

@@ -88,6 +88,9 @@ class Flow:
         return (info.unit, info.cls) if info is not None else (None, None)
 
     # -- bodies and variables ----------------------------------------------------------------
+    def body(self, unit: Unit) -> Body:
+        return self._body(unit)
+
     def _body(self, unit: Unit) -> Body:
         body = self._bodies.get(id(unit))
         if body is None:
