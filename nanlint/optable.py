@@ -177,6 +177,10 @@ OPS: Tuple[Op, ...] = (
                                  "tf.initializers.random_normal",
                                  "tf.initializers.truncated_normal"),
        transfer="object", args=("mean", "stddev"), tags=("initializer",)),
+    Op("zeros_initializer", ("keras.initializers.zeros", "keras.initializers.Zeros",
+                             "tf.zeros_initializer", "tf.initializers.zeros",
+                             "tf.initializers.Zeros", "K.zeros_initializer"),
+       transfer="object", args=()),
     Op("random_uniform", ("tf.random.uniform", "tf.random_uniform", "K.random_uniform",
                           "keras.random.uniform"),
        transfer="uniform", args=("shape", "minval|low", "maxval|high")),
@@ -375,6 +379,11 @@ OPS: Tuple[Op, ...] = (
        transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
 
+
+# Methods that create a layer's or a metric's variable; `initializer=` one of ZERO_INITIALIZERS
+# (strings, or ops of the "zeros_initializer" name) starts it at 0.
+STATE_METHODS = frozenset({"add_weight", "add_variable"})
+ZERO_INITIALIZERS = frozenset({"zeros", "zero", "Zeros"})
 
 # The last names of the map ops: a function passed first to one of them is called there.
 MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map"})

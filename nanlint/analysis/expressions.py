@@ -260,6 +260,9 @@ class Expressions(Producers):
         if (callee is None or callee.kind == "external") and self._gradient_method(
                 call, scope, index):
             return gradient(call)
+        if (callee is None or callee.kind == "external") and isinstance(
+                call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
+            return self._state_variable(call, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:

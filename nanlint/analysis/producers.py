@@ -246,6 +246,38 @@ class Producers(Constants):
                 return self._value(call, scope, index)
         return self._value(expr, scope, index)
 
+    def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
+        state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
+        trainable = self.keyword(call, "trainable")
+        if trainable is None:
+            metric = scope.cls is not None and any(
+                (dotted_parts(base.value) or [""])[-1].endswith("Metric")
+                for base in scope.cls.bases)
+            if not metric:
+                return Value(tensor=True)  # a layer's weight: trainable by default
+        elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
+            return Value(tensor=True)
+        if not self._zero_initializer(self.keyword(call, "initializer"), scope, index):
+            return Value(tensor=True)
+        evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
+                            "zeros initializer) and is 0 again after every reset, until an "
+                            "update", "medium",
+                            producer="state")
+        return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
+
+    def _zero_initializer(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                          index: int) -> bool:
+        if isinstance(expr, cst.SimpleString):
+            return expr.evaluated_value in optable.ZERO_INITIALIZERS
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        if expr is None:
+            return False
+        callee = self._callee(expr, scope, index)
+        return callee is not None and callee.op is not None and (
+            callee.op.name == "zeros_initializer")
+
     def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
                       scope: Scope, index: int) -> Optional[cst.CSTNode]:
         """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
