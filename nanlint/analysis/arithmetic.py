@@ -35,6 +35,14 @@ def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]
     return None
 
 
+def union_evidence(node: cst.CSTNode) -> Evidence:
+    """``area1 + area2 - overlap`` (IoU's union), the overlap a product of clamped
+    differences: at least the larger area, and 0 exactly where both boxes have zero size."""
+    return Evidence(node, "the union `{src}` of two areas minus their overlap", "which is 0 "
+                    "where both boxes have zero size (the zero padding of a box tensor)",
+                    "medium", producer="union")
+
+
 def _mul_bound(a: float, b: float) -> float:
     if a == 0 or b == 0:
         return 0.0
@@ -77,6 +85,8 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
             negative = this.negative
     const = a.const + b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
+    if "product" in a.tags and "product" in b.tags:
+        tags = tags | {"sum_of_products"}  # `w1 * h1 + w2 * h2`: two areas
     node = None
     for this, other in ((a, b), (b, a)):
         # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
@@ -104,6 +114,8 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
                         tiny=True, producer="one_minus_probability")
     elif a.zero and b.const == 0:
         zero = a.zero
+    elif "sum_of_products" in a.tags and "overlap" in b.tags:
+        zero = union_evidence(node)
     elif "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
         # `cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce).
         tags = frozenset({"difference", "mask_difference"})
@@ -138,6 +150,10 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     const = a.const * b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if (
         a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+    if a.const is None and b.const is None:
+        tags = tags | {"product"}
+        if "clamped_difference" in a.tags and "clamped_difference" in b.tags:
+            tags = tags | {"overlap"}  # `max(x2 - x1, 0) * max(y2 - y1, 0)`: an intersection
     guards = a.guards if b.positive else b.guards if a.positive else None
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
@@ -225,8 +241,11 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
         zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
                         "medium", producer="relu")
     negative = a.negative if a.negative and b.negative else None
+    tags: FrozenSet[str] = frozenset()
+    if zero is not None and "difference" in (a.tags | b.tags):
+        tags = frozenset({"clamped_difference"})  # `max(x2 - x1, 0)`: an overlap's extent
     return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
-                 known=a.known or b.known, tensor=True)
+                 known=a.known or b.known, tensor=True, tags=tags)
 
 
 def clip(x: Value, low: Value, high: Value) -> Value:
