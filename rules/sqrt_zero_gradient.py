@@ -19,8 +19,12 @@ class SqrtZeroGradient(Rule):
     a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
-    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
-    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
+    (`tf.math.reduce_variance`, `K.var`, `keras.ops.var`), 0 for a constant row. It also
+    flags `sqrt(exp(v))`, which is 0 once `exp` underflows, and a standard deviation
+    (`tf.math.reduce_std`, `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes
+    behind an epsilon, `(x - mean) / (std + eps)`: the value is finite, the gradient of the
+    root is not (an unguarded `x / std` is NAN101's).
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -49,9 +53,9 @@ class SqrtZeroGradient(Rule):
     Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
     configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
     `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
-    squared gradients), which changes values near 0 and is applied only with
-    `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
-    A value that can be negative gets no fix.
+    squared gradients; `K.std(x)` → `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0
+    and is applied only with `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is
+    exact and is a safe fix. A value that can be negative gets no fix.
 
     Not reported where the root's value reaches no differentiated objective: an RMSE that
     is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
@@ -72,6 +76,8 @@ class SqrtZeroGradient(Rule):
         "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",
         "import tensorflow as tf\nstd = tf.exp(0.5 * log_var)\n",
         "import math\ns = math.sqrt(2.0)\n",
+        "from keras import backend as K\ndef norm(x):\n"
+        "    s = K.sqrt(K.var(x, axis=-1, keepdims=True) + 1e-6)\n    return x / (s + 1e-6)\n",
     ]
     INVALID = [
         "import tensorflow as tf\n"
@@ -80,6 +86,8 @@ class SqrtZeroGradient(Rule):
         "import tensorflow as tf\nstd = tf.sqrt(tf.exp(log_var))\n",
         "import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
         "slopes = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n",
+        "from keras import backend as K\ndef norm(x):\n"
+        "    s = K.std(x, axis=-1, keepdims=True)\n    return x / (s + 1e-6)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

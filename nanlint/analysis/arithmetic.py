@@ -1,5 +1,5 @@
 """Arithmetic on values: what a sum, difference, product, quotient, power, square, root,
-maximum or clip of two :class:`Value` can be, and which evidence survives it.
+maximum, clip or reduction of :class:`Value`s can be, and which evidence survives it.
 
 Pure functions of the lattice; the op semantics (``producers``) and the expression walk
 (``expressions``) call them.
@@ -262,3 +262,53 @@ def clip(x: Value, low: Value, high: Value) -> Value:
     return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"})
+
+
+def reduce(name: str, x: Value, call: cst.CSTNode) -> Value:
+    """A sum, mean, max or min (``name``, canonical) of ``x``."""
+    zero = x.zero if x.zero is not None and x.zero.aggregate else None
+    if zero is not None and zero.discrete and name == "reduce_mean":
+        zero = replace(zero, discrete=False)  # a fraction: 0 or >= 1/n, not >= 1
+    if zero is None and "square_of_difference" in x.tags and x.node is not None:
+        zero = difference_evidence(x.node)
+    tags = set()
+    if "mask" in x.tags and name == "reduce_sum":
+        zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
+                        "high", discrete=True, producer="count")
+        tags.add("count")
+    elif "mask_parameter" in x.tags and name in ("reduce_sum", "reduce_mean") and (
+            zero is None):
+        # The mean of a mask is its count over its size: 0 exactly when the sum is.
+        what = "the count `{src}`" if name == "reduce_sum" else "the mask fraction `{src}`"
+        zero = Evidence(call, what, "which is 0 when no element is selected "
+                        "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
+                        "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
+                        "mask)", "medium", discrete=name == "reduce_sum",
+                        convention=True, producer="count")
+        tags.add("count")
+    elif "mask_difference" in x.tags and name in ("reduce_sum", "reduce_mean") and (
+            zero is None):
+        zero = Evidence(call, "the count `{src}` of a mask minus a 0/1 tensor", "which is 0 "
+                        "when the mask selects nothing beyond what the other tensor holds "
+                        "(e.g. no pair besides the diagonal)", "medium", producer="count")
+        tags.add("count")
+    if name in ("reduce_sum", "reduce_mean"):
+        tags.add("sum")
+    if "exp" in x.tags and name == "reduce_sum":
+        tags.add("sum_exp")
+        if "exp_unbounded" in x.tags:
+            tags.add("sum_exp_unbounded")
+    if name == "reduce_max":
+        tags.add("max")
+    if "square_of_difference" in x.tags:
+        tags.add("mean_squared_error" if name == "reduce_mean" else "sum_of_squares")
+    elif "square" in x.tags:
+        tags.add("sum_of_squares")
+    if name == "reduce_sum":
+        lo = x.lo if x.lo >= 0 else -inf
+        hi = inf if x.hi > 0 else x.hi
+    else:
+        lo, hi = x.lo, x.hi
+    return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
+                 negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
+                 node=call)

@@ -230,7 +230,8 @@ class Expressions(Producers):
         if site is None:
             callee = self._callee(call.func, where, index)
             op = callee.op if callee is not None and callee.kind == "op" else None
-            elems = self.argument(call, op, 1) if op is not None and op.transfer == "map" else None
+            mapped = op is not None and op.transfer == "map"
+            elems = self.argument(call, op, 1) if mapped else None
             site = self._branch_calls[id(call)] = cst.Call(
                 func=first.value, args=[cst.Arg(elems)] if elems is not None else [])
         method = isinstance(first.value, cst.Attribute) and not is_static(node)

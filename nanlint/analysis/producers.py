@@ -16,12 +16,11 @@ from typing import Dict, Optional
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, sqrt_like,
-                                         square)
+from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
+                                         sqrt_like, square)
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
-from nanlint.analysis.lattice import (DTYPES, UNKNOWN, Evidence, Value, constant,
-                                      difference_evidence, join)
+from nanlint.analysis.lattice import DTYPES, UNKNOWN, Evidence, Value, constant, join
 from nanlint.analysis.scopes import END, Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
@@ -122,7 +121,7 @@ class Producers(Constants):
         if transfer == "pow":
             return power(arg(0), arg(1), call)
         if transfer == "reduce":
-            return self._reduce(op, arg(0), call)
+            return reduce(op.name, arg(0), call)
         if transfer in ("add", "subtract", "multiply", "divide"):
             return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
         if transfer == "divide_no_nan":
@@ -316,54 +315,6 @@ class Producers(Constants):
             if binding is not None and binding.kind == "import":
                 return False
         return True
-
-    def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
-        zero = x.zero if x.zero is not None and x.zero.aggregate else None
-        if zero is not None and zero.discrete and op.name == "reduce_mean":
-            zero = replace(zero, discrete=False)  # a fraction: 0 or >= 1/n, not >= 1
-        if zero is None and "square_of_difference" in x.tags and x.node is not None:
-            zero = difference_evidence(x.node)
-        tags = set()
-        if "mask" in x.tags and op.name == "reduce_sum":
-            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
-                            "high", discrete=True, producer="count")
-            tags.add("count")
-        elif "mask_parameter" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
-                zero is None):
-            # The mean of a mask is its count over its size: 0 exactly when the sum is.
-            what = "the count `{src}`" if op.name == "reduce_sum" else "the mask fraction `{src}`"
-            zero = Evidence(call, what, "which is 0 when no element is selected "
-                            "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
-                            "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
-                            "mask)", "medium", discrete=op.name == "reduce_sum",
-                            convention=True, producer="count")
-            tags.add("count")
-        elif "mask_difference" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
-                zero is None):
-            zero = Evidence(call, "the count `{src}` of a mask minus a 0/1 tensor", "which is 0 "
-                            "when the mask selects nothing beyond what the other tensor holds "
-                            "(e.g. no pair besides the diagonal)", "medium", producer="count")
-            tags.add("count")
-        if op.name in ("reduce_sum", "reduce_mean"):
-            tags.add("sum")
-        if "exp" in x.tags and op.name == "reduce_sum":
-            tags.add("sum_exp")
-            if "exp_unbounded" in x.tags:
-                tags.add("sum_exp_unbounded")
-        if op.name == "reduce_max":
-            tags.add("max")
-        if "square_of_difference" in x.tags:
-            tags.add("mean_squared_error" if op.name == "reduce_mean" else "sum_of_squares")
-        elif "square" in x.tags:
-            tags.add("sum_of_squares")
-        if op.name == "reduce_sum":
-            lo = x.lo if x.lo >= 0 else -inf
-            hi = inf if x.hi > 0 else x.hi
-        else:
-            lo, hi = x.lo, x.hi
-        return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
-                     negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
-                     node=call)
 
     def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         if op.activation is not None:
