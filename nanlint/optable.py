@@ -71,7 +71,8 @@ class Op:
     ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
-    ``count``, ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
+    ``count``, ``map`` (the results of a function called on each element), ``diag`` (a matrix with the argument on its diagonal, 0 elsewhere),
+    ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
     constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``),
     ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no value).
     """
@@ -97,6 +98,8 @@ _RELU = Reason("which is exactly 0 for every negative input", "high")
 _LINEAR = Reason("a linear output, which takes negative values", "medium")
 _LOSS = Reason("a loss, which reaches 0 when predictions match the targets", "medium")
 _MASK_COUNT = Reason("a count, which is 0 when nothing is selected", "high", discrete=True)
+_CONSTANT = Reason("which is 0 for a constant input (an all-zero padding row, a constant "
+                   "feature) and tiny near one", "medium", tiny=True)
 _VARIABLE = Reason("a trainable variable, which training can move through 0", "medium",
                    aggregate=False)
 
@@ -144,7 +147,12 @@ OPS: Tuple[Op, ...] = (
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
-                "ops.ones_like"), lo=1.0, hi=1.0),
+                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",)),
+    # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
+    Op("eye", ("tf.eye", "tf.linalg.eye", "K.eye", "ops.eye", "ops.identity"), lo=0.0, hi=1.0,
+       args=("num_rows|N|n|size",), tags=("binary",)),
+    Op("diag", ("tf.linalg.diag", "tf.matrix_diag", "tf.diag", "tf.linalg.tensor_diag",
+                "ops.diag"), transfer="diag", args=("diagonal|x|v",)),
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
        zero=Reason("which is all zeros", "high")),
@@ -169,6 +177,10 @@ OPS: Tuple[Op, ...] = (
                                  "tf.initializers.random_normal",
                                  "tf.initializers.truncated_normal"),
        transfer="object", args=("mean", "stddev"), tags=("initializer",)),
+    Op("zeros_initializer", ("keras.initializers.zeros", "keras.initializers.Zeros",
+                             "tf.zeros_initializer", "tf.initializers.zeros",
+                             "tf.initializers.Zeros", "K.zeros_initializer"),
+       transfer="object", args=()),
     Op("random_uniform", ("tf.random.uniform", "tf.random_uniform", "K.random_uniform",
                           "keras.random.uniform"),
        transfer="uniform", args=("shape", "minval|low", "maxval|high")),
@@ -224,6 +236,11 @@ OPS: Tuple[Op, ...] = (
        transfer="reduce", args=ARG_X),
     Op("reduce_min", ("tf.math.reduce_min", "tf.reduce_min", "K.min", "ops.min", "ops.amin"),
        transfer="reduce", args=ARG_X),
+    # Moments: a variance and its root, the standard deviation, are 0 for a constant input.
+    Op("variance", ("tf.math.reduce_variance", "K.var", "ops.var"), lo=0.0, zero=_CONSTANT,
+       args=ARG_X, tags=("variance",)),
+    Op("std", ("tf.math.reduce_std", "K.std", "ops.std"), lo=0.0, zero=_CONSTANT, args=ARG_X,
+       tags=("std",)),
     Op("where", ("tf.where", "tf.where_v2", "K.switch", "ops.where"),
        transfer="where", args=("condition|cond", "x|then_expression|x1", "y|else_expression|x2")),
     Op("square", ("tf.math.square", "tf.square", "K.square", "ops.square"),
@@ -265,8 +282,11 @@ OPS: Tuple[Op, ...] = (
                   "ops.concatenate", "ops.stack", "ops.hstack", "ops.vstack"),
        transfer="join", args=("values|tensors|xs|x|arrays",)),
     Op("cond", ("tf.cond", "ops.cond"), transfer="where", args=("pred", "true_fn", "false_fn")),
+    # `map_fn(fn, elems)` calls `fn` on each element of `elems`: a call site of `fn`.
+    Op("map_fn", ("tf.map_fn", "tf.vectorized_map", "K.map_fn", "ops.map", "ops.vectorized_map"),
+       transfer="map", args=("fn|f|function", "elems|xs|elements")),
     # Non-negative constructors: signs come from producers, not from every matmul.
-    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0),
+    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0, tags=("binary",)),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
     # -- Keras layers: the output is the layer's activation ---------------------------------
     Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
@@ -359,6 +379,14 @@ OPS: Tuple[Op, ...] = (
        transfer="object", args=("initial_learning_rate|learning_rate",)),
 )
 
+
+# Methods that create a layer's or a metric's variable; `initializer=` one of ZERO_INITIALIZERS
+# (strings, or ops of the "zeros_initializer" name) starts it at 0.
+STATE_METHODS = frozenset({"add_weight", "add_variable"})
+ZERO_INITIALIZERS = frozenset({"zeros", "zero", "Zeros"})
+
+# The last names of the map ops: a function passed first to one of them is called there.
+MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map"})
 
 # Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
 # of arguments they take (`np.gradient(f)` has one: not a tape's).

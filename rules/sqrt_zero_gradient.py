@@ -19,8 +19,12 @@ class SqrtZeroGradient(Rule):
     a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
-    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
-    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
+    (`tf.math.reduce_variance`, `K.var`, `keras.ops.var`), 0 for a constant row. It also
+    flags `sqrt(exp(v))`, which is 0 once `exp` underflows, and a standard deviation
+    (`tf.math.reduce_std`, `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes
+    behind an epsilon, `(x - mean) / (std + eps)`: the value is finite, the gradient of the
+    root is not (an unguarded `x / std` is NAN101's).
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -49,9 +53,9 @@ class SqrtZeroGradient(Rule):
     Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
     configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
     `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
-    squared gradients), which changes values near 0 and is applied only with
-    `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
-    A value that can be negative gets no fix.
+    squared gradients; `K.std(x)` → `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0
+    and is applied only with `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is
+    exact and is a safe fix. A value that can be negative gets no fix.
 
     Not reported where the root's value reaches no differentiated objective: an RMSE that
     is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
@@ -72,6 +76,8 @@ class SqrtZeroGradient(Rule):
         "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",
         "import tensorflow as tf\nstd = tf.exp(0.5 * log_var)\n",
         "import math\ns = math.sqrt(2.0)\n",
+        "from keras import backend as K\ndef norm(x):\n"
+        "    s = K.sqrt(K.var(x, axis=-1, keepdims=True) + 1e-6)\n    return x / (s + 1e-6)\n",
     ]
     INVALID = [
         "import tensorflow as tf\n"
@@ -80,6 +86,8 @@ class SqrtZeroGradient(Rule):
         "import tensorflow as tf\nstd = tf.sqrt(tf.exp(log_var))\n",
         "import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
         "slopes = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n",
+        "from keras import backend as K\ndef norm(x):\n"
+        "    s = K.std(x, axis=-1, keepdims=True)\n    return x / (s + 1e-6)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -88,6 +96,8 @@ class SqrtZeroGradient(Rule):
             return
         if op.name == "sqrt":
             self._check(node, self.analysis.argument(node, op, 0))
+        elif op.name == "std":
+            self._check_std(node)
         elif op.name == "pow":
             exponent = self.analysis.argument(node, op, 1)
             if exponent is not None and self._fractional(exponent):
@@ -138,6 +148,59 @@ class SqrtZeroGradient(Rule):
                            self.plus_epsilon(argument, value,
                                              parenthesize=isinstance(node, cst.BinaryOperation)))
         self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
+
+    def _check_std(self, node: cst.Call) -> None:
+        """``K.std(x)`` is ``sqrt(var(x))``: a root of a value that is 0 for a constant
+        input."""
+        evidence = self.analysis.value(node).zero
+        if evidence is None or not self._normalizes(node):
+            return
+        family, prefix = self.namespace(node)
+        variance = {"tf": "math.reduce_variance", "ops": "var", "K": "var"}[family]
+        epsilon = self.epsilon(self.analysis.value(node))
+        shown = self.source(node)
+        args = ", ".join(self.source(arg).rstrip(", ") for arg in node.args)
+        replacement = f"{prefix}.sqrt({prefix}.{variance}({args}) + {epsilon})"
+        fix = None
+        if all(not arg.star for arg in node.args):
+            new = self.template(f"{prefix}.sqrt({{v}} + {epsilon})", v=node.with_changes(
+                func=self.template(f"{prefix}.{variance}")))
+            fix = self.fix("take the root of the variance plus an epsilon", node, new)
+        self.report(node, f"`{shown}` is the square root of a variance, which can be 0, "
+                    "where its gradient is infinite: {evidence}",
+                    evidence=evidence,
+                    suggestion=f"add an epsilon inside the root: `{replacement}`", fix=fix)
+
+    def _normalizes(self, std: cst.Call) -> bool:
+        """Whether ``std`` (or the name it is assigned to) is a denominator that the forward
+        pass guards (`(x - m) / (std + eps)`, `/ maximum(std, eps)`): the layer-norm case,
+        where only the gradient of the root is NaN. An unguarded one is NAN101's; a std
+        that is only returned, logged or stored is the caller's business."""
+        for reader in self.analysis.readers(std):
+            child, parent = reader, self.analysis.parent(reader)
+            while isinstance(parent, (cst.BinaryOperation, cst.Arg)) and not (
+                    isinstance(parent, cst.BinaryOperation) and isinstance(
+                        parent.operator, cst.Divide)):
+                if isinstance(parent, cst.BinaryOperation) and not isinstance(
+                        parent.operator, (cst.Add, cst.Subtract)):
+                    break
+                if isinstance(parent, cst.Arg):  # `maximum(std, eps)`
+                    call = self.analysis.parent(parent)
+                    op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+                    if op is None or op.name != "maximum":
+                        break
+                    parent = call
+                child, parent = parent, self.analysis.parent(parent)
+            denominator = None
+            if isinstance(parent, cst.BinaryOperation) and isinstance(
+                    parent.operator, cst.Divide) and child is parent.right:
+                denominator = child
+            elif isinstance(parent, cst.AugAssign) and isinstance(
+                    parent.operator, cst.DivideAssign) and child is parent.value:
+                denominator = child
+            if denominator is not None and self.analysis.value(denominator).zero is None:
+                return True
+        return False
 
     def _halved_exponent(self, node: cst.CSTNode, argument: cst.BaseExpression):
         """``sqrt(exp(v))`` → ``exp(0.5 * v)``: equal everywhere, so a safe fix."""

@@ -18,14 +18,21 @@ class UnguardedDivision(Rule):
     difference, `1 - p` of a probability, a trainable variable (with high confidence when
     its initializer can be 0, e.g. `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also
     kept in a config dict or returned by a helper), a hand-computed variance
-    `E[x²] - E[x]²` (or `sum_sq - mean * sum`), a difference of two sums. It also flags
+    `E[x²] - E[x]²` (or `sum_sq - mean * sum`), a difference of two sums, a variance or
+    standard deviation (`tf.math.reduce_std`, `K.std`, `keras.ops.var`: 0 for a constant
+    row), the union `area1 + area2 - overlap` of an IoU (0 for two zero-size boxes, the
+    padding of a label tensor), and the state of a metric made with a zeros initializer
+    (`add_weight(..., initializer="zeros")`, 0 before the first update and after a reset). It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
-    convention: it is reported with medium confidence, and the message says so.
+    convention: it is reported with medium confidence, and the message says so. So is its
+    mean (the fraction selected), the rows of such a mask mapped by `tf.map_fn`, and a mask
+    minus a 0/1 tensor (`cast(equal(l, transpose(l))) - eye(n)`: the pairs of equal labels
+    without the diagonal).
 
     ## Why is this bad?
     `x / 0` is `inf` and `0 / 0` is `NaN`; either poisons the loss, and the gradient of
@@ -98,6 +105,10 @@ class UnguardedDivision(Rule):
         "    return tf.reduce_sum(x * mask) / tf.reduce_sum(mask)\n",
         "import tensorflow as tf\nh = tf.nn.relu(x)\nw = tf.divide(h, tf.reduce_sum(h))\n",
         "from keras import ops\nd = ops.sum(ops.square(a - b))\nr = ops.divide(1.0, d)\n",
+        "import tensorflow as tf\nclass Kappa(tf.keras.metrics.Metric):\n"
+        "    def __init__(self):\n"
+        "        self.m = self.add_weight('m', shape=(3, 3), initializer='zeros')\n"
+        "    def result(self):\n        return self.m / tf.reduce_sum(self.m)\n",
     ]
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
@@ -124,7 +135,7 @@ class UnguardedDivision(Rule):
     def _evidence(self, denominator: cst.BaseExpression) -> Optional[Evidence]:
         value: Value = self.analysis.value(denominator)
         evidence = value.zero
-        if evidence is None or (evidence.convention and not evidence.discrete):
+        if evidence is None or (evidence.convention and evidence.confidence == "low"):
             return None  # a probability-named parameter is too weak; a mask count is not
         return evidence
 

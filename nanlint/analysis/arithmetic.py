@@ -1,5 +1,5 @@
 """Arithmetic on values: what a sum, difference, product, quotient, power, square, root,
-maximum or clip of two :class:`Value` can be, and which evidence survives it.
+maximum, clip or reduction of :class:`Value`s can be, and which evidence survives it.
 
 Pure functions of the lattice; the op semantics (``producers``) and the expression walk
 (``expressions``) call them.
@@ -33,6 +33,14 @@ def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]
                         "are equal and gets tiny near that", "medium", tiny=True,
                         producer="difference_of_sums")
     return None
+
+
+def union_evidence(node: cst.CSTNode) -> Evidence:
+    """``area1 + area2 - overlap`` (IoU's union), the overlap a product of clamped
+    differences: at least the larger area, and 0 exactly where both boxes have zero size."""
+    return Evidence(node, "the union `{src}` of two areas minus their overlap", "which is 0 "
+                    "where both boxes have zero size (the zero padding of a box tensor)",
+                    "medium", producer="union")
 
 
 def _mul_bound(a: float, b: float) -> float:
@@ -77,6 +85,8 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
             negative = this.negative
     const = a.const + b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
+    if "product" in a.tags and "product" in b.tags:
+        tags = tags | {"sum_of_products"}  # `w1 * h1 + w2 * h2`: two areas
     node = None
     for this, other in ((a, b), (b, a)):
         # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
@@ -104,6 +114,11 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
                         tiny=True, producer="one_minus_probability")
     elif a.zero and b.const == 0:
         zero = a.zero
+    elif "sum_of_products" in a.tags and "overlap" in b.tags:
+        zero = union_evidence(node)
+    elif "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
+        # `cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce).
+        tags = frozenset({"difference", "mask_difference"})
     elif a.const is None and b.const is None:
         tags = frozenset({"difference"})
         zero = tiny_difference(a, b, node)
@@ -135,6 +150,10 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     const = a.const * b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if (
         a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+    if a.const is None and b.const is None:
+        tags = tags | {"product"}
+        if "clamped_difference" in a.tags and "clamped_difference" in b.tags:
+            tags = tags | {"overlap"}  # `max(x2 - x1, 0) * max(y2 - y1, 0)`: an intersection
     guards = a.guards if b.positive else b.guards if a.positive else None
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
@@ -222,8 +241,11 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
         zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
                         "medium", producer="relu")
     negative = a.negative if a.negative and b.negative else None
+    tags: FrozenSet[str] = frozenset()
+    if zero is not None and "difference" in (a.tags | b.tags):
+        tags = frozenset({"clamped_difference"})  # `max(x2 - x1, 0)`: an overlap's extent
     return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
-                 known=a.known or b.known, tensor=True)
+                 known=a.known or b.known, tensor=True, tags=tags)
 
 
 def clip(x: Value, low: Value, high: Value) -> Value:
@@ -240,3 +262,53 @@ def clip(x: Value, low: Value, high: Value) -> Value:
     return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"})
+
+
+def reduce(name: str, x: Value, call: cst.CSTNode) -> Value:
+    """A sum, mean, max or min (``name``, canonical) of ``x``."""
+    zero = x.zero if x.zero is not None and x.zero.aggregate else None
+    if zero is not None and zero.discrete and name == "reduce_mean":
+        zero = replace(zero, discrete=False)  # a fraction: 0 or >= 1/n, not >= 1
+    if zero is None and "square_of_difference" in x.tags and x.node is not None:
+        zero = difference_evidence(x.node)
+    tags = set()
+    if "mask" in x.tags and name == "reduce_sum":
+        zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
+                        "high", discrete=True, producer="count")
+        tags.add("count")
+    elif "mask_parameter" in x.tags and name in ("reduce_sum", "reduce_mean") and (
+            zero is None):
+        # The mean of a mask is its count over its size: 0 exactly when the sum is.
+        what = "the count `{src}`" if name == "reduce_sum" else "the mask fraction `{src}`"
+        zero = Evidence(call, what, "which is 0 when no element is selected "
+                        "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
+                        "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
+                        "mask)", "medium", discrete=name == "reduce_sum",
+                        convention=True, producer="count")
+        tags.add("count")
+    elif "mask_difference" in x.tags and name in ("reduce_sum", "reduce_mean") and (
+            zero is None):
+        zero = Evidence(call, "the count `{src}` of a mask minus a 0/1 tensor", "which is 0 "
+                        "when the mask selects nothing beyond what the other tensor holds "
+                        "(e.g. no pair besides the diagonal)", "medium", producer="count")
+        tags.add("count")
+    if name in ("reduce_sum", "reduce_mean"):
+        tags.add("sum")
+    if "exp" in x.tags and name == "reduce_sum":
+        tags.add("sum_exp")
+        if "exp_unbounded" in x.tags:
+            tags.add("sum_exp_unbounded")
+    if name == "reduce_max":
+        tags.add("max")
+    if "square_of_difference" in x.tags:
+        tags.add("mean_squared_error" if name == "reduce_mean" else "sum_of_squares")
+    elif "square" in x.tags:
+        tags.add("sum_of_squares")
+    if name == "reduce_sum":
+        lo = x.lo if x.lo >= 0 else -inf
+        hi = inf if x.hi > 0 else x.hi
+    else:
+        lo, hi = x.lo, x.hi
+    return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
+                 negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
+                 node=call)

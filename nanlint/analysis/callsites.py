@@ -13,7 +13,8 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.scopes import END, Scope
-from nanlint.analysis.tree import children
+from nanlint.analysis.tree import children, last_name
+from nanlint.optable import MAP_NAMES
 
 # id(call) -> (the scope nodes around it, outermost first; the innermost statement)
 Places = Dict[int, Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]]
@@ -45,8 +46,11 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
             if func.__class__ is cst.Name or func.__class__ is cst.Attribute:
                 calls.append(node)
                 places[id(node)] = (scopes, statement)
-            for arg in node.args:
+            mapped = last_name(func) in MAP_NAMES  # `map_fn(f, xs)`: a call site of `f`
+            for position, arg in enumerate(node.args):
                 value = arg.value
+                if mapped and position == 0 and arg.keyword is None:
+                    continue
                 if value.__class__ is cst.Name:
                     escaped.add(value.value)
                 elif value.__class__ is cst.Attribute:

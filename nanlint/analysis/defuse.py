@@ -20,18 +20,12 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
-from nanlint.analysis.tree import children
+from nanlint.analysis.tree import children, last_name
 
 Unit = Union[cst.Module, cst.FunctionDef]
 # Assertions that guard their first argument, and what they prove about it.
 _ASSERTIONS = {"assert_positive": "positive", "assert_non_negative": "nonnegative",
                "assert_none_equal": "nonzero"}
-
-
-def last_name(func: cst.BaseExpression) -> str:
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
-    return func.value if isinstance(func, cst.Name) else ""
 
 
 def dotted(node: cst.BaseExpression) -> str:

@@ -206,7 +206,36 @@ class Expressions(Producers):
             if callee is not None and callee.kind == "function" and callee.node is node:
                 method = isinstance(call.func, cst.Attribute) and not is_static(node)
                 found.append((call, where, index, method))
+        for name in optable.MAP_NAMES:
+            for call in self._calls_by_name.get(name, ()):
+                site = self._mapped_site(call, node)
+                if site is not None:
+                    found.append(site)
         return found
+
+    def _mapped_site(self, call: cst.Call, node: cst.FunctionDef
+                     ) -> Optional[Tuple[cst.Call, Scope, int, bool]]:
+        """``tf.map_fn(fn, elems)`` as a call site of ``fn``: ``fn(elems)`` (an element of a
+        tensor has the tensor's value); for another ``map(fn, xs)``, an unknown argument."""
+        first = call.args[0] if call.args else None
+        if first is None or first.keyword is not None or not isinstance(
+                first.value, (cst.Name, cst.Attribute)):
+            return None
+        scopes, statement = self._call_places.get(id(call), ((), None))
+        where, index = self._place_of(scopes, [statement] if statement else [])
+        passed = self._callee(first.value, where, index)
+        if passed is None or passed.kind != "function" or passed.node is not node:
+            return None
+        site = self._branch_calls.get(id(call))
+        if site is None:
+            callee = self._callee(call.func, where, index)
+            op = callee.op if callee is not None and callee.kind == "op" else None
+            mapped = op is not None and op.transfer == "map"
+            elems = self.argument(call, op, 1) if mapped else None
+            site = self._branch_calls[id(call)] = cst.Call(
+                func=first.value, args=[cst.Arg(elems)] if elems is not None else [])
+        method = isinstance(first.value, cst.Attribute) and not is_static(node)
+        return site, where, index, method
 
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
         """Unknown — except a probability-named parameter of a loss function, and a
@@ -232,6 +261,9 @@ class Expressions(Producers):
         if (callee is None or callee.kind == "external") and self._gradient_method(
                 call, scope, index):
             return gradient(call)
+        if (callee is None or callee.kind == "external") and isinstance(
+                call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
+            return self._state_variable(call, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:

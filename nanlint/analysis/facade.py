@@ -160,6 +160,16 @@ class Analysis(Expressions):
         scope = self._scope_for(callee.node, parent, cls)
         return [(r.value, Place(scope, r.index)) for r in scope.returns]
 
+    def readers(self, node: cst.BaseExpression) -> List[cst.BaseExpression]:
+        """The expressions that read the value of ``node`` (of the current function): the
+        node itself or, where it is assigned to a name, that name's reads (one step)."""
+        body = self._flow().body(self._unit())
+        parent = body.parents.get(id(node))
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(
+                parent.targets[0].target, cst.Name):
+            return list(body.uses.get(id(parent.targets[0].target), ()))
+        return [node]
+
     # -- where a gradient is taken ----------------------------------------------------------
     def in_loss_function(self) -> bool:
         """Inside a function that computes a loss (by its name, or `(y_true, y_pred)`)."""

@@ -26,7 +26,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import sinks
-from nanlint.analysis.defuse import Body, ModuleIndex, Unit, dotted, last_name
+from nanlint.analysis.defuse import Body, ModuleIndex, Unit, dotted
+from nanlint.analysis.tree import last_name
 from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE,
                                     REACH_UNKNOWN, REACHES_OBJECTIVE, Reach, join, none)
 
@@ -88,6 +89,9 @@ class Flow:
         return (info.unit, info.cls) if info is not None else (None, None)
 
     # -- bodies and variables ----------------------------------------------------------------
+    def body(self, unit: Unit) -> Body:
+        return self._body(unit)
+
     def _body(self, unit: Unit) -> Body:
         body = self._bodies.get(id(unit))
         if body is None:

@@ -16,12 +16,11 @@ from typing import Dict, Optional
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, sqrt_like,
-                                         square)
+from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
+                                         sqrt_like, square)
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
-from nanlint.analysis.lattice import (DTYPES, UNKNOWN, Evidence, Value, constant,
-                                      difference_evidence, join)
+from nanlint.analysis.lattice import DTYPES, UNKNOWN, Evidence, Value, constant, join
 from nanlint.analysis.scopes import END, Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
@@ -122,7 +121,7 @@ class Producers(Constants):
         if transfer == "pow":
             return power(arg(0), arg(1), call)
         if transfer == "reduce":
-            return self._reduce(op, arg(0), call)
+            return reduce(op.name, arg(0), call)
         if transfer in ("add", "subtract", "multiply", "divide"):
             return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
         if transfer == "divide_no_nan":
@@ -159,11 +158,21 @@ class Producers(Constants):
                 guards = self._zeros_marked(positional[0], positional[1], scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
                          guards=guards)
+        if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
+            x = arg(0)
+            return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
+                         tags=x.tags & {"binary"})
         if transfer == "join":  # concat / stack of a list: an element can be anywhere
             expr = self.argument(call, op, 0)
+            if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
+                expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
             if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-                return replace(join([self._value(e.value, scope, index)
-                                     for e in expr.elements]), tensor=True, layer=None)
+                parts = [self._value(e.value, scope, index) for e in expr.elements]
+                joined = join(parts)
+                if any("mask_parameter" in p.tags for p in parts):
+                    # Evidence like a zero: some elements are the mask's.
+                    joined = replace(joined, tags=joined.tags | {"mask_parameter"})
+                return replace(joined, tensor=True, layer=None)
             return Value(tensor=True)
         if transfer == "einsum":
             if any(a.star for a in call.args):
@@ -189,6 +198,9 @@ class Producers(Constants):
             return joined
         if transfer == "gradient":
             return gradient(call)
+        if transfer == "map":  # the function's results, stacked
+            return replace(self._branch(self.argument(call, op, 0), scope, index), tensor=True,
+                           layer=None)
         if transfer == "uniform":  # [minval, maxval), by default [0, 1)
             low, high = self.argument(call, op, 1), self.argument(call, op, 2)
             lo = self._value(low, scope, index).const if low is not None else 0.0
@@ -233,6 +245,38 @@ class Producers(Constants):
                 return self._value(call, scope, index)
         return self._value(expr, scope, index)
 
+    def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
+        state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
+        trainable = self.keyword(call, "trainable")
+        if trainable is None:
+            metric = scope.cls is not None and any(
+                (dotted_parts(base.value) or [""])[-1].endswith("Metric")
+                for base in scope.cls.bases)
+            if not metric:
+                return Value(tensor=True)  # a layer's weight: trainable by default
+        elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
+            return Value(tensor=True)
+        if not self._zero_initializer(self.keyword(call, "initializer"), scope, index):
+            return Value(tensor=True)
+        evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
+                            "zeros initializer) and is 0 again after every reset, until an "
+                            "update", "medium",
+                            producer="state")
+        return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
+
+    def _zero_initializer(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                          index: int) -> bool:
+        if isinstance(expr, cst.SimpleString):
+            return expr.evaluated_value in optable.ZERO_INITIALIZERS
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        if expr is None:
+            return False
+        callee = self._callee(expr, scope, index)
+        return callee is not None and callee.op is not None and (
+            callee.op.name == "zeros_initializer")
+
     def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
                       scope: Scope, index: int) -> Optional[cst.CSTNode]:
         """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
@@ -271,42 +315,6 @@ class Producers(Constants):
             if binding is not None and binding.kind == "import":
                 return False
         return True
-
-    def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
-        zero = x.zero if x.zero is not None and x.zero.aggregate else None
-        if zero is None and "square_of_difference" in x.tags and x.node is not None:
-            zero = difference_evidence(x.node)
-        tags = set()
-        if "mask" in x.tags and op.name == "reduce_sum":
-            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
-                            "high", discrete=True, producer="count")
-            tags.add("count")
-        elif "mask_parameter" in x.tags and op.name == "reduce_sum" and zero is None:
-            zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected "
-                            "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
-                            "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
-                            "mask)", "medium", discrete=True, convention=True, producer="count")
-            tags.add("count")
-        if op.name in ("reduce_sum", "reduce_mean"):
-            tags.add("sum")
-        if "exp" in x.tags and op.name == "reduce_sum":
-            tags.add("sum_exp")
-            if "exp_unbounded" in x.tags:
-                tags.add("sum_exp_unbounded")
-        if op.name == "reduce_max":
-            tags.add("max")
-        if "square_of_difference" in x.tags:
-            tags.add("mean_squared_error" if op.name == "reduce_mean" else "sum_of_squares")
-        elif "square" in x.tags:
-            tags.add("sum_of_squares")
-        if op.name == "reduce_sum":
-            lo = x.lo if x.lo >= 0 else -inf
-            hi = inf if x.hi > 0 else x.hi
-        else:
-            lo, hi = x.lo, x.hi
-        return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
-                     negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
-                     node=call)
 
     def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         if op.activation is not None:

@@ -65,6 +65,13 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
+def last_name(func: cst.BaseExpression) -> str:
+    """``h`` for ``f.g.h`` and for ``h``; "" for anything else (a call's callee)."""
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """What ``node.visit(visitor)`` does for a visitor that only reads: its ``visit_<Class>``
     methods are called on ``node`` and every node under it that holds code, in source order,

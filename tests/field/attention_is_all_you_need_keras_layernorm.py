@@ -25,5 +25,5 @@ class LayerNormalization(Layer):
 
     def call(self, x):
         mean = K.mean(x, axis=-1, keepdims=True)
-        std = K.std(x, axis=-1, keepdims=True)  # miss: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
+        std = K.std(x, axis=-1, keepdims=True)  # error: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
         return self.gamma * (x - mean) / (std + self.eps) + self.beta

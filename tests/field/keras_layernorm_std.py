@@ -15,7 +15,7 @@ class BatchNormalization(Layer):
     def call(self, x, mask=None):
         if self.mode == 1:
             m = K.mean(x, axis=-1, keepdims=True)
-            std = K.std(x, axis=-1, keepdims=True)  # miss: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
+            std = K.std(x, axis=-1, keepdims=True)  # error: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
             x_normed = (x - m) / (std + self.epsilon)
             return self.gamma * x_normed + self.beta
 

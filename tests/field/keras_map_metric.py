@@ -26,7 +26,7 @@ def mean_avg_prec_tf(y_true, y_pred):
         ordered_pred = tf.gather(label, idx)
         prec = ordered_pred * tf.cumsum(ordered_pred)
         prec /= tf.to_float(tf.range(1, k + 1))
-        prec = tf.reduce_sum(prec) / tf.reduce_sum(ordered_pred)  # miss: NAN101 -- mask count: label tensor summed inside a tf.map_fn body
+        prec = tf.reduce_sum(prec) / tf.reduce_sum(ordered_pred)  # error: NAN101 -- mask count: label tensor summed inside a tf.map_fn body
         return prec
 
     precs = tf.map_fn(avg_prec, label_idx)

@@ -18,7 +18,7 @@ def weighted_masked_objective(fn):
         if mask is not None:
             mask = K.cast(mask, K.floatx())
             score_array *= mask
-            score_array /= K.mean(mask)  # miss: NAN101 -- mask count: K.mean of a mask parameter
+            score_array /= K.mean(mask)  # error: NAN101 -- mask count: K.mean of a mask parameter
         ndim = K.ndim(score_array)
         weight_ndim = K.ndim(weights)
         score_array = K.mean(score_array, axis=list(range(weight_ndim, ndim)))

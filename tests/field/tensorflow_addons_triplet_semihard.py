@@ -34,7 +34,7 @@ def triplet_semihard_loss(y_true, y_pred, margin=1.0):
     )
     num_positives = tf.math.reduce_sum(mask_positives)
 
-    triplet_loss = tf.math.truediv(  # miss: NAN101 -- mask count: lost through cast(mask) - diag(ones)
+    triplet_loss = tf.math.truediv(  # error: NAN101 -- mask count: lost through cast(mask) - diag(ones)
         tf.math.reduce_sum(
             tf.math.maximum(tf.math.multiply(loss_mat, mask_positives), 0.0)
         ),

@@ -30,7 +30,7 @@ class YOLOV3(object):
         inter_section = tf.maximum(right_down - left_up, 0.0)
         inter_area = inter_section[..., 0] * inter_section[..., 1]
         union_area = boxes1_area + boxes2_area - inter_area
-        iou = inter_area / union_area  # miss: NAN101 -- IoU union area: sum of box-area products minus the intersection, no zero evidence
+        iou = inter_area / union_area  # error: NAN101 -- IoU union area: sum of box-area products minus the intersection
 
         enclose_left_up = tf.minimum(boxes1[..., :2], boxes2[..., :2])
         enclose_right_down = tf.maximum(boxes1[..., 2:], boxes2[..., 2:])

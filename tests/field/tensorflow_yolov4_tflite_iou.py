@@ -38,7 +38,7 @@ def bbox_iou(bboxes1, bboxes2):
 
     union_area = bboxes1_area + bboxes2_area - inter_area
 
-    iou = inter_area / union_area  # miss: NAN101 -- IoU union area: sum of box-area products minus the intersection, no zero evidence
+    iou = inter_area / union_area  # error: NAN101 -- IoU union area: sum of box-area products minus the intersection
 
     return iou
 
