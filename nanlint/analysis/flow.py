@@ -26,7 +26,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import sinks
-from nanlint.analysis.defuse import Body, ModuleIndex, Unit, dotted
+from nanlint.analysis.defuse import Body, Unit, dotted
+from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.tree import last_name
 from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE,
                                     REACH_UNKNOWN, REACHES_OBJECTIVE, Reach, join, none)
