@@ -11,6 +11,7 @@ an arm binds nothing. Loops are read as straight-line code.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -59,6 +60,9 @@ class Scope:
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
     _counter: int = 0
+    # name -> the statement index of each binding, ascending (a binary search, not a scan:
+    # a script that rebinds one name thousands of times must not become quadratic)
+    _indices: Dict[str, List[int]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -67,20 +71,15 @@ class Scope:
 
     def lookup(self, name: str, index: int) -> Optional[Binding]:
         """The latest binding of ``name`` in this scope before statement ``index``."""
-        found = None
-        for binding in self.bindings.get(name, ()):
-            if binding.index < index:
-                found = binding
-            else:
-                break
-        return found
+        at = bisect_left(self._indices.get(name, ()), index)
+        return self.bindings[name][at - 1] if at else None
 
     def reaching(self, name: str, index: int) -> List[Binding]:
         """The bindings of ``name`` that can reach statement ``index``: the latest one, and
         where it lies in an arm of a branch that does not contain the use, the latest of
         every other arm (and the binding before the branch where an arm binds nothing or
         no arm need run). Arms that end in ``return``/``raise`` reach nothing after them."""
-        before = [b for b in self.bindings.get(name, ()) if b.index < index]
+        before = self.bindings.get(name, [])[:bisect_left(self._indices.get(name, ()), index)]
         found = self._reaching(before, self.paths.get(index, ()))
         unique: List[Binding] = []
         for binding in found:
@@ -149,6 +148,7 @@ class _Indexer:
     # -- helpers ----------------------------------------------------------------------------
     def _bind(self, name: str, binding: Binding) -> None:
         self.scope.bindings.setdefault(name, []).append(binding)
+        self.scope._indices.setdefault(name, []).append(binding.index)
 
     def _next(self, statement: cst.CSTNode) -> int:
         index = self.scope._counter
