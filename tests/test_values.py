@@ -761,3 +761,21 @@ def test_calls_of_an_op_anywhere_in_the_module():
                    "probe(tf.keras.layers.Rescaling(1 / 255))\n")
     count = asked(source, lambda analysis, expr: len(analysis.calls_of("normalization_layer")))
     assert count == 2
+
+
+def test_lookup_finds_the_latest_binding_before_each_statement():
+    """Binary search over the binding indices answers what a scan from the start would."""
+    import random
+
+    from nanlint.analysis.scopes import build_scope
+
+    rng = random.Random(7)
+    lines = [f"{rng.choice('abc')} = {i}" if rng.random() < 0.7 else f"print({i})"
+             for i in range(400)]
+    module = cst.parse_module("\n".join(lines) + "\n")
+    scope = build_scope(module, None)
+    for name in "abcd":
+        bindings = scope.bindings.get(name, [])
+        for index in range(-1, 402):
+            earlier = [b for b in bindings if b.index < index]
+            assert scope.lookup(name, index) is (earlier[-1] if earlier else None)
