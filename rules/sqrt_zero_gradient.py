@@ -20,7 +20,9 @@ class SqrtZeroGradient(Rule):
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
-    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+    `sqrt(exp(v))`, which is 0 once `exp` underflows, and `sqrt(exp(v) * c)` (or
+    `exp(v) / c`), whose product is 0 with it whatever finite `c` is (YOLOv2's box sizes
+    `sqrt(exp(raw) * anchors / grid)`).
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -50,8 +52,9 @@ class SqrtZeroGradient(Rule):
     configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
     `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
     squared gradients), which changes values near 0 and is applied only with
-    `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix.
-    A value that can be negative gets no fix.
+    `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix;
+    `sqrt(exp(v) * c)` gets no fix (write `tf.exp(0.5 * v) * tf.sqrt(c)`). A value that can
+    be negative gets no fix.
 
     Not reported where the root's value reaches no differentiated objective: an RMSE that
     is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
@@ -114,6 +117,18 @@ class SqrtZeroGradient(Rule):
                         suggestion=f"use `tf.exp(0.5 * {inner})`, which is equal and has no "
                         "singularity" if inner else "use `tf.exp(0.5 * v)` instead",
                         fix=self._halved_exponent(node, argument))
+            return
+        if "exp_scaled" in value.tags and value.zero is None and value.node is not None:
+            inner = self._exp_argument(value.node)
+            exp_shown = self.compact(value.node, 40)
+            self.report(node, f"square root of `{self.compact(argument)}`, a product with "
+                        f"`{exp_shown}`: exp underflows to 0 below -87 in float32, the "
+                        "product with it is then exactly 0 and the gradient of the root is "
+                        "NaN (0 / 0)", confidence="high",
+                        suggestion=f"take the root in the exponent: `tf.exp(0.5 * {inner})` "
+                        "times the root of the other factors" if inner else
+                        "take the root in the exponent: `tf.exp(0.5 * v)` times the root of "
+                        "the other factors")
             return
         evidence = value.zero or value.negative
         if evidence is None or evidence.convention or evidence.discrete:

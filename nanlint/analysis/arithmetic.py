@@ -136,9 +136,21 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     tags = (a.tags | b.tags) & {"probability"} if (
         a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
     guards = a.guards if b.positive else b.guards if a.positive else None
+    exp_node = scaled_exp(a, b)
+    if exp_node is not None:
+        tags = tags | {"exp_scaled"}
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
-                 guards=guards)
+                 guards=guards, node=exp_node)
+
+
+def scaled_exp(a: Value, b: Value) -> Optional[cst.CSTNode]:
+    """The `exp` call of ``exp(v) * c`` (or ``exp(v) / c``, either way round for a product):
+    it underflows to exactly 0 with its exp, whatever finite c is."""
+    for this in (a, b):
+        if this.tags & {"exp", "exp_scaled"} and this.node is not None:
+            return this.node
+    return None
 
 
 def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
@@ -162,8 +174,10 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
         hi = 0.0  # `-(x ** 2) / (2 * sigma ** 2)`: a Gaussian exponent stays <= 0
     zero = a.zero
     negative = a.negative if b.positive else None
+    exp_node = scaled_exp(a, UNKNOWN)
     return Value(lo=lo, hi=hi, lo_open=lo_open, zero=zero, negative=negative,
-                 known=known, tensor=tensor)
+                 known=known, tensor=tensor, node=exp_node,
+                 tags=frozenset({"exp_scaled"}) if exp_node is not None else frozenset())
 
 
 def power(a: Value, b: Value, node: cst.CSTNode) -> Value:
