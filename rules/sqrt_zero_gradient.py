@@ -139,16 +139,22 @@ class SqrtZeroGradient(Rule):
                        "its gradient is infinite when the error reaches 0: {evidence}")
             suggestion = ("train on the mean squared error itself, or add an epsilon inside: "
                           f"`tf.sqrt({shown} + 1e-7)`")
+        elif value.zero is not None and value.zero.producer == "variance_epsilon":
+            message = (f"square root of `{shown}`, which can be 0 or negative (a NaN value, "
+                       "an infinite gradient): {evidence}")
+            prefix = self.namespace(self._op_call(value.zero.node))[1]
+            suggestion = (f"clip the variance at 0 before adding the epsilon (`{prefix}.maximum("
+                          "var, 0.0) + eps`), or compute it as `mean(square(x - mean(x)))`")
         elif value.zero is not None:
             message = (f"square root of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")
-            epsilon = self.epsilon(value, value.zero)
-            suggestion = f"add an epsilon inside the root: `tf.sqrt({shown} + {epsilon})`"
+            guarded = self.source(self.plus_epsilon(argument, value))
+            suggestion = f"add an epsilon inside the root: `tf.sqrt({guarded})`"
         else:
             message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
             suggestion = "make the argument non-negative before the root"
         fix = None
-        if value.negative is None:
+        if value.negative is None and evidence.producer != "variance_epsilon":
             fix = self.fix("add an epsilon inside the root", argument,
                            self.plus_epsilon(argument, value,
                                              parenthesize=isinstance(node, cst.BinaryOperation)))

@@ -180,9 +180,13 @@ class UnguardedDivision(Rule):
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
                            safety="safe")
+        elif evidence.producer == "variance_epsilon":
+            suggestion = clip_variance(evidence, self.namespace(
+                self._op_call(evidence.node))[1])
+            fix = None
         else:
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator} / ({shown} + {self.epsilon(value)})`")
+                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion, fix=fix)
@@ -212,12 +216,25 @@ class UnguardedDivision(Rule):
         if evidence is None or not evidence.tiny:
             return  # an exact 0 (a count, a mask, a relu) is what divide_no_nan guards
         shown = self.source(denominator)
+        guarded = self.source(self.plus_epsilon(denominator, self.analysis.value(denominator)))
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
-                    suggestion=f"add an epsilon instead: `{self._numerator(node)} / ({shown} "
-                               f"+ {self.epsilon(self.analysis.value(denominator))})`",
-                    fix=self._fix(denominator))
+                    suggestion=clip_variance(evidence, self.namespace(
+                        self._op_call(evidence.node))[1])
+                    if evidence.producer == "variance_epsilon" else
+                    f"add an epsilon instead: `{self._numerator(node)} / ({guarded})`",
+                    fix=None if evidence.producer == "variance_epsilon"
+                    else self._fix(denominator))
+
+
+def clip_variance(evidence: Evidence, prefix: str) -> str:
+    """The advice for a hand-computed variance that an epsilon does not guard."""
+    name = f"`{evidence.name}`" if evidence.name else "the variance"
+    return (f"clip {name} at 0 before adding the epsilon (`{prefix}.maximum("
+            f"{evidence.name or 'var'}"
+            ", 0.0) + eps`, as Flax and Keras do), or compute it as `mean(square(x - "
+            "mean(x)))`, which cannot be negative")
 
 
 def _compared(condition: cst.BaseExpression):

@@ -71,6 +71,8 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         zero = a.zero
     elif b.zero and a.const == 0:
         zero = b.zero
+    else:
+        zero = _unguarded_variance(a, b) or _unguarded_variance(b, a)
     negative = None
     for this, other in ((a, b), (b, a)):
         if this.negative and (other.known or other.tensor):
@@ -87,6 +89,18 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
                  lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
                  zero=zero, negative=negative, known=known, tensor=tensor, const=const,
                  tags=tags, node=node)
+
+
+def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
+    """``var + eps`` of a hand-computed variance ``E[x²] − E[x]²`` (or a product of two):
+    rounding makes it negative for a (nearly) constant input by an amount that scales with
+    ``E[x²]``, not with the epsilon, so the sum can still be 0 or negative."""
+    if a.zero is None or a.zero.producer != "variance" or b.const is None or b.const <= 0:
+        return None
+    return replace(a.zero, why="which is 0 for a constant input, and which float32 "
+                   "rounding makes negative there by ~1e-7 x E[x^2], more than a small "
+                   f"epsilon ({b.const:g}) makes up for: the sum can still be 0 or "
+                   "negative", producer="variance_epsilon")
 
 
 def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
