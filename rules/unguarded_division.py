@@ -17,8 +17,11 @@ class UnguardedDivision(Rule):
     0: a count of a mask, a sum or mean of relu outputs, a sum of squares or a norm of a
     difference, `1 - p` of a probability, a trainable variable (with high confidence when
     its initializer can be 0, e.g. `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also
-    kept in a config dict or returned by a helper), a hand-computed variance
-    `E[x²] - E[x]²` (or `sum_sq - mean * sum`), a difference of two sums. It also flags
+    kept in a config dict, also one passed to a function, or returned by a helper), a
+    hand-computed variance `E[x²] - E[x]²` (or `sum_sq - mean * sum`, also over windows
+    as `conv3d(x * x, box)`), even plus an epsilon unless it is clipped at 0 first (float32
+    rounding makes it negative by ~1e-7 x E[x²] for a constant input: DeepReg's LNCC
+    `(cross * cross + EPS) / (t_var * p_var + EPS)`), a difference of two sums. It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
