@@ -47,6 +47,50 @@ KEEP_METHODS = frozenset({"astype", "reshape", "copy", "squeeze", "flatten", "ra
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a name's data comes from, followed backwards through assignments, tuple
+    unpacking (``path`` selects in a tuple value: ``(x, y), _ = load_data()`` makes x
+    ``(0, 0)``), subscripts (``sliced``: fewer examples), ``.values`` and ``.T``: the first
+    expression that is none of these, or the parameter (``expr`` None, ``param`` set) or
+    other binding (``expr`` None) the name stops at."""
+
+    expr: Optional[cst.BaseExpression]
+    place: object
+    path: Tuple[int, ...] = ()
+    sliced: bool = False
+    param: bool = False
+
+
+def origin(analysis, expr: cst.BaseExpression, place, path: Tuple[int, ...] = (),
+           limit: int = 12) -> Optional[Origin]:
+    """The backward walk the data questions share (``DataMoments``, NAN401's raw sources):
+    None where it runs past ``limit`` steps or a name has no binding."""
+    sliced = False
+    for _ in range(limit):
+        if isinstance(expr, cst.Name):
+            found = analysis.binding(expr.value, place)
+            if found is None:
+                return None
+            binding, where = found
+            if binding.kind in ("assign", "unpack") and binding.value is not None:
+                expr, place, path = binding.value, where, (*binding.position, *path)
+                continue
+            return Origin(None, where, path, sliced, param=binding.kind == "param")
+        if isinstance(expr, cst.Subscript) or (
+                isinstance(expr, cst.Attribute) and expr.attr.value == "T"):
+            expr, sliced = expr.value, True
+        elif isinstance(expr, cst.Attribute) and expr.attr.value == "values":
+            expr = expr.value  # a pandas column or frame as an array
+        elif isinstance(expr, (cst.Tuple, cst.List)) and path:
+            if path[0] >= len(expr.elements):
+                return None
+            expr, path = expr.elements[path[0]].value, path[1:]
+        else:
+            return Origin(expr, place, path, sliced)
+    return None
+
+
+@dataclass(frozen=True)
 class Moment:
     """What an array's values are: per feature, the mean of the squares and the mean; the
     number of features per example; where that is written, in words."""
@@ -119,31 +163,21 @@ class DataMoments:
                 path: Tuple[int, ...]) -> Optional[Moment]:
         if depth > 12:
             return None
-        deeper = depth + 1
-        if isinstance(expr, cst.Name):
-            found = self.analysis.binding(expr.value, place)
-            if found is None:
-                return None
-            binding, where = found
-            if binding.kind in ("assign", "unpack") and binding.value is not None:
-                return self._moment(binding.value, where, deeper, (*binding.position, *path))
+        found = origin(self.analysis, expr, place, path)
+        if found is None or found.expr is None:
             return None
-        if isinstance(expr, cst.Subscript) or (
-                isinstance(expr, cst.Attribute) and expr.attr.value == "T"):
-            found = self._moment(expr.value, place, deeper, path)  # a slice: fewer examples
-            return _with(found, count=None) if found is not None else None
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "values":
-            return self._moment(expr.value, place, deeper, path)
-        if isinstance(expr, (cst.Tuple, cst.List)):
-            if not path:  # a literal table: `x_train = [32, 53, 61]`
-                return self._literal(expr.elements, place, expr)
-            if path[0] >= len(expr.elements):
-                return None
-            return self._moment(expr.elements[path[0]].value, place, deeper, path[1:])
+        moment = self._produced(found.expr, found.place, depth + 1, found.path)
+        return _with(moment, count=None) if moment is not None and found.sliced else moment
+
+    def _produced(self, expr: cst.BaseExpression, place, depth: int,
+                  path: Tuple[int, ...]) -> Optional[Moment]:
+        """The moments of data an expression makes: a literal table, arithmetic, a call."""
+        if isinstance(expr, (cst.Tuple, cst.List)) and not path:
+            return self._literal(expr.elements, place, expr)  # `x_train = [32, 53, 61]`
         if isinstance(expr, cst.BinaryOperation):
-            return self._arithmetic(expr, place, deeper)
+            return self._arithmetic(expr, place, depth)
         if isinstance(expr, cst.Call):
-            return self._call(expr, place, deeper, path)
+            return self._call(expr, place, depth, path)
         return None
 
     def _arithmetic(self, expr: cst.BinaryOperation, place, depth: int) -> Optional[Moment]:
