@@ -20,8 +20,9 @@ class UnguardedDivision(Rule):
     kept in a config dict, also one passed to a function, or returned by a helper), a
     hand-computed variance `E[x²] - E[x]²` (or `sum_sq - mean * sum`, also over windows
     as `conv3d(x * x, box)`), even plus an epsilon unless it is clipped at 0 first (float32
-    rounding makes it negative for a constant input, by up to ~2.6e-6 x E[x²] under TF: DeepReg's LNCC
-    `(cross * cross + EPS) / (t_var * p_var + EPS)`), a difference of two sums. It also flags
+    rounding makes it negative for a constant input, by up to ~2.6e-6 x E[x²] under TF:
+    DeepReg's LNCC `(cross * cross + EPS) / (t_var * p_var + EPS)`), a difference of two
+    sums. It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
