@@ -396,6 +396,11 @@ GRADIENT_METHODS: Dict[str, int] = {"gradient": 2, "jacobian": 2, "batch_jacobia
 # Optimizers that take an epsilon: (its position among the positional arguments, its
 # default). TF1's AdamOptimizer and AdadeltaOptimizer default to 1e-8 and RMSPropOptimizer to
 # 1e-10, which float16 flushes to 0; Keras defaults to 1e-7, a float16 subnormal.
+# Convolutions of the matmul op that, applied to squares with a filter that is not a
+# trainable kernel, are windowed sums of squares (local variances in normalized
+# cross-correlation and SSIM: `conv3d(x * x, box) - mean * conv3d(x, box)`).
+WINDOW_SUMS = frozenset({"tf.nn.conv1d", "tf.nn.conv2d", "tf.nn.conv3d", "K.conv2d"})
+
 OPTIMIZER_EPSILON: Dict[str, Tuple[int, float]] = {
     "tf.train.AdamOptimizer": (3, 1e-8), "tf.train.AdadeltaOptimizer": (2, 1e-8),
     "tf.train.RMSPropOptimizer": (3, 1e-10),

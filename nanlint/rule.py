@@ -180,8 +180,26 @@ class Rule:
         inner = expression if _binds_tighter_than_plus(expression) else _parenthesized(
             expression)
         evidence = value.zero if value is not None else None
+        if evidence is not None and evidence.producer == "variance":
+            # rounding makes a hand-computed variance negative by more than an epsilon:
+            # clip it at 0 first (the epsilon alone would leave the finding)
+            _, prefix = self.namespace(self._op_call(evidence.node) or self._op_call(expression))
+            inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
         result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
+
+    def _op_call(self, node: cst.CSTNode) -> Optional[cst.Call]:
+        """The first call of a known op in ``node`` (to spell a fix's ops as the file does)."""
+        found: List[cst.Call] = []
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> bool:
+                if not found and self.analysis.op_of(call) is not None:
+                    found.append(call)
+                return not found
+
+        node.visit(_Calls())
+        return found[0] if found else None
 
     def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
         """(family of the op's canonical spelling: `tf`, `ops` or `K`; the user's prefix for

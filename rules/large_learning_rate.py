@@ -53,7 +53,12 @@ class LargeLearningRate(Rule):
       `feed_dict`, assignments, `astype`/`reshape` and constant arithmetic (`x / 10`). It
       is reported on the training step (`sess.run(train, feed_dict=...)`, `model.fit`,
       `optimizer.apply_gradients`), once per optimizer.
-    - **SGD on a loss summed over a batch whose size is visible** (`next_batch(100)`,
+    - **SGD on a squared error summed over the batch** (`tf.reduce_sum(tf.square(W * x
+      + b - y))`, no axis): the sum's curvature is the batch size times the mean's,
+      `batch * 2 * E[|x|^2]`, where the batch is a visible slice (`x[i:i + 100]`,
+      `next_batch(100)`) or the whole array fed (`x_train = [32, 53, 61, 47, 59]`: 5
+      examples). A sum per row (`reduce_sum(..., axis=1)`) is not over the batch.
+    - **SGD on any loss summed over a batch whose size is visible** (`next_batch(100)`,
       `x[i:i + 100]` in the `feed_dict`): each step is the batch size times the step on
       the mean, reported when `learning_rate * batch size` is above `sgd-max`.
     - **A rate no network survives, whatever the data**: above `sgd-max` for SGD, above
@@ -335,7 +340,7 @@ class LargeLearningRate(Rule):
             loss = self.analysis.keyword(compile_call, "loss")
             if found is None or loss is None or not self._keras_squared_error(loss):
                 continue
-            self._judge_curvature(node, found, [(x, 1.0, "medium")], "the model's")
+            self._judge_curvature(node, found, [(x, 1.0, "medium", None)], "the model's")
 
     def _keras_squared_error(self, loss: cst.BaseExpression) -> bool:
         if isinstance(loss, cst.SimpleString):
@@ -351,12 +356,14 @@ class LargeLearningRate(Rule):
         inputs = []
         squared = self._squared_error(loss, 1.0, 0)
         if squared is not None:
-            differences, factor = squared
+            differences, factor, summed = squared
             for difference in differences:
                 for data in self._inputs(difference, 0):
                     if isinstance(data, cst.Name) and data.value in fed:
                         data = fed[data.value]
-                    inputs.append((data, factor, "high"))
+                    # summed: the batch is a visible slice, or else the whole array (0)
+                    batch = (self._batch_size(data, 0) or (0,))[0] if summed else None
+                    inputs.append((data, factor, "high", batch))
         if inputs and self._judge_curvature(node, found, inputs, "the"):
             return
         self._judge_summed(node, found, loss, fed)
@@ -370,11 +377,16 @@ class LargeLearningRate(Rule):
         beta = self.analysis.number(momentum) if momentum is not None else None
         beta_value = beta.value if beta is not None and 0 <= beta.value < 1 else 0.0
         limit = 2 * (1 + beta_value)
-        for data, factor, confidence in inputs:
+        for data, factor, confidence, batch in inputs:
             moment = self.analysis.moment(data)
             if moment is None:
                 continue
-            curvature = 2 * factor * moment.total
+            if batch == 0:  # a sum over the whole array fed: its examples are the batch
+                batch = moment.count
+                if not batch:
+                    continue
+            summed = f"{batch} x " if batch else ""
+            curvature = 2 * factor * (batch or 1) * moment.total
             product = number.value * curvature
             if product <= limit:
                 continue
@@ -388,9 +400,11 @@ class LargeLearningRate(Rule):
                                 producer="data",
                                 name=self.compact(data, 40) if isinstance(
                                     data, (cst.Name, cst.Subscript)) else None)
+            over = (f" summed over a batch of {batch} examples (the sum's curvature is the "
+                    f"batch size times the mean's)" if batch else "")
             self.report(node, f"`{self.source(optimizer.func)}` with learning rate "
-                        f"{number.value:g} on {whose} squared error of this data diverges: "
-                        f"the loss's curvature is about {factor_text}2 x {per} = "
+                        f"{number.value:g} on {whose} squared error of this data{over} "
+                        f"diverges: the loss's curvature is about {summed}{factor_text}2 x {per} = "
                         f"{curvature:.3g}, and SGD diverges once learning rate x curvature "
                         f"> {stable}: {number.value:g} x {curvature:.3g} = {product:.3g}; "
                         "{evidence}",
@@ -462,8 +476,9 @@ class LargeLearningRate(Rule):
         return None
 
     def _squared_error(self, expr: cst.BaseExpression, factor: float, depth: int
-                       ) -> Optional[Tuple[List[cst.BaseExpression], float]]:
-        """(the differences, a constant factor) of a mean squared error ``expr`` is."""
+                       ) -> Optional[Tuple[List[cst.BaseExpression], float, bool]]:
+        """(the differences, a constant factor, whether it is summed over the batch rather
+        than averaged) of a squared error ``expr`` is."""
         if depth > 8:
             return None
         deeper = depth + 1
@@ -488,23 +503,28 @@ class LargeLearningRate(Rule):
         last = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else (
             expr.func.value if isinstance(expr.func, cst.Name) else "")
         if last in ("mean_squared_error", "MSE", "mse") and len(expr.args) >= 2:
-            return [a.value for a in expr.args[:2]], factor
-        if op is None or op.name != "reduce_mean" or not expr.args:
+            return [a.value for a in expr.args[:2]], factor, False
+        if op is None or not expr.args:
+            return None
+        # a sum over every element (no axis): over the whole batch, not a per-example sum
+        summed = op.name == "reduce_sum" and last in SUM_NAMES and len(expr.args) == 1
+        if op.name != "reduce_mean" and not summed:
             return None
         inner = expr.args[0].value
         if isinstance(inner, cst.Name):
             inner = self.analysis.definition(inner) or inner
         if isinstance(inner, cst.BinaryOperation) and isinstance(inner.operator, cst.Power):
             power = self.analysis.number(inner.right)
-            return ([inner.left], factor) if power is not None and power.value == 2 else None
+            return ([inner.left], factor, summed) if power is not None and power.value == 2 \
+                else None
         if isinstance(inner, cst.Call):
             inner_op = self.analysis.op_of(inner)
             if inner_op is not None and inner_op.name == "square" and inner.args:
-                return [inner.args[0].value], factor
+                return [inner.args[0].value], factor, summed
             if inner_op is not None and inner_op.name == "pow" and len(inner.args) > 1:
                 power = self.analysis.number(inner.args[1].value)
                 if power is not None and power.value == 2:
-                    return [inner.args[0].value], factor
+                    return [inner.args[0].value], factor, summed
         return None
 
     def _inputs(self, expr: cst.BaseExpression, depth: int) -> List[cst.BaseExpression]:

@@ -21,10 +21,12 @@ class SqrtZeroGradient(Rule):
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
     (`tf.math.reduce_variance`, `K.var`, `keras.ops.var`), 0 for a constant row. It also
-    flags `sqrt(exp(v))`, which is 0 once `exp` underflows, and a standard deviation
-    (`tf.math.reduce_std`, `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes
-    behind an epsilon, `(x - mean) / (std + eps)`: the value is finite, the gradient of the
-    root is not (an unguarded `x / std` is NAN101's).
+    flags `sqrt(exp(v))`, which is 0 once `exp` underflows, `sqrt(exp(v) * c)` (or
+    `exp(v) / c`), whose product is 0 with it whatever finite `c` is (YOLOv2's box sizes
+    `sqrt(exp(raw) * anchors / grid)`), and a standard deviation (`tf.math.reduce_std`,
+    `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes behind an epsilon,
+    `(x - mean) / (std + eps)`: the value is finite, the gradient of the root is not (an
+    unguarded `x / std` is NAN101's).
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -55,7 +57,8 @@ class SqrtZeroGradient(Rule):
     `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
     squared gradients; `K.std(x)` → `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0
     and is applied only with `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is
-    exact and is a safe fix. A value that can be negative gets no fix.
+    exact and is a safe fix; `sqrt(exp(v) * c)` gets no fix (write
+    `tf.exp(0.5 * v) * tf.sqrt(c)`). A value that can be negative gets no fix.
 
     Not reported where the root's value reaches no differentiated objective: an RMSE that
     is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
@@ -125,6 +128,18 @@ class SqrtZeroGradient(Rule):
                         "singularity" if inner else "use `tf.exp(0.5 * v)` instead",
                         fix=self._halved_exponent(node, argument))
             return
+        if "exp_scaled" in value.tags and value.zero is None and value.node is not None:
+            inner = self._exp_argument(value.node)
+            exp_shown = self.compact(value.node, 40)
+            self.report(node, f"square root of `{self.compact(argument)}`, a product with "
+                        f"`{exp_shown}`: exp underflows to 0 below -87 in float32, the "
+                        "product with it is then exactly 0 and the gradient of the root is "
+                        "NaN (0 / 0)", confidence="high",
+                        suggestion=f"take the root in the exponent: `tf.exp(0.5 * {inner})` "
+                        "times the root of the other factors" if inner else
+                        "take the root in the exponent: `tf.exp(0.5 * v)` times the root of "
+                        "the other factors")
+            return
         evidence = value.zero or value.negative
         if evidence is None or evidence.convention or evidence.discrete:
             return  # a count has no gradient
@@ -134,16 +149,22 @@ class SqrtZeroGradient(Rule):
                        "its gradient is infinite when the error reaches 0: {evidence}")
             suggestion = ("train on the mean squared error itself, or add an epsilon inside: "
                           f"`tf.sqrt({shown} + 1e-7)`")
+        elif value.zero is not None and value.zero.producer == "variance_epsilon":
+            message = (f"square root of `{shown}`, which can be 0 or negative (a NaN value, "
+                       "an infinite gradient): {evidence}")
+            prefix = self.namespace(self._op_call(value.zero.node))[1]
+            suggestion = (f"clip the variance at 0 before adding the epsilon (`{prefix}.maximum("
+                          "var, 0.0) + eps`), or compute it as `mean(square(x - mean(x)))`")
         elif value.zero is not None:
             message = (f"square root of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")
-            epsilon = self.epsilon(value, value.zero)
-            suggestion = f"add an epsilon inside the root: `tf.sqrt({shown} + {epsilon})`"
+            guarded = self.source(self.plus_epsilon(argument, value))
+            suggestion = f"add an epsilon inside the root: `tf.sqrt({guarded})`"
         else:
             message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
             suggestion = "make the argument non-negative before the root"
         fix = None
-        if value.negative is None:
+        if value.negative is None and evidence.producer != "variance_epsilon":
             fix = self.fix("add an epsilon inside the root", argument,
                            self.plus_epsilon(argument, value,
                                              parenthesize=isinstance(node, cst.BinaryOperation)))

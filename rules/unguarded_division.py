@@ -17,12 +17,16 @@ class UnguardedDivision(Rule):
     0: a count of a mask, a sum or mean of relu outputs, a sum of squares or a norm of a
     difference, `1 - p` of a probability, a trainable variable (with high confidence when
     its initializer can be 0, e.g. `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also
-    kept in a config dict or returned by a helper), a hand-computed variance
-    `E[x²] - E[x]²` (or `sum_sq - mean * sum`), a difference of two sums, a variance or
-    standard deviation (`tf.math.reduce_std`, `K.std`, `keras.ops.var`: 0 for a constant
-    row), the union `area1 + area2 - overlap` of an IoU (0 for two zero-size boxes, the
-    padding of a label tensor), and the state of a metric made with a zeros initializer
-    (`add_weight(..., initializer="zeros")`, 0 before the first update and after a reset). It also flags
+    kept in a config dict, also one passed to a function, or returned by a helper), a
+    hand-computed variance `E[x²] - E[x]²` (or `sum_sq - mean * sum`, also over windows
+    as `conv3d(x * x, box)`), even plus an epsilon unless it is clipped at 0 first (float32
+    rounding makes it negative for a constant input, by up to ~2.6e-6 x E[x²] under TF:
+    DeepReg's LNCC `(cross * cross + EPS) / (t_var * p_var + EPS)`), a difference of two
+    sums, a variance or standard deviation (`tf.math.reduce_std`, `K.std`,
+    `keras.ops.var`: 0 for a constant row), the union `area1 + area2 - overlap` of an IoU
+    (0 for two zero-size boxes, the padding of a label tensor), and the state of a metric
+    made with a zeros initializer (`add_weight(..., initializer="zeros")`, 0 before the
+    first update and after a reset). It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
@@ -191,9 +195,13 @@ class UnguardedDivision(Rule):
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
                            safety="safe")
+        elif evidence.producer == "variance_epsilon":
+            suggestion = clip_variance(evidence, self.namespace(
+                self._op_call(evidence.node))[1])
+            fix = None
         else:
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator} / ({shown} + {self.epsilon(value)})`")
+                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion, fix=fix)
@@ -223,12 +231,25 @@ class UnguardedDivision(Rule):
         if evidence is None or not evidence.tiny:
             return  # an exact 0 (a count, a mask, a relu) is what divide_no_nan guards
         shown = self.source(denominator)
+        guarded = self.source(self.plus_epsilon(denominator, self.analysis.value(denominator)))
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
-                    suggestion=f"add an epsilon instead: `{self._numerator(node)} / ({shown} "
-                               f"+ {self.epsilon(self.analysis.value(denominator))})`",
-                    fix=self._fix(denominator))
+                    suggestion=clip_variance(evidence, self.namespace(
+                        self._op_call(evidence.node))[1])
+                    if evidence.producer == "variance_epsilon" else
+                    f"add an epsilon instead: `{self._numerator(node)} / ({guarded})`",
+                    fix=None if evidence.producer == "variance_epsilon"
+                    else self._fix(denominator))
+
+
+def clip_variance(evidence: Evidence, prefix: str) -> str:
+    """The advice for a hand-computed variance that an epsilon does not guard."""
+    name = f"`{evidence.name}`" if evidence.name else "the variance"
+    return (f"clip {name} at 0 before adding the epsilon (`{prefix}.maximum("
+            f"{evidence.name or 'var'}"
+            ", 0.0) + eps`, as Flax and Keras do), or compute it as `mean(square(x - "
+            "mean(x)))`, which cannot be negative")
 
 
 def _compared(condition: cst.BaseExpression):

@@ -228,21 +228,12 @@ class UnnormalizedInput(Rule):
         if depth > 12:
             return None
         deeper = depth + 1
-        if isinstance(expr, cst.Name):
-            found = self.analysis.binding(expr.value, place)
-            if found is None:
-                return None
-            binding, where = found
-            if binding.kind in ("assign", "unpack") and binding.value is not None:
-                return self._raw(binding.value, where, deeper, element,
-                                 (*binding.position, *path))
-            if binding.kind == "param":
-                return element
-            return None  # `x /= 255`, a loop variable
-        if isinstance(expr, cst.Subscript):
-            return self._raw(expr.value, place, deeper, element, path)
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "values":
-            return self._raw(expr.value, place, deeper, element, path)  # a pandas array
+        found = self.analysis.origin(expr, place, path)
+        if found is None:
+            return None
+        if found.expr is None:  # a parameter holds the element; `x /= 255`, a loop variable
+            return element if found.param else None
+        expr, place, path = found.expr, found.place, found.path
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._raw(expr.elt, place, deeper, element, path)
         if isinstance(expr, (cst.Tuple, cst.List)) and expr.elements:

@@ -14,6 +14,7 @@ a call nanlint cannot see — has no known scale, and the question's answer is N
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
@@ -48,6 +49,50 @@ KEEP_METHODS = frozenset({"astype", "reshape", "copy", "squeeze", "flatten", "ra
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a name's data comes from, followed backwards through assignments, tuple
+    unpacking (``path`` selects in a tuple value: ``(x, y), _ = load_data()`` makes x
+    ``(0, 0)``), subscripts (``sliced``: fewer examples), ``.values`` and ``.T``: the first
+    expression that is none of these, or the parameter (``expr`` None, ``param`` set) or
+    other binding (``expr`` None) the name stops at."""
+
+    expr: Optional[cst.BaseExpression]
+    place: object
+    path: Tuple[int, ...] = ()
+    sliced: bool = False
+    param: bool = False
+
+
+def origin(analysis, expr: cst.BaseExpression, place, path: Tuple[int, ...] = (),
+           limit: int = 12) -> Optional[Origin]:
+    """The backward walk the data questions share (``DataMoments``, NAN401's raw sources):
+    None where it runs past ``limit`` steps or a name has no binding."""
+    sliced = False
+    for _ in range(limit):
+        if isinstance(expr, cst.Name):
+            found = analysis.binding(expr.value, place)
+            if found is None:
+                return None
+            binding, where = found
+            if binding.kind in ("assign", "unpack") and binding.value is not None:
+                expr, place, path = binding.value, where, (*binding.position, *path)
+                continue
+            return Origin(None, where, path, sliced, param=binding.kind == "param")
+        if isinstance(expr, cst.Subscript) or (
+                isinstance(expr, cst.Attribute) and expr.attr.value == "T"):
+            expr, sliced = expr.value, True
+        elif isinstance(expr, cst.Attribute) and expr.attr.value == "values":
+            expr = expr.value  # a pandas column or frame as an array
+        elif isinstance(expr, (cst.Tuple, cst.List)) and path:
+            if path[0] >= len(expr.elements):
+                return None
+            expr, path = expr.elements[path[0]].value, path[1:]
+        else:
+            return Origin(expr, place, path, sliced)
+    return None
+
+
+@dataclass(frozen=True)
 class Moment:
     """What an array's values are: per feature, the mean of the squares and the mean; the
     number of features per example; where that is written, in words."""
@@ -57,6 +102,7 @@ class Moment:
     features: int  # values per example (the fan-in of a linear model on it)
     source: cst.CSTNode  # the call or literal that makes the data
     what: str  # "`np.random.uniform(-10, 10, 100)`"
+    count: Optional[int] = None  # examples in the array, where the code writes it
 
     @property
     def total(self) -> float:
@@ -72,6 +118,18 @@ class Moment:
 
 def _uniform(low: float, high: float) -> Tuple[float, float]:
     return (low * low + low * high + high * high) / 3.0, (low + high) / 2.0
+
+
+def _count(size: Optional[cst.BaseExpression], number) -> Optional[int]:
+    """Examples in an array of shape ``size``: its first dimension (or the size itself)."""
+    if isinstance(size, (cst.Tuple, cst.List)):
+        size = size.elements[0].value if size.elements else None
+    found = number(size) if size is not None else None
+    return int(found.value) if found is not None and 1 <= found.value < 1e9 else None
+
+
+def _with(moment: Moment, **changes) -> Moment:
+    return dataclasses.replace(moment, **changes)
 
 
 def _features(size: Optional[cst.BaseExpression], number) -> int:
@@ -107,27 +165,21 @@ class DataMoments:
                 path: Tuple[int, ...]) -> Optional[Moment]:
         if depth > 12:
             return None
-        deeper = depth + 1
-        if isinstance(expr, cst.Name):
-            found = self.analysis.binding(expr.value, place)
-            if found is None:
-                return None
-            binding, where = found
-            if binding.kind in ("assign", "unpack") and binding.value is not None:
-                return self._moment(binding.value, where, deeper, (*binding.position, *path))
+        found = origin(self.analysis, expr, place, path)
+        if found is None or found.expr is None:
             return None
-        if isinstance(expr, cst.Subscript):
-            return self._moment(expr.value, place, deeper, path)
-        if isinstance(expr, cst.Attribute) and expr.attr.value in ("values", "T"):
-            return self._moment(expr.value, place, deeper, path)
-        if isinstance(expr, (cst.Tuple, cst.List)) and path:
-            if path[0] >= len(expr.elements):
-                return None
-            return self._moment(expr.elements[path[0]].value, place, deeper, path[1:])
+        moment = self._produced(found.expr, found.place, depth + 1, found.path)
+        return _with(moment, count=None) if moment is not None and found.sliced else moment
+
+    def _produced(self, expr: cst.BaseExpression, place, depth: int,
+                  path: Tuple[int, ...]) -> Optional[Moment]:
+        """The moments of data an expression makes: a literal table, arithmetic, a call."""
+        if isinstance(expr, (cst.Tuple, cst.List)) and not path:
+            return self._literal(expr.elements, place, expr)  # `x_train = [32, 53, 61]`
         if isinstance(expr, cst.BinaryOperation):
-            return self._arithmetic(expr, place, deeper)
+            return self._arithmetic(expr, place, depth)
         if isinstance(expr, cst.Call):
-            return self._call(expr, place, deeper, path)
+            return self._call(expr, place, depth, path)
         return None
 
     def _arithmetic(self, expr: cst.BinaryOperation, place, depth: int) -> Optional[Moment]:
@@ -159,7 +211,7 @@ class DataMoments:
             return None
         text = " ".join(self.analysis.code(expr).split())
         return Moment(square, mean, data.features, data.source,
-                      f"`{text[:57] + '...' if len(text) > 60 else text}`")
+                      f"`{text[:57] + '...' if len(text) > 60 else text}`", data.count)
 
     def _call(self, call: cst.Call, place, depth: int,
               path: Tuple[int, ...]) -> Optional[Moment]:
@@ -179,29 +231,32 @@ class DataMoments:
             found = self._number(expr, place)
             return found.value if found is not None else None
 
+        def count(size: Optional[cst.BaseExpression]) -> Optional[int]:
+            return _count(size, lambda e: self._number(e, place))
+
         text = " ".join(self.analysis.code(call).split())
         what = f"`{text[:57] + '...' if len(text) > 60 else text}`"
+        shape = cst.Tuple([cst.Element(p) for p in positional]) if positional else None
         if qualified in ("numpy.random.uniform", "numpy.random.RandomState.uniform"):
             low, high = num(0, 0.0, "low"), num(1, 1.0, "high")
             if low is None or high is None:
                 return None
             square, mean = _uniform(low, high)
             features = _features(arg(2, "size"), lambda e: self._number(e, place))
-            return Moment(square, mean, features, call, what)
+            return Moment(square, mean, features, call, what, count(arg(2, "size")))
         if qualified in ("numpy.random.rand", "numpy.random.random", "numpy.random.random_sample"):
             return Moment(1 / 3, 0.5, 1 if len(positional) < 2 else _features(
-                cst.Tuple([cst.Element(p) for p in positional]),
-                lambda e: self._number(e, place)), call, what)
+                shape, lambda e: self._number(e, place)), call, what, count(shape))
         if qualified == "numpy.random.randn":
             return Moment(1.0, 0.0, 1 if len(positional) < 2 else _features(
-                cst.Tuple([cst.Element(p) for p in positional]),
-                lambda e: self._number(e, place)), call, what)
+                shape, lambda e: self._number(e, place)), call, what, count(shape))
         if qualified == "numpy.random.normal":
             loc, scale = num(0, 0.0, "loc"), num(1, 1.0, "scale")
             if loc is None or scale is None:
                 return None
             features = _features(arg(2, "size"), lambda e: self._number(e, place))
-            return Moment(loc * loc + scale * scale, loc, features, call, what)
+            return Moment(loc * loc + scale * scale, loc, features, call, what,
+                          count(arg(2, "size")))
         if qualified == "numpy.arange":
             start, stop, step = num(0, None, "start"), num(1, None, "stop"), num(2, 1.0, "step")
             if start is None or step is None or step == 0:
@@ -210,20 +265,22 @@ class DataMoments:
                 if len(positional) > 1 or arg(1, "stop") is not None:
                     return None
                 start, stop = 0.0, start
-            count = int(math.ceil((stop - start) / step))
-            if not 0 < count <= 10_000_000:
+            number_of = int(math.ceil((stop - start) / step))
+            if not 0 < number_of <= 10_000_000:
                 return None
-            # sum of (start + k step)^2 for k < count, in closed form
-            k1 = count * (count - 1) / 2
-            k2 = (count - 1) * count * (2 * count - 1) / 6
-            total = count * start * start + 2 * start * step * k1 + step * step * k2
-            return Moment(total / count, start + step * (count - 1) / 2, 1, call, what)
+            # sum of (start + k step)^2 for k < number_of, in closed form
+            k1 = number_of * (number_of - 1) / 2
+            k2 = (number_of - 1) * number_of * (2 * number_of - 1) / 6
+            total = number_of * start * start + 2 * start * step * k1 + step * step * k2
+            return Moment(total / number_of, start + step * (number_of - 1) / 2, 1, call, what,
+                          number_of)
         if qualified == "numpy.linspace":
             low, high = num(0, None, "start"), num(1, None, "stop")
             if low is None or high is None:
                 return None
             square, mean = _uniform(low, high)
-            return Moment(square, mean, 1, call, what)
+            return Moment(square, mean, 1, call, what, count(arg(2, "num")) if arg(2, "num")
+                          is not None else 50)
         if qualified.endswith(".load_data") and qualified.startswith(
                 ("keras.", "tensorflow.keras.", "tf_keras.")):
             dataset = qualified.split(".")[-2]
@@ -233,9 +290,9 @@ class DataMoments:
             return Moment(square, mean, features, call, what)
         if qualified in ("numpy.asarray", "numpy.array") and positional and isinstance(
                 positional[0], (cst.List, cst.Tuple)):
-            literal = self._literal(positional[0].elements, place)
+            literal = self._literal(positional[0].elements, place, call)
             if literal is not None:
-                return replace_source(literal, call, what)
+                return _with(literal, what=what)
         if qualified in KEEP and positional:
             return self._moment(positional[0], place, depth, path)
         func = call.func
@@ -244,7 +301,8 @@ class DataMoments:
                 return self._moment(func.value, place, depth, path)
         return None
 
-    def _literal(self, elements: Sequence[cst.BaseElement], place) -> Optional[Moment]:
+    def _literal(self, elements: Sequence[cst.BaseElement], place,
+                 source: cst.CSTNode) -> Optional[Moment]:
         """A literal list of numbers (or of equal-length lists of numbers)."""
         values, features = [], 1
         for element in elements:
@@ -262,11 +320,9 @@ class DataMoments:
         if not values:
             return None
         square = sum(v * v for v in values) / len(values)
-        return Moment(square, sum(values) / len(values), features, elements[0].value, "")
-
-
-def replace_source(moment: Moment, source: cst.CSTNode, what: str) -> Moment:
-    return Moment(moment.square, moment.mean, moment.features, source, what)
+        text = " ".join(self.analysis.code(source).split())
+        return Moment(square, sum(values) / len(values), features, source,
+                      f"`{text[:57] + '...' if len(text) > 60 else text}`", len(elements))
 
 
 class MethodCalls:

@@ -114,6 +114,9 @@ class Expressions(Producers):
             if entry is not None:  # `params["scale"]` of a dict literal
                 return self._named(self._value(entry[0], entry[1], entry[2]),
                                    self.code(expr))
+            passed = self._parameter_entry(expr, scope, index)
+            if passed is not None:  # `cfg["scale"]`, `cfg` a dict the callers pass
+                return self._named(passed, self.code(expr))
             # An element of a tensor has the tensor's range and evidence.
             base = self._value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
@@ -184,6 +187,40 @@ class Expressions(Producers):
         if node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
         return join(values)
+
+    def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
+                         ) -> Optional[Value]:
+        """``cfg["key"]`` of a parameter ``cfg`` that every call site in the module passes a
+        dict literal for (or a name bound to one): the join of those entries."""
+        if not isinstance(expr.value, cst.Name):
+            return None
+        binding, where = self._resolve(expr.value.value, scope, index)
+        if binding is None or where is None or binding.kind != "param":
+            return None
+        function = where.node
+        activation = self._within(where)
+        if activation is not None and activation.scope is where:
+            argument = argument_expression(expr.value.value, activation)
+            arguments = [argument[0:1] + argument[1] if argument else None]
+        elif isinstance(function, cst.FunctionDef) and function.name.value not in self._escaped:
+            arguments = []
+            for call, at, at_index, method in self._outside(lambda: self._call_sites(function)):
+                argument = argument_expression(expr.value.value, Activation(
+                    where, bind_arguments(call, function, method), (at, at_index),
+                    any(arg.star for arg in call.args)))
+                arguments.append(argument[0:1] + argument[1] if argument else None)
+        else:
+            return None
+        values = []
+        for argument in arguments:
+            if argument is None or not isinstance(argument[0], cst.Name):
+                return None
+            entry = self._outside(lambda: self._dict_entry(
+                expr.with_changes(value=argument[0]), argument[1], argument[2]))
+            if entry is None:
+                return None
+            values.append(self._outside(lambda: self._value(*entry)))
+        return join(values) if values else None
 
     def _call_sites(self, node: cst.FunctionDef) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The module's calls of the function ``node``, each with its place and whether it

@@ -14,7 +14,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
-from nanlint.analysis.data import DataMoments, MethodCalls, Moment
+from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, origin
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
@@ -43,6 +43,12 @@ class Analysis(Expressions):
         if self._moments is None:
             self._moments = DataMoments(self)
         return self._moments.moment(expr, place)
+
+    def origin(self, expr: cst.BaseExpression, place: Optional[Place] = None,
+               path: Tuple[int, ...] = ()) -> Optional[Origin]:
+        """Where the data ``expr`` holds comes from: back through assignments, tuple
+        unpacking (``path``), subscripts, ``.values`` and ``.T`` (see ``data.origin``)."""
+        return origin(self, expr, place or self.here(), path)
 
     @staticmethod
     def run_fetches(run: cst.Call) -> List[cst.BaseExpression]:

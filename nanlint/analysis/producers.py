@@ -92,7 +92,13 @@ class Producers(Constants):
             a, b = arg(0), arg(1)
             if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
                 return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
-            return self._fixed(op, call)
+            fixed = self._fixed(op, call)
+            if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
+                callee = self._callee(call.func, scope, index)
+                spelling = optable.spelling_of(callee.qualified or "") if callee else None
+                if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
+                    fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
+            return fixed
         if transfer == "any":
             return Value(known=True, tensor=True)
         if transfer == "like":

@@ -44,7 +44,7 @@ def loss(self, net_out):
     coords = net_out_reshape[:, :, :, :, :bbox_params]
     coords = tf.reshape(coords, [-1, H*W, B, bbox_params])
     adjusted_coords_xy = expit_tensor(coords[:,:,:,0:2])
-    adjusted_coords_wh = tf.sqrt(tf.exp(coords[:,:,:,2:4]) * np.reshape(anchors, [1, 1, B, 2]) / np.reshape([W, H], [1, 1, 1, 2]))  # miss: NAN201 -- sqrt of exp times constants: exp underflows to 0 (the catalog's sqrt(exp(v)) through a product)
+    adjusted_coords_wh = tf.sqrt(tf.exp(coords[:,:,:,2:4]) * np.reshape(anchors, [1, 1, B, 2]) / np.reshape([W, H], [1, 1, 1, 2]))  # error: NAN201 (sqrt of exp times constants: exp underflows to 0, the catalog's sqrt(exp(v)) through a product)
     coords = tf.concat([adjusted_coords_xy, adjusted_coords_wh], 3)
 
     adjusted_c = expit_tensor(net_out_reshape[:, :, :, :, bbox_params])

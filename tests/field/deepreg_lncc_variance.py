@@ -45,7 +45,7 @@ class LocalNormalizedCrossCorrelation3D(tf.keras.losses.Loss):
         cross = tp_sum - p_avg * t_sum
         t_var = t2_sum - t_avg * t_sum  # std[t] ** 2
         p_var = p2_sum - p_avg * p_sum  # std[p] ** 2
-        ncc = (cross * cross + EPS) / (t_var * p_var + EPS)  # miss: NAN101 -- hand-computed variance: E[x^2] - E[x]^2 can round below 0 and cancel the epsilon
+        ncc = (cross * cross + EPS) / (t_var * p_var + EPS)  # error: NAN101 (hand-computed variance: E[x^2] - E[x]^2 can round below 0 and cancel the epsilon)
         return tf.reduce_mean(ncc, axis=[1, 2, 3, 4])
 
 
