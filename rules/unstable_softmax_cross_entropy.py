@@ -171,6 +171,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
                        f"reaches 0, and its gradient NaN: {{evidence}}")
             suggestion = change + self._log_form(kind, complement, root, logits, call,
                                                  arguments_here=not change)
+        if "one_branch" in self.analysis.value(argument).tags:
+            # `p` is the softmax on one path only (a branch, another method's assignment).
+            suggestion = f"on the path where `{shown}` is the {kind} output: {suggestion}"
         self.report(node, message, evidence=evidence, suggestion=suggestion,
                     fix=self._log_fix(node, probability, producer, complement))
 

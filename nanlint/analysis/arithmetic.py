@@ -14,7 +14,7 @@ from typing import FrozenSet, Optional
 
 import libcst as cst
 
-from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant,
+from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
                                       difference_evidence)
 
 
@@ -135,6 +135,10 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     const = a.const * b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if (
         a.nonnegative and b.nonnegative and a.hi <= 1 and b.hi <= 1) else frozenset()
+    for this, other in ((a, b), (b, a)):
+        if "one_hot" in this.tags and other.zero is not None:
+            # `p * one_hot(y)`: summed over the classes, the probability of the label.
+            tags |= {"selected"} | (other.tags & PRODUCER_TAGS)
     guards = a.guards if b.positive else b.guards if a.positive else None
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,

@@ -20,7 +20,7 @@ from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, powe
                                          square)
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
-from nanlint.analysis.lattice import (DTYPES, UNKNOWN, Evidence, Value, constant,
+from nanlint.analysis.lattice import (DTYPES, PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
                                       difference_evidence, join)
 from nanlint.analysis.scopes import END, Scope, dotted_parts
 from nanlint.optable import Op, Reason
@@ -213,8 +213,13 @@ class Producers(Constants):
                          known=True, tensor=True, tags=frozenset({"variable"}))
         if transfer == "layer":
             return self._layer(op, call, scope, index)
-        if transfer == "layer_fn":
-            activation = self._activation_name(self.keyword(call, "activation"), scope, index)
+        if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
+            expr = self.keyword(call, "activation")
+            expr = expr if expr is not None else self.keyword(call, "activation_fn")
+            if expr is None and op.activation is None:
+                return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
+            activation = (self._activation_name(expr, scope, index) if expr is not None
+                          else op.activation)
             return self._activation(activation, call) if activation else UNKNOWN
         return UNKNOWN
 
@@ -274,9 +279,13 @@ class Producers(Constants):
 
     def _reduce(self, op: Op, x: Value, call: cst.Call) -> Value:
         zero = x.zero if x.zero is not None and x.zero.aggregate else None
+        tags = set()
+        if "selected" in x.tags and op.name == "reduce_sum" and self._has_axis(call):
+            # `reduce_sum(p * one_hot(y), axis)`: one entry of p per row, as a gather.
+            zero = x.zero
+            tags |= x.tags & PRODUCER_TAGS
         if zero is None and "square_of_difference" in x.tags and x.node is not None:
             zero = difference_evidence(x.node)
-        tags = set()
         if "mask" in x.tags and op.name == "reduce_sum":
             zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
                             "high", discrete=True, producer="count")
@@ -307,6 +316,16 @@ class Producers(Constants):
         return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
                      negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
                      node=call)
+
+    @staticmethod
+    def _has_axis(call: cst.Call) -> bool:
+        """A reduction over some axes (a second positional argument, or `axis=`)."""
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) > 1:
+            return True
+        return any(a.keyword is not None and a.keyword.value in (
+            "axis", "reduction_indices", "dim") and not (
+            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
 
     def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         if op.activation is not None:

@@ -88,6 +88,15 @@ class Scope:
                 unique.append(binding)
         return unique
 
+    def assigned_before(self, attr: str, index: int) -> Optional[Binding]:
+        """The latest ``self.attr = ...`` of this scope that runs on every path to statement
+        ``index`` (not in a branch the use is outside of), else None."""
+        before = [b for b in self.self_attributes.get(attr, ()) if b.index < index]
+        if not before:
+            return None
+        where, path = self.paths.get(before[-1].index, ()), self.paths.get(index, ())
+        return before[-1] if path[:len(where)] == where else None
+
     def _reaching(self, bindings: List[Binding], path: Path) -> List[Binding]:
         if not bindings:
             return []
