@@ -106,6 +106,9 @@ def join(values: Sequence[Value]) -> Value:
         return values[0]
     lo, hi = min(v.lo for v in values), max(v.hi for v in values)
     tags = frozenset.intersection(*(v.tags for v in values))
+    if any("probability" in v.tags for v in values) and all(
+            "probability" in v.tags or (v.known and 0 <= v.lo == v.hi <= 1) for v in values):
+        tags |= {"probability"}  # `where(y == 0, p, zeros_like(p))`: still a probability
     carriers = [v for v in values if v.zero]
     if len(carriers) == 1 and carriers[0].tags & PRODUCER_TAGS - tags:
         # Only one branch can be 0: where the value is 0, it is that branch's producer

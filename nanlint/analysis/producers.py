@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from math import inf
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
@@ -22,7 +22,7 @@ from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
 from nanlint.analysis.lattice import (DTYPES, PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
                                       difference_evidence, join)
-from nanlint.analysis.scopes import END, Scope, dotted_parts
+from nanlint.analysis.scopes import END, Scope, dotted_parts, variables_in
 from nanlint.optable import Op, Reason
 
 
@@ -175,17 +175,25 @@ class Producers(Constants):
                              zero=next((o.zero for o in operands if o.zero), None))
             return self._fixed(op, call)
         if transfer == "where":
-            # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
-            # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
+            # A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the other
+            # branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
+            # idiom — so neither is evidence of a zero or a negative. A condition on
+            # something else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence.
             # `tf.cond` and `K.switch` may take functions: their results are the branches.
             branches = [self._branch(self.argument(call, op, 1), scope, index),
                         self._branch(self.argument(call, op, 2), scope, index)]
+            fixed = [b.known and b.lo == b.hi for b in branches]
+            if any(fixed):
+                condition = self.argument(call, op, 0)
+                exprs = [self.argument(call, op, 1), self.argument(call, op, 2)]
+                branches = [replace(b, zero=None, negative=None) if is_fixed or (
+                    condition is None or expr is None
+                    or self._tests(condition, expr, b, scope, index)) else b
+                    for b, expr, is_fixed in zip(branches, exprs, fixed)]
             joined = replace(join(branches), tensor=True)
-            if any(b.known and b.lo == b.hi for b in branches):
-                joined = replace(joined, zero=None, negative=None)
-                if any("max" in b.tags for b in branches):
-                    # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
-                    joined = replace(joined, tags=joined.tags | {"max"})
+            if any(fixed) and any("max" in b.tags for b in branches):
+                # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+                joined = replace(joined, tags=joined.tags | {"max"})
             return joined
         if transfer == "gradient":
             return gradient(call)
@@ -237,6 +245,44 @@ class Producers(Constants):
                     call = self._branch_calls[id(expr)] = cst.Call(func=expr)
                 return self._value(call, scope, index)
         return self._value(expr, scope, index)
+
+    def _tests(self, condition: cst.BaseExpression, branch: cst.BaseExpression,
+               value: Value, scope: Scope, index: int) -> bool:
+        """Whether a select's ``condition`` tests its ``branch``: they share a variable
+        (`where(x > 0, x, 1.)`, also through one assignment: `h = relu(x)`,
+        `where(x > 0, h, 1.)`), or an operand of the condition carries the branch's
+        evidence (`where(tf.equal(norm, 0.), 1., norm)`)."""
+        if value.zero is None and value.negative is None:
+            return True  # nothing to keep
+        if self._names(condition, scope, index) & self._names(branch, scope, index):
+            return True
+        marks = {id(e.node) for e in (value.zero, value.negative) if e is not None}
+        operands = [condition]
+        while operands:
+            operand = operands.pop()
+            found = self._value(operand, scope, index)
+            if any(e is not None and id(e.node) in marks for e in (found.zero, found.negative)):
+                return True
+            if isinstance(operand, cst.Comparison):
+                operands += [operand.left, *(c.comparator for c in operand.comparisons)]
+            elif isinstance(operand, cst.BooleanOperation):
+                operands += [operand.left, operand.right]
+            elif isinstance(operand, cst.UnaryOperation):
+                operands.append(operand.expression)
+            elif isinstance(operand, cst.Call):
+                operands += [a.value for a in operand.args if not a.star]
+        return False
+
+    def _names(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
+        """The variables ``expr`` reads, and those their assignments read (one level)."""
+        names: Set[str] = set()
+        for name in variables_in(expr):
+            for binding, where in self._reaching(name, scope, index):
+                if binding.kind in ("assign", "param", "augassign", "unpack", "unknown"):
+                    names.add(name)
+                    if binding.kind == "assign" and binding.value is not None:
+                        names.update(variables_in(binding.value))
+        return names
 
     def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
                       scope: Scope, index: int) -> Optional[cst.CSTNode]:
