@@ -20,7 +20,9 @@ class SqrtZeroGradient(Rule):
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`. It also flags
-    `sqrt(exp(v))`, which is 0 once `exp` underflows.
+    `sqrt(exp(v))`, which is 0 once `exp` underflows, and the reciprocal root
+    `tf.math.rsqrt(x)` / `keras.ops.rsqrt(x)` of such a value, which is infinite at 0 and
+    so is its gradient.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -86,8 +88,8 @@ class SqrtZeroGradient(Rule):
         op = self.analysis.op_of(node)
         if op is None:
             return
-        if op.name == "sqrt":
-            self._check(node, self.analysis.argument(node, op, 0))
+        if op.name in ("sqrt", "rsqrt"):
+            self._check(node, self.analysis.argument(node, op, 0), op.name == "rsqrt")
         elif op.name == "pow":
             exponent = self.analysis.argument(node, op, 1)
             if exponent is not None and self._fractional(exponent):
@@ -101,11 +103,15 @@ class SqrtZeroGradient(Rule):
         number = self.analysis.value(exponent).const
         return number is not None and 0 < number < 1
 
-    def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
+    def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression],
+               reciprocal: bool = False) -> None:
         if argument is None:
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
+        if reciprocal:
+            self._check_reciprocal(node, argument, value, shown)
+            return
         if "exp" in value.tags and value.zero is None:
             inner = self._exp_argument(argument)
             self.report(node, f"square root of `{shown}`: exp underflows to 0 below -87 in "
@@ -138,6 +144,19 @@ class SqrtZeroGradient(Rule):
                            self.plus_epsilon(argument, value,
                                              parenthesize=isinstance(node, cst.BinaryOperation)))
         self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
+
+    def _check_reciprocal(self, node: cst.Call, argument: cst.BaseExpression, value,
+                          shown: str) -> None:
+        """``rsqrt(x)``: infinite at 0, and so is its gradient (-x^-1.5 / 2)."""
+        evidence = value.zero
+        if evidence is None or evidence.convention or evidence.discrete:
+            return
+        epsilon = self.epsilon(value, evidence)
+        self.report(node, f"reciprocal square root of `{shown}`, which can be 0, where the "
+                    "root and its gradient are infinite: {evidence}", evidence=evidence,
+                    suggestion=f"add an epsilon inside the root: `{shown} + {epsilon}`",
+                    fix=self.fix("add an epsilon inside the root", argument,
+                                 self.plus_epsilon(argument, value)))
 
     def _halved_exponent(self, node: cst.CSTNode, argument: cst.BaseExpression):
         """``sqrt(exp(v))`` → ``exp(0.5 * v)``: equal everywhere, so a safe fix."""

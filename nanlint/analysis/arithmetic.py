@@ -82,6 +82,9 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
         if "sum_exp" in this.tags and other.const is not None and other.const >= 0:
             tags, node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
+        elif "exp" in this.tags and other.const is not None and other.const > 0:
+            # `1 + exp(-x)`: the denominator of a hand-written sigmoid (NAN104 asks).
+            tags, node = tags | {"one_plus_exp"}, this.node
     return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
                  hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
                  lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,

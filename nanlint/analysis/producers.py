@@ -91,6 +91,12 @@ class Producers(Constants):
             return self._fixed(op, call)
         if transfer == "matmul":
             a, b = arg(0), arg(1)
+            left, right = self.argument(call, op, 0), self.argument(call, op, 1)
+            if a.zero is not None and a.zero.aggregate and left is not None and (
+                    right is not None and left.deep_equals(right)):
+                # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
+                # sign depends on the axes: a squared norm, or a Gram matrix).
+                return replace(self._fixed(op, call), zero=a.zero)
             if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
                 return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
             return self._fixed(op, call)
