@@ -136,9 +136,29 @@ class Expressions(Producers):
                                      left, right, binding.node)
         elif binding.kind == "param":
             value = self._parameter(name, scope)
+        elif binding.kind == "element" and binding.value is not None:
+            value = self._element(binding.value, binding.position, scope, binding.index)
         else:
             return UNKNOWN
         return self._named(value, name)
+
+    def _element(self, iterable: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
+                 index: int) -> Value:
+        """What a ``for`` target at ``path`` of an element of ``iterable`` can be: the i-th
+        argument's element through ``zip``/``enumerate``, a gradient of a list of gradients
+        or of (gradient, variable) pairs, a row of a tensor."""
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and (
+                iterable.func.value in ("zip", "enumerate")) and path and self._resolve(
+                iterable.func.value, scope, index)[0] is None:
+            positional = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            position = path[0] - (iterable.func.value == "enumerate")
+            if 0 <= position < len(positional) and len(positional) == len(iterable.args):
+                return self._element(positional[position], path[1:], scope, index)
+            return UNKNOWN
+        value = self._value(iterable, scope, index)
+        if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
+            return value if path in ((), (0,)) else UNKNOWN
+        return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
 
     @staticmethod
     def _named(value: Value, name: str) -> Value:

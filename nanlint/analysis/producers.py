@@ -284,7 +284,8 @@ class Producers(Constants):
         names: Set[str] = set()
         for name in variables_in(expr):
             for binding, where in self._reaching(name, scope, index):
-                if binding.kind in ("assign", "param", "augassign", "unpack", "unknown"):
+                if binding.kind in ("assign", "param", "augassign", "unpack", "element",
+                                    "unknown"):
                     names.add(name)
                     if binding.kind == "assign" and binding.value is not None:
                         names.update(variables_in(binding.value))

@@ -24,7 +24,9 @@ END = 1 << 60
 
 @dataclass
 class Binding:
-    kind: str  # "assign", "augassign", "unpack", "import", "def", "class", "param", "unknown"
+    # "assign", "augassign", "unpack", "element" (a `for` target: an element of `value`, then
+    # unpacked at `position`), "import", "def", "class", "param", "unknown"
+    kind: str
     index: int  # order of the binding statement in its scope
     value: Optional[cst.BaseExpression] = None  # the assigned (for "unpack": unpacked) value
     node: Optional[cst.CSTNode] = None  # FunctionDef / ClassDef / AugAssign / Param
@@ -215,8 +217,9 @@ class _Indexer:
                 suites.append(orelse.body)
             self._arms(index, suites, orelse is not None)
         elif isinstance(statement, (cst.For, cst.While)):
-            if isinstance(statement, cst.For):
-                self._target(statement.target, index, None)
+            if isinstance(statement, cst.For):  # `for g, v in pairs`: elements of `pairs`
+                self._target(statement.target, index, None,
+                             unpacked=(statement.iter, ()), kind="element")
             self._suite(statement.body)
             if statement.orelse is not None:
                 self._suite(statement.orelse.body)
@@ -276,14 +279,15 @@ class _Indexer:
 
     def _target(self, target: cst.BaseExpression, index: int,
                 value: Optional[cst.BaseExpression], qualified: Optional[str] = None,
-                unpacked: Optional[Tuple[cst.BaseExpression, Tuple[int, ...]]] = None) -> None:
+                unpacked: Optional[Tuple[cst.BaseExpression, Tuple[int, ...]]] = None,
+                kind: str = "unpack") -> None:
         if isinstance(target, cst.Name):
             if qualified is not None:
                 binding = Binding("import", index, qualified=qualified)
             elif value is not None:
                 binding = Binding("assign", index, value=value)
             elif unpacked is not None:
-                binding = Binding("unpack", index, value=unpacked[0], position=unpacked[1])
+                binding = Binding(kind, index, value=unpacked[0], position=unpacked[1])
             else:
                 binding = Binding("unknown", index)
             self._bind(target.value, binding)
@@ -299,7 +303,8 @@ class _Indexer:
                 elif value is not None or unpacked is not None:
                     # `(x, y), _ = load_data()`: x is element (0, 0) of the call's result.
                     source, path = unpacked if unpacked is not None else (value, ())
-                    self._target(element, index, None, unpacked=(source, (*path, position)))
+                    self._target(element, index, None, unpacked=(source, (*path, position)),
+                                 kind=kind)
                 else:
                     self._target(element, index, None)
         elif isinstance(target, cst.Attribute):
