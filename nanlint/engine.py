@@ -515,6 +515,10 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     superseded = {(id(node), code) for r in (*reports, *silent) for code in r.rule.supersedes
                   for node in (r.node, *r.covers)
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
+    # A finding that covers inner nodes (one binary cross-entropy over two logs, also when
+    # the logs were assigned to variables lines before) replaces its own code's there.
+    superseded |= {(id(node), r.rule.code) for r in reports for node in r.covers
+                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
     if superseded:
         reports = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
     comments = suppression.parse(source, options.known_codes)

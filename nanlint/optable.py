@@ -30,6 +30,8 @@ MODULE_ALIASES: Tuple[Tuple[str, str], ...] = (
     ("keras.src.", "keras."),
     ("keras.api.", "keras."),
     ("keras._tf_keras.keras.", "keras."),
+    ("tf_slim.layers.", "tensorflow.contrib.slim."),
+    ("tf_slim.", "tensorflow.contrib.slim."),
 )
 
 # Canonical module → namespace used in the spellings below, longest first.
@@ -71,10 +73,14 @@ class Op:
     ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
-    ``count``, ``map`` (the results of a function called on each element), ``diag`` (a matrix with the argument on its diagonal, 0 elsewhere),
-    ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras layer
-    constructor: the output depends on ``activation=``), ``layer_fn`` (``tf.layers.dense``),
-    ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no value).
+    ``count``, ``map`` (the results of a function called on each element), ``diag`` (a
+    matrix with the argument on its diagonal, 0 elsewhere), ``epsilon`` (the Keras fuzz
+    factor), ``constant``, ``layer`` (a Keras layer constructor: the output depends on
+    ``activation=``), ``layer_fn`` (``tf.layers.dense``: ``activation=`` or
+    ``activation_fn=``, by default ``activation``), ``apply`` (a layer that calls the
+    function it is given, ``keras.layers.Lambda(f)``: calling the layer calls ``f``; one
+    that takes no function, ``Flatten``, passes its input through), ``object`` (not a
+    tensor — an optimizer, a dtype policy: the analysis knows no value).
     """
 
     name: str
@@ -89,7 +95,8 @@ class Op:
     negative: Optional[Reason] = None
     tags: Tuple[str, ...] = ()
     guarded: bool = False  # a fused or epsilon-carrying op that is safe by construction
-    activation: Optional[str] = None  # layers: the activation the layer applies by itself
+    # layers: the activation the layer applies by itself; layer_fn: the default activation
+    activation: Optional[str] = None
 
 
 _UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
@@ -286,7 +293,8 @@ OPS: Tuple[Op, ...] = (
     Op("map_fn", ("tf.map_fn", "tf.vectorized_map", "K.map_fn", "ops.map", "ops.vectorized_map"),
        transfer="map", args=("fn|f|function", "elems|xs|elements")),
     # Non-negative constructors: signs come from producers, not from every matmul.
-    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0, tags=("binary",)),
+    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0,
+       tags=("binary", "one_hot")),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
     # -- Keras layers: the output is the layer's activation ---------------------------------
     Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
@@ -297,9 +305,21 @@ OPS: Tuple[Op, ...] = (
     Op("activation_layer", ("layers.Activation",), transfer="layer", args=("activation",)),
     Op("relu_layer", ("layers.ReLU",), transfer="layer", args=(), activation="relu"),
     Op("softmax_layer", ("layers.Softmax",), transfer="layer", args=(), activation="softmax"),
-    Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d",
-                    "tf.contrib.layers.fully_connected"),
-       transfer="layer_fn", args=("inputs|x", "units|filters|num_outputs")),
+    Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d"),
+       transfer="layer_fn", args=("inputs|x", "units|filters"), activation="linear"),
+    # TF1 contrib / slim layers take `activation_fn=` (default relu, but a `slim.arg_scope`
+    # often sets another: without the keyword, the activation is not known).
+    Op("slim_fn", tuple(f"tf.contrib.{module}.{name}"
+                        for module in ("layers", "slim", "slim.layers")
+                        for name in ("fully_connected", "conv2d", "conv2d_transpose",
+                                     "separable_conv2d", "conv1d", "conv3d")),
+       transfer="layer_fn", args=("inputs", "num_outputs")),
+    Op("lambda_layer", ("layers.Lambda",), transfer="apply", args=("function",)),
+    # Layers that pass their input's elements through (a relu output stays a relu output).
+    Op("structure_layer", tuple(f"layers.{name}" for name in (
+        "Flatten", "Reshape", "Permute", "Dropout", "SpatialDropout1D", "SpatialDropout2D",
+        "SpatialDropout3D", "Cropping1D", "Cropping2D", "Cropping3D", "Identity",
+        "ActivityRegularization")), transfer="apply", args=()),
     # -- raw input data and the layers that scale it (NAN401, NAN402) ----------------------
     Op("raw_images", ("keras.datasets.mnist.load_data", "keras.datasets.fashion_mnist.load_data",
                       "keras.datasets.cifar10.load_data", "keras.datasets.cifar100.load_data",

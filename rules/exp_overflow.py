@@ -22,7 +22,8 @@ class ExpOverflow(Rule):
     of segmentation code), a hand-written logsumexp `log(reduce_sum(exp(z)))`, a
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
-    linear layer. The log of a hand-written softmax in one expression is NAN103's (its
+    linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
+    its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`. The log of a hand-written softmax in one expression is NAN103's (its
     `log_softmax` fix covers both). `exp` of a bounded value is not
     reported: after `clip_by_value`, `tanh`, `log_sigmoid`, or shifted by its maximum
     (`z - reduce_max(z)`), nor `exp` of a parameter that is not summed or divided by.
@@ -185,6 +186,30 @@ class ExpOverflow(Rule):
             return
         if "exp" in bottom.tags and isinstance(bottom.node, cst.Call):
             self._check_exp_denominator(node, denominator, bottom.node)
+        elif "one_plus_exp" in bottom.tags and isinstance(bottom.node, cst.Call) and (
+                numerator is not None and self.analysis.value(numerator).const is not None):
+            self._check_sigmoid(node, bottom.node)
+
+    def _check_sigmoid(self, node: cst.CSTNode, exp_call: cst.Call) -> None:
+        """`1 / (1 + exp(-x))`: a hand-written sigmoid, whose exp overflows for x < -88. Its
+        value is then right (0); only its gradient is NaN, so it needs one."""
+        if not self.analysis.gradient_may_flow(node):
+            return
+        argument = _exp_argument(exp_call)
+        exponent = self.analysis.value(argument) if argument is not None else None
+        if exponent is None or exponent.hi != float("inf"):
+            return  # a clipped or bounded exponent
+        shown = self.source(argument)
+        confidence = "high" if exponent.known else "medium"
+        evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` nothing bounds "
+                            f"above: {_OVERFLOW}, and the gradient of the quotient is then "
+                            "inf / inf = NaN", confidence, producer="exp")
+        namespace, prefix = self.namespace(exp_call)
+        spelled = f"{prefix}.sigmoid" if namespace in ("ops", "K") else f"{prefix}.math.sigmoid"
+        logits = shown[1:] if shown.startswith("-") else f"-({shown})"
+        self.report(node, f"hand-written sigmoid `{self.compact(node)}`: {{evidence}}",
+                    evidence=evidence,
+                    suggestion=f"use `{spelled}({logits.strip()})`, which never overflows")
 
     def _check_exp_denominator(self, node: cst.CSTNode, denominator: cst.BaseExpression,
                                exp_call: cst.Call) -> None:

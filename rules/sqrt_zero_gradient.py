@@ -26,7 +26,9 @@ class SqrtZeroGradient(Rule):
     `sqrt(exp(raw) * anchors / grid)`), and a standard deviation (`tf.math.reduce_std`,
     `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes behind an epsilon,
     `(x - mean) / (std + eps)`: the value is finite, the gradient of the root is not (an
-    unguarded `x / std` is NAN101's).
+    unguarded `x / std` is NAN101's); and the reciprocal root
+    `tf.math.rsqrt(x)` / `keras.ops.rsqrt(x)` of such a value, which is infinite at 0 and
+    so is its gradient.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -97,8 +99,8 @@ class SqrtZeroGradient(Rule):
         op = self.analysis.op_of(node)
         if op is None:
             return
-        if op.name == "sqrt":
-            self._check(node, self.analysis.argument(node, op, 0))
+        if op.name in ("sqrt", "rsqrt"):
+            self._check(node, self.analysis.argument(node, op, 0), op.name == "rsqrt")
         elif op.name == "std":
             self._check_std(node)
         elif op.name == "pow":
@@ -114,11 +116,15 @@ class SqrtZeroGradient(Rule):
         number = self.analysis.value(exponent).const
         return number is not None and 0 < number < 1
 
-    def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression]) -> None:
+    def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression],
+               reciprocal: bool = False) -> None:
         if argument is None:
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
+        if reciprocal:
+            self._check_reciprocal(node, argument, value, shown)
+            return
         if "exp" in value.tags and value.zero is None:
             inner = self._exp_argument(argument)
             self.report(node, f"square root of `{shown}`: exp underflows to 0 below -87 in "
@@ -222,6 +228,19 @@ class SqrtZeroGradient(Rule):
             if denominator is not None and self.analysis.value(denominator).zero is None:
                 return True
         return False
+
+    def _check_reciprocal(self, node: cst.Call, argument: cst.BaseExpression, value,
+                          shown: str) -> None:
+        """``rsqrt(x)``: infinite at 0, and so is its gradient (-x^-1.5 / 2)."""
+        evidence = value.zero
+        if evidence is None or evidence.convention or evidence.discrete:
+            return
+        epsilon = self.epsilon(value, evidence)
+        self.report(node, f"reciprocal square root of `{shown}`, which can be 0, where the "
+                    "root and its gradient are infinite: {evidence}", evidence=evidence,
+                    suggestion=f"add an epsilon inside the root: `{shown} + {epsilon}`",
+                    fix=self.fix("add an epsilon inside the root", argument,
+                                 self.plus_epsilon(argument, value)))
 
     def _halved_exponent(self, node: cst.CSTNode, argument: cst.BaseExpression):
         """``sqrt(exp(v))`` → ``exp(0.5 * v)``: equal everywhere, so a safe fix."""

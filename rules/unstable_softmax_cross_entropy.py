@@ -22,7 +22,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
     helper), the cross-entropy `-reduce_sum(y * log(softmax(z)))` they usually belong to,
     `log(1 - sigmoid(z))`, and the log of a hand-written softmax `exp(z) / reduce_sum(exp(z))`
     (the softmax on its own is NAN104's). A binary cross-entropy
-    `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression. The evidence
+    `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression (also
+    written with `tf.add` / `tf.multiply`, or with its terms assigned to variables first:
+    the finding is then on the sum). The evidence
     is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
     a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
 
@@ -111,7 +113,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if isinstance(node.operator, cst.Multiply):
             self._note_factors(node.left, node.right)
         elif isinstance(node.operator, (cst.Add, cst.Subtract)):
-            self._check_binary_cross_entropy(node)
+            self._check_binary_cross_entropy(node, node.left, node.right)
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
@@ -121,10 +123,12 @@ class UnstableSoftmaxCrossEntropy(Rule):
             argument = self.analysis.argument(node, op, 0)
             if argument is not None:
                 self._check_log(node, argument)
-        elif op.name == "multiply":
+        elif op.name in ("multiply", "add", "subtract"):
             left, right = self.analysis.argument(node, op, 0), self.analysis.argument(node, op, 1)
-            if left is not None and right is not None:
+            if left is not None and right is not None and op.name == "multiply":
                 self._note_factors(left, right)
+            elif left is not None and right is not None:  # `tf.add(y * log(p), ...)`
+                self._check_binary_cross_entropy(node, left, right)
 
     def _note_factors(self, left: cst.BaseExpression, right: cst.BaseExpression) -> None:
         """`y * log(p)`: the traversal is pre-order, so the log is seen after this."""
@@ -171,6 +175,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
                        f"reaches 0, and its gradient NaN: {{evidence}}")
             suggestion = change + self._log_form(kind, complement, root, logits, call,
                                                  arguments_here=not change)
+        if "one_branch" in self.analysis.value(argument).tags:
+            # `p` is the softmax on one path only (a branch, another method's assignment).
+            suggestion = f"on the path where `{shown}` is the {kind} output: {suggestion}"
         self.report(node, message, evidence=evidence, suggestion=suggestion,
                     fix=self._log_fix(node, probability, producer, complement))
 
@@ -202,9 +209,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return kind, complement, evidence
 
     # -- one binary cross-entropy, one finding ------------------------------------------------
-    def _check_binary_cross_entropy(self, node: cst.BinaryOperation) -> None:
-        """`y * log(p) + (1 - y) * log(1 - p)` of one sigmoid: one finding for the sum."""
-        terms = [self._log_term(side) for side in (node.left, node.right)]
+    def _check_binary_cross_entropy(self, node: cst.CSTNode, left: cst.BaseExpression,
+                                    right: cst.BaseExpression) -> None:
+        """`y * log(p) + (1 - y) * log(1 - p)` of one sigmoid (also `tf.add`, and terms
+        assigned to variables first): one finding for the sum."""
+        terms = [self._log_term(side) for side in (left, right)]
         if terms[0] is None or terms[1] is None:
             return
         (log_a, labels_a, found_a), (log_b, _, found_b) = terms
@@ -237,13 +246,24 @@ class UnstableSoftmaxCrossEntropy(Rule):
 
     def _log_term(self, expr: cst.BaseExpression
                   ) -> Optional[Tuple[cst.Call, cst.BaseExpression, Tuple[str, bool, Evidence]]]:
-        """`y * log(q)` (or `-y * log(q)`, `log(q) * y`): the log call, `y`, the diagnosis."""
+        """`y * log(q)` (or `-y * log(q)`, `log(q) * y`, `tf.multiply(y, log(q))`, a name
+        assigned one of these): the log call, `y`, the diagnosis."""
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             expr = expr.expression
-        if not (isinstance(expr, cst.BinaryOperation)
-                and isinstance(expr.operator, cst.Multiply)):
+        if isinstance(expr, cst.Name):
+            expr = self.analysis.definition(expr)
+            if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+                expr = expr.expression
+        op = self.analysis.op_of(expr) if isinstance(expr, cst.Call) else None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply):
+            factors = (expr.left, expr.right)
+        elif op is not None and op.name == "multiply":
+            factors = (self.analysis.argument(expr, op, 0), self.analysis.argument(expr, op, 1))
+        else:
             return None
-        for this, other in ((expr.right, expr.left), (expr.left, expr.right)):
+        if factors[0] is None or factors[1] is None:
+            return None
+        for this, other in ((factors[1], factors[0]), (factors[0], factors[1])):
             if isinstance(this, cst.Call):
                 op = self.analysis.op_of(this)
                 argument = self.analysis.argument(this, op, 0) if op is not None and (

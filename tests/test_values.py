@@ -725,7 +725,7 @@ def asked(source, question):
     ("(x, y), (xt, yt) = load()\nprobe(yt)\n", "unpack", (1, 1)),
     ("a, b = load()\nprobe(a)\n", "unpack", (0,)),
     ("a, b = 1, load()\nprobe(b)\n", "assign", ()),
-    ("for a, b in pairs:\n    probe(a)\n", "unknown", ()),
+    ("for a, b in pairs:\n    probe(a)\n", "element", (0,)),
 ])
 def test_binding_of_an_unpacked_name(source, kind, position):
     def question(analysis, expr):

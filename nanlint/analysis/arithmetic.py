@@ -14,7 +14,7 @@ from typing import FrozenSet, Optional
 
 import libcst as cst
 
-from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant,
+from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
                                       difference_evidence)
 
 
@@ -94,6 +94,9 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
         if "sum_exp" in this.tags and other.const is not None and other.const >= 0:
             tags, node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
+        elif "exp" in this.tags and other.const is not None and other.const > 0:
+            # `1 + exp(-x)`: the denominator of a hand-written sigmoid (NAN104 asks).
+            tags, node = tags | {"one_plus_exp"}, this.node
     return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
                  hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
                  lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
@@ -170,6 +173,10 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         tags = tags | {"product"}
         if "clamped_difference" in a.tags and "clamped_difference" in b.tags:
             tags = tags | {"overlap"}  # `max(x2 - x1, 0) * max(y2 - y1, 0)`: an intersection
+    for this, other in ((a, b), (b, a)):
+        if "one_hot" in this.tags and other.zero is not None:
+            # `p * one_hot(y)`: summed over the classes, the probability of the label.
+            tags |= {"selected"} | (other.tags & PRODUCER_TAGS)
     guards = a.guards if b.positive else b.guards if a.positive else None
     exp_node = scaled_exp(a, b)
     if exp_node is not None:
@@ -294,14 +301,18 @@ def clip(x: Value, low: Value, high: Value) -> Value:
                  tensor=True, tags=x.tags & {"probability"})
 
 
-def reduce(name: str, x: Value, call: cst.CSTNode) -> Value:
-    """A sum, mean, max or min (``name``, canonical) of ``x``."""
+def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
+    """A sum, mean, max or min (``name``, canonical) of ``x`` (over some ``axis``, or all)."""
     zero = x.zero if x.zero is not None and x.zero.aggregate else None
+    tags = set()
+    if "selected" in x.tags and name == "reduce_sum" and axis:
+        # `reduce_sum(p * one_hot(y), axis)`: one entry of p per row, as a gather.
+        zero = x.zero
+        tags |= x.tags & PRODUCER_TAGS
     if zero is not None and zero.discrete and name == "reduce_mean":
         zero = replace(zero, discrete=False)  # a fraction: 0 or >= 1/n, not >= 1
     if zero is None and "square_of_difference" in x.tags and x.node is not None:
         zero = difference_evidence(x.node)
-    tags = set()
     if "mask" in x.tags and name == "reduce_sum":
         zero = Evidence(call, "the count `{src}`", "which is 0 when no element is selected",
                         "high", discrete=True, producer="count")

@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 @dataclass
 class Callee:
-    kind: str  # "op", "function", "lambda", "layer", "external"
+    kind: str  # "op", "function", "lambda", "layer", "identity" (Flatten()), "external"
     op: Optional[Op] = None
     node: Optional[cst.CSTNode] = None  # FunctionDef / Lambda
     scope: Optional[Scope] = None  # the scope the function or lambda is defined in
@@ -239,8 +239,7 @@ class Bindings:
         if depth > 8:
             return None
         if isinstance(func, cst.Call):
-            value = self._value(func, scope, index)
-            return Callee("layer", value=value) if value.layer else None
+            return self._made_callee(func, scope, index, depth)
         if isinstance(func, cst.Lambda):  # passed as an argument: `apply(lambda v: ..., x)`
             return Callee("lambda", node=func, scope=scope)
         parts = dotted_parts(func)
@@ -281,9 +280,23 @@ class Bindings:
             if isinstance(target, cst.Lambda) and not rest:
                 return Callee("lambda", node=target, scope=where)
             if isinstance(target, cst.Call) and not rest:
-                value = self._value(target, where, binding.index)
-                return Callee("layer", value=value) if value.layer else None
+                return self._made_callee(target, where, binding.index, depth)
         return None
+
+    def _made_callee(self, call: cst.Call, scope: Scope, index: int, depth: int
+                     ) -> Optional[Callee]:
+        """What calling the result of ``call`` calls: a Keras layer object, the function
+        that a ``keras.layers.Lambda(f)`` applies, or (``Flatten()``) the identity."""
+        callee = self._callee(call.func, scope, index)
+        if callee is not None and callee.op is not None and callee.op.transfer == "apply":
+            if not callee.op.args:
+                return Callee("identity")
+            function = self.argument(call, callee.op, 0)
+            if function is None:
+                return None
+            return self._compute_callee(function, scope, index, depth + 1)
+        value = self._value(call, scope, index)
+        return Callee("layer", value=value) if value.layer else None
 
     def _self_callee(self, attr: str, scope: Scope) -> Optional[Callee]:
         cls = scope.cls

@@ -8,7 +8,7 @@ the statement around each, and the binding of a call's arguments to a function's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -76,7 +76,7 @@ def parent_map(module: cst.Module) -> Dict[int, cst.CSTNode]:
     return parents
 
 
-def bind_arguments(call: cst.Call, node: cst.FunctionDef, method: bool
+def bind_arguments(call: cst.Call, node: Union[cst.FunctionDef, cst.Lambda], method: bool
                    ) -> Dict[str, cst.BaseExpression]:
     """Parameter name -> the argument ``call`` passes (``self`` skipped for a method called
     through ``self``); the positions after a ``*args`` are not bound."""
@@ -122,7 +122,7 @@ def argument_expression(name: str, activation: Activation
     if name in activation.arguments:
         return activation.arguments[name], activation.caller
     node = activation.scope.node
-    if activation.starred or not isinstance(node, cst.FunctionDef):
+    if activation.starred or not isinstance(node, (cst.FunctionDef, cst.Lambda)):
         return None
     params = node.params
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):

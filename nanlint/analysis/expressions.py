@@ -13,7 +13,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -25,6 +25,7 @@ from nanlint.analysis.producers import Producers, gradient
 from nanlint.analysis.scopes import END, Binding, Scope
 
 _MAX_DEPTH = 120
+Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
 
 
 class Expressions(Producers):
@@ -74,6 +75,11 @@ class Expressions(Producers):
         if isinstance(expr, cst.Attribute):
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
+                local = scope.assigned_before(expr.attr.value, index)
+                if local is not None and local.value is not None:
+                    # `self.p = clip(self.p, ...)` earlier in this method: that value.
+                    return self._named(self._value(local.value, scope, local.index),
+                                       f"self.{expr.attr.value}")
                 class_scope = self._scopes.get(id(scope.cls))
                 if class_scope is not None:
                     return self._named(self._self_attribute(expr.attr.value, class_scope),
@@ -133,9 +139,29 @@ class Expressions(Producers):
                                      left, right, binding.node)
         elif binding.kind == "param":
             value = self._parameter(name, scope)
+        elif binding.kind == "element" and binding.value is not None:
+            value = self._element(binding.value, binding.position, scope, binding.index)
         else:
             return UNKNOWN
         return self._named(value, name)
+
+    def _element(self, iterable: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
+                 index: int) -> Value:
+        """What a ``for`` target at ``path`` of an element of ``iterable`` can be: the i-th
+        argument's element through ``zip``/``enumerate``, a gradient of a list of gradients
+        or of (gradient, variable) pairs, a row of a tensor."""
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and (
+                iterable.func.value in ("zip", "enumerate")) and path and self._resolve(
+                iterable.func.value, scope, index)[0] is None:
+            positional = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            position = path[0] - (iterable.func.value == "enumerate")
+            if 0 <= position < len(positional) and len(positional) == len(iterable.args):
+                return self._element(positional[position], path[1:], scope, index)
+            return UNKNOWN
+        value = self._value(iterable, scope, index)
+        if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
+            return value if path in ((), (0,)) else UNKNOWN
+        return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
 
     @staticmethod
     def _named(value: Value, name: str) -> Value:
@@ -161,7 +187,7 @@ class Expressions(Producers):
             expr, (where, index) = argument
             return self._outside(lambda: self._value(expr, where, index))
         node = scope.node
-        if not isinstance(node, cst.FunctionDef):
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda)):
             return UNKNOWN
         self._param_readers.add(id(node))
         sites = self._outside(lambda: self._call_sites(node))
@@ -184,7 +210,7 @@ class Expressions(Producers):
                 values.append(self._outside(lambda: self._value(expr, at, at_index)))
         finally:
             self._in_progress.discard(key)
-        if node.name.value in self._escaped:
+        if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
         return join(values)
 
@@ -222,13 +248,36 @@ class Expressions(Producers):
             values.append(self._outside(lambda: self._value(*entry)))
         return join(values) if values else None
 
-    def _call_sites(self, node: cst.FunctionDef) -> List[Tuple[cst.Call, Scope, int, bool]]:
-        """The module's calls of the function ``node``, each with its place and whether it
-        calls a method through ``self``."""
+    def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The module's calls of the function or lambda ``node`` — by its name, or through
+        a ``keras.layers.Lambda(node)`` layer — each with its place and whether it calls a
+        method through ``self``."""
         found = self._sites.get(id(node))
         if found is not None:
             return found
         found = self._sites[id(node)] = []
+        if isinstance(node, cst.FunctionDef):
+            found.extend(self._calls_named(node.name.value, node))
+        else:
+            assign = self.parent(node)
+            if isinstance(assign, cst.Assign):  # `f = lambda x: ...`
+                found.extend(self._calls_named(_assigned_name(assign), node))
+        for wrapper in self.calls_of("lambda_layer"):
+            scopes, statement = self._call_places.get(id(wrapper), ((), None))
+            where, index = self._place_of(scopes, [statement] if statement else [])
+            callee = self._made_callee(wrapper, where, index, 0)  # what `Lambda(f)(x)` calls
+            if callee is None or callee.node is not node:
+                continue
+            parent = self.parent(wrapper)
+            if isinstance(parent, cst.Call) and parent.func is wrapper:  # `Lambda(f)(x)`
+                found.append((parent, where, index, False))
+            elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
+                found.extend(self._calls_named(_assigned_name(parent), node))
+        return found
+
+    def _calls_named(self, name: Optional[str], node: Callable
+                     ) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
         if self._calls_by_name is None:
             by_name: Dict[str, List[cst.Call]] = {}
             for call in self._named_calls():
@@ -236,12 +285,15 @@ class Expressions(Producers):
                 last = func.attr.value if isinstance(func, cst.Attribute) else func.value
                 by_name.setdefault(last, []).append(call)
             self._calls_by_name = by_name
-        for call in self._calls_by_name.get(node.name.value, ()):
+        found = []
+        for call in self._calls_by_name.get(name or "", ()):
             scopes, statement = self._call_places.get(id(call), ((), None))
             where, index = self._place_of(scopes, [statement] if statement else [])
             callee = self._callee(call.func, where, index)
-            if callee is not None and callee.kind == "function" and callee.node is node:
-                method = isinstance(call.func, cst.Attribute) and not is_static(node)
+            if callee is not None and callee.kind in ("function", "lambda") and (
+                    callee.node is node):
+                method = isinstance(call.func, cst.Attribute) and isinstance(
+                    node, cst.FunctionDef) and not is_static(node)
                 found.append((call, where, index, method))
         for name in optable.MAP_NAMES:
             for call in self._calls_by_name.get(name, ()):
@@ -315,7 +367,14 @@ class Expressions(Producers):
             return result
         if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
             lambda_scope = self._scope_for(callee.node, callee.scope)
-            return self._value(callee.node.body, lambda_scope, END)
+            result = self._value(callee.node.body, lambda_scope, END)
+            if self._active is None and call.args and id(callee.node) in self._param_readers:
+                return self._result_for(call, callee.node, callee.scope, scope, index, result)
+            return result
+        if callee.kind == "identity" and call.args and call.args[0].keyword is None and (
+                not call.args[0].star):
+            value = self._value(call.args[0].value, scope, index)
+            return replace(value, layer=None) if value.layer else value
         if callee.kind == "layer" and callee.value is not None and callee.value.layer:
             return self._activation(callee.value.layer, callee.value.node or call)
         return UNKNOWN
@@ -326,24 +385,30 @@ class Expressions(Producers):
             parent, cls = parent.parent, parent.node
         return self._scope_for(node, parent, cls)
 
-    def _result_for(self, call: cst.Call, node: cst.FunctionDef, defined_in: Optional[Scope],
+    def _result_for(self, call: cst.Call, node: Callable, defined_in: Optional[Scope],
                     scope: Scope, index: int, general: Value) -> Value:
-        """The result of ``call``: the function's returns with its parameters bound to this
-        call's arguments (one level: the calls inside get the general results)."""
+        """The result of ``call``: the function's returns (a lambda's body) with its
+        parameters bound to this call's arguments (one level: the calls inside get the
+        general results)."""
         key = id(call)
         cached = self._call_results.get(key)
         if cached is not None:
             return cached
-        function_scope = self._function_scope(node, defined_in)
-        if key in self._in_progress or function_scope.is_generator or not function_scope.returns:
+        if isinstance(node, cst.Lambda):
+            function_scope = self._scope_for(node, defined_in)
+            returns = [(node.body, END)]
+            method = False
+        else:
+            function_scope = self._function_scope(node, defined_in)
+            returns = [(r.value, r.index) for r in function_scope.returns]
+            method = isinstance(call.func, cst.Attribute) and not is_static(node)
+        if key in self._in_progress or function_scope.is_generator or not returns:
             return general
-        method = isinstance(call.func, cst.Attribute) and not is_static(node)
         self._active = Activation(function_scope, bind_arguments(call, node, method),
                                   (scope, index), any(arg.star for arg in call.args))
         self._in_progress.add(key)
         try:
-            result = join([self._value(r.value, function_scope, r.index)
-                           for r in function_scope.returns])
+            result = join([self._value(expr, function_scope, at) for expr, at in returns])
         finally:
             self._active = None
             self._in_progress.discard(key)
@@ -381,3 +446,10 @@ def _passed_as(value: Value, call: cst.Call, qualified: str) -> Value:
     if negative is not None and negative.node is call:
         negative = replace(negative, what=what)
     return replace(value, zero=zero, negative=negative)
+
+
+def _assigned_name(assign: cst.Assign) -> Optional[str]:
+    """``f`` of ``f = ...``: the one plain name an assignment binds, else None."""
+    if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+        return assign.targets[0].target.value
+    return None

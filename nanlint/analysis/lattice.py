@@ -16,6 +16,8 @@ from typing import FrozenSet, Optional, Sequence
 import libcst as cst
 
 CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+# Tags that say which producer a value's zero evidence is the output of (NAN103 asks them).
+PRODUCER_TAGS = frozenset({"softmax", "sigmoid"})
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
 
 
@@ -103,13 +105,22 @@ def join(values: Sequence[Value]) -> Value:
     if len(values) == 1:
         return values[0]
     lo, hi = min(v.lo for v in values), max(v.hi for v in values)
+    tags = frozenset.intersection(*(v.tags for v in values))
+    if any("probability" in v.tags for v in values) and all(
+            "probability" in v.tags or (v.known and 0 <= v.lo == v.hi <= 1) for v in values):
+        tags |= {"probability"}  # `where(y == 0, p, zeros_like(p))`: still a probability
+    carriers = [v for v in values if v.zero]
+    if len(carriers) == 1 and carriers[0].tags & PRODUCER_TAGS - tags:
+        # Only one branch can be 0: where the value is 0, it is that branch's producer
+        # (`self.p = softmax(z)` in one method, `self.p = clip(self.p, ...)` in another).
+        tags |= carriers[0].tags & PRODUCER_TAGS | {"one_branch"}
     return Value(
         lo=lo, hi=hi, lo_open=all(v.lo_open for v in values if v.lo == lo),
         hi_open=all(v.hi_open for v in values if v.hi == hi),
-        zero=next((v.zero for v in values if v.zero), None),
+        zero=carriers[0].zero if carriers else None,
         negative=next((v.negative for v in values if v.negative), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
-        tags=frozenset.intersection(*(v.tags for v in values)),
+        tags=tags,
         layer=next((v.layer for v in values if v.layer), None),
         node=next((v.node for v in values if v.layer), None),
     )

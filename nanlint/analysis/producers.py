@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from math import inf
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
@@ -21,7 +21,7 @@ from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, powe
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
 from nanlint.analysis.lattice import DTYPES, UNKNOWN, Evidence, Value, constant, join
-from nanlint.analysis.scopes import END, Scope, dotted_parts
+from nanlint.analysis.scopes import END, Scope, dotted_parts, variables_in
 from nanlint.optable import Op, Reason
 
 
@@ -90,6 +90,12 @@ class Producers(Constants):
             return self._fixed(op, call)
         if transfer == "matmul":
             a, b = arg(0), arg(1)
+            left, right = self.argument(call, op, 0), self.argument(call, op, 1)
+            if a.zero is not None and a.zero.aggregate and left is not None and (
+                    right is not None and left.deep_equals(right)):
+                # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
+                # sign depends on the axes: a squared norm, or a Gram matrix).
+                return replace(self._fixed(op, call), zero=a.zero)
             if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
                 return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
             fixed = self._fixed(op, call)
@@ -127,7 +133,7 @@ class Producers(Constants):
         if transfer == "pow":
             return power(arg(0), arg(1), call)
         if transfer == "reduce":
-            return reduce(op.name, arg(0), call)
+            return reduce(op.name, arg(0), call, self._has_axis(call))
         if transfer in ("add", "subtract", "multiply", "divide"):
             return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
         if transfer == "divide_no_nan":
@@ -190,17 +196,25 @@ class Producers(Constants):
                              zero=next((o.zero for o in operands if o.zero), None))
             return self._fixed(op, call)
         if transfer == "where":
-            # A branch that is a constant (`tf.zeros`, `1.`) handles a special case on
-            # purpose — the "safe" idiom — so it is no evidence of a zero, nor of a negative.
+            # A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the other
+            # branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
+            # idiom — so neither is evidence of a zero or a negative. A condition on
+            # something else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence.
             # `tf.cond` and `K.switch` may take functions: their results are the branches.
             branches = [self._branch(self.argument(call, op, 1), scope, index),
                         self._branch(self.argument(call, op, 2), scope, index)]
+            fixed = [b.known and b.lo == b.hi for b in branches]
+            if any(fixed):
+                condition = self.argument(call, op, 0)
+                exprs = [self.argument(call, op, 1), self.argument(call, op, 2)]
+                branches = [replace(b, zero=None, negative=None) if is_fixed or (
+                    condition is None or expr is None
+                    or self._tests(condition, expr, b, scope, index)) else b
+                    for b, expr, is_fixed in zip(branches, exprs, fixed)]
             joined = replace(join(branches), tensor=True)
-            if any(b.known and b.lo == b.hi for b in branches):
-                joined = replace(joined, zero=None, negative=None)
-                if any("max" in b.tags for b in branches):
-                    # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
-                    joined = replace(joined, tags=joined.tags | {"max"})
+            if any(fixed) and any("max" in b.tags for b in branches):
+                # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+                joined = replace(joined, tags=joined.tags | {"max"})
             return joined
         if transfer == "gradient":
             return gradient(call)
@@ -231,8 +245,13 @@ class Producers(Constants):
                          known=True, tensor=True, tags=frozenset({"variable"}))
         if transfer == "layer":
             return self._layer(op, call, scope, index)
-        if transfer == "layer_fn":
-            activation = self._activation_name(self.keyword(call, "activation"), scope, index)
+        if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
+            expr = self.keyword(call, "activation")
+            expr = expr if expr is not None else self.keyword(call, "activation_fn")
+            if expr is None and op.activation is None:
+                return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
+            activation = (self._activation_name(expr, scope, index) if expr is not None
+                          else op.activation)
             return self._activation(activation, call) if activation else UNKNOWN
         return UNKNOWN
 
@@ -283,6 +302,45 @@ class Producers(Constants):
         return callee is not None and callee.op is not None and (
             callee.op.name == "zeros_initializer")
 
+    def _tests(self, condition: cst.BaseExpression, branch: cst.BaseExpression,
+               value: Value, scope: Scope, index: int) -> bool:
+        """Whether a select's ``condition`` tests its ``branch``: they share a variable
+        (`where(x > 0, x, 1.)`, also through one assignment: `h = relu(x)`,
+        `where(x > 0, h, 1.)`), or an operand of the condition carries the branch's
+        evidence (`where(tf.equal(norm, 0.), 1., norm)`)."""
+        if value.zero is None and value.negative is None:
+            return True  # nothing to keep
+        if self._names(condition, scope, index) & self._names(branch, scope, index):
+            return True
+        marks = {id(e.node) for e in (value.zero, value.negative) if e is not None}
+        operands = [condition]
+        while operands:
+            operand = operands.pop()
+            found = self._value(operand, scope, index)
+            if any(e is not None and id(e.node) in marks for e in (found.zero, found.negative)):
+                return True
+            if isinstance(operand, cst.Comparison):
+                operands += [operand.left, *(c.comparator for c in operand.comparisons)]
+            elif isinstance(operand, cst.BooleanOperation):
+                operands += [operand.left, operand.right]
+            elif isinstance(operand, cst.UnaryOperation):
+                operands.append(operand.expression)
+            elif isinstance(operand, cst.Call):
+                operands += [a.value for a in operand.args if not a.star]
+        return False
+
+    def _names(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
+        """The variables ``expr`` reads, and those their assignments read (one level)."""
+        names: Set[str] = set()
+        for name in variables_in(expr):
+            for binding, where in self._reaching(name, scope, index):
+                if binding.kind in ("assign", "param", "augassign", "unpack", "element",
+                                    "unknown"):
+                    names.add(name)
+                    if binding.kind == "assign" and binding.value is not None:
+                        names.update(variables_in(binding.value))
+        return names
+
     def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
                       scope: Scope, index: int) -> Optional[cst.CSTNode]:
         """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
@@ -321,6 +379,16 @@ class Producers(Constants):
             if binding is not None and binding.kind == "import":
                 return False
         return True
+
+    @staticmethod
+    def _has_axis(call: cst.Call) -> bool:
+        """A reduction over some axes (a second positional argument, or `axis=`)."""
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) > 1:
+            return True
+        return any(a.keyword is not None and a.keyword.value in (
+            "axis", "reduction_indices", "dim") and not (
+            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
 
     def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         if op.activation is not None:

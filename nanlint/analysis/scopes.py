@@ -25,7 +25,9 @@ END = 1 << 60
 
 @dataclass
 class Binding:
-    kind: str  # "assign", "augassign", "unpack", "import", "def", "class", "param", "unknown"
+    # "assign", "augassign", "unpack", "element" (a `for` target: an element of `value`, then
+    # unpacked at `position`), "import", "def", "class", "param", "unknown"
+    kind: str
     index: int  # order of the binding statement in its scope
     value: Optional[cst.BaseExpression] = None  # the assigned (for "unpack": unpacked) value
     node: Optional[cst.CSTNode] = None  # FunctionDef / ClassDef / AugAssign / Param
@@ -86,6 +88,15 @@ class Scope:
             if not any(binding is seen for seen in unique):
                 unique.append(binding)
         return unique
+
+    def assigned_before(self, attr: str, index: int) -> Optional[Binding]:
+        """The latest ``self.attr = ...`` of this scope that runs on every path to statement
+        ``index`` (not in a branch the use is outside of), else None."""
+        before = [b for b in self.self_attributes.get(attr, ()) if b.index < index]
+        if not before:
+            return None
+        where, path = self.paths.get(before[-1].index, ()), self.paths.get(index, ())
+        return before[-1] if path[:len(where)] == where else None
 
     def _reaching(self, bindings: List[Binding], path: Path) -> List[Binding]:
         if not bindings:
@@ -206,8 +217,9 @@ class _Indexer:
                 suites.append(orelse.body)
             self._arms(index, suites, orelse is not None)
         elif isinstance(statement, (cst.For, cst.While)):
-            if isinstance(statement, cst.For):
-                self._target(statement.target, index, None)
+            if isinstance(statement, cst.For):  # `for g, v in pairs`: elements of `pairs`
+                self._target(statement.target, index, None,
+                             unpacked=(statement.iter, ()), kind="element")
             self._suite(statement.body)
             if statement.orelse is not None:
                 self._suite(statement.orelse.body)
@@ -267,14 +279,15 @@ class _Indexer:
 
     def _target(self, target: cst.BaseExpression, index: int,
                 value: Optional[cst.BaseExpression], qualified: Optional[str] = None,
-                unpacked: Optional[Tuple[cst.BaseExpression, Tuple[int, ...]]] = None) -> None:
+                unpacked: Optional[Tuple[cst.BaseExpression, Tuple[int, ...]]] = None,
+                kind: str = "unpack") -> None:
         if isinstance(target, cst.Name):
             if qualified is not None:
                 binding = Binding("import", index, qualified=qualified)
             elif value is not None:
                 binding = Binding("assign", index, value=value)
             elif unpacked is not None:
-                binding = Binding("unpack", index, value=unpacked[0], position=unpacked[1])
+                binding = Binding(kind, index, value=unpacked[0], position=unpacked[1])
             else:
                 binding = Binding("unknown", index)
             self._bind(target.value, binding)
@@ -290,7 +303,8 @@ class _Indexer:
                 elif value is not None or unpacked is not None:
                     # `(x, y), _ = load_data()`: x is element (0, 0) of the call's result.
                     source, path = unpacked if unpacked is not None else (value, ())
-                    self._target(element, index, None, unpacked=(source, (*path, position)))
+                    self._target(element, index, None, unpacked=(source, (*path, position)),
+                                 kind=kind)
                 else:
                     self._target(element, index, None)
         elif isinstance(target, cst.Attribute):
@@ -336,3 +350,23 @@ def dotted_parts(node: cst.BaseExpression) -> Optional[List[str]]:
     parts.append(node.value)
     parts.reverse()
     return parts
+
+
+def variables_in(expr: cst.CSTNode) -> List[str]:
+    """The plain names ``expr`` mentions (not attribute names nor keywords), in order; a
+    lambda's or comprehension's own names included (callers resolve them in the scope
+    around, where they stand for nothing or for something else: harmless for a test of
+    shared variables)."""
+    found: List[str] = []
+    stack: List[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.append(node.value)
+        elif isinstance(node, cst.Attribute):
+            stack.append(node.value)
+        elif isinstance(node, cst.Arg):
+            stack.append(node.value)
+        else:
+            stack.extend(reversed(list(node.children)))
+    return found

@@ -13,7 +13,7 @@ import tensorflow as tf
 
 
 def expit_tensor(x):
-    return 1. / (1. + tf.exp(-x))  # miss: NAN104 -- value crosses a boundary: hand-written sigmoid in a helper, exp(-x) overflows into the division
+    return 1. / (1. + tf.exp(-x))  # error: NAN104 -- hand-written sigmoid in a helper, exp(-x) overflows into the division
 
 
 def loss(self, net_out):

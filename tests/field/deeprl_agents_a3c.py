@@ -30,8 +30,8 @@ class AC_Network():
                 self.responsible_outputs = tf.reduce_sum(self.policy * self.actions_onehot, [1])
 
                 self.value_loss = 0.5 * tf.reduce_sum(tf.square(self.target_v - tf.reshape(self.value, [-1])))
-                self.entropy = - tf.reduce_sum(self.policy * tf.log(self.policy))  # miss: NAN103 -- layer activation as producer: slim.fully_connected(activation_fn=tf.nn.softmax)
-                self.policy_loss = -tf.reduce_sum(tf.log(self.responsible_outputs)*self.advantages)  # miss: NAN103 -- layer activation as producer: slim.fully_connected(activation_fn=tf.nn.softmax)
+                self.entropy = - tf.reduce_sum(self.policy * tf.log(self.policy))  # error: NAN103 -- layer activation as producer: slim.fully_connected(activation_fn=tf.nn.softmax)
+                self.policy_loss = -tf.reduce_sum(tf.log(self.responsible_outputs)*self.advantages)  # error: NAN103 -- a one-hot pick of a slim.fully_connected(activation_fn=tf.nn.softmax)
                 self.loss = 0.5 * self.value_loss + self.policy_loss - self.entropy * 0.01
 
                 local_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope)

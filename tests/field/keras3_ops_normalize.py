@@ -18,7 +18,7 @@ def _normalize(x, axis=-1, order=2, epsilon=None):
         # A special case: L2 normalization with `x * rsqrt(...)`
         # instead of `x / sqrt(...)`
         square_sum = backend.numpy.sum(backend.numpy.square(x), axis=axis, keepdims=True)
-        inv_norm = backend.math.rsqrt(square_sum)  # miss: NAN201 -- squares and roots in other spellings: rsqrt (Keras-internal backend.math)
+        inv_norm = backend.math.rsqrt(square_sum)  # miss: NAN201 -- unknown input: rsqrt is a root now, but x is a parameter nobody in the file passes, so nothing shows it can be a zero vector
         inv_norm = backend.numpy.minimum(inv_norm, 1.0 / epsilon)
         return x * inv_norm
     norm = backend.linalg.norm(x, ord=order, axis=axis, keepdims=True)

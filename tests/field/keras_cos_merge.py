@@ -17,7 +17,7 @@ class Merge(Layer):
             l2 = inputs[1]
             denominator = K.sqrt(K.batch_dot(l1, l1, self.dot_axes) *
                                  K.batch_dot(l2, l2, self.dot_axes))
-            output = K.batch_dot(l1, l2, self.dot_axes) / denominator  # miss: NAN101 -- squares and roots in other spellings: self dot product K.batch_dot(x, x)
+            output = K.batch_dot(l1, l2, self.dot_axes) / denominator  # miss: NAN101 -- unknown input: K.batch_dot(x, x) keeps x's zeros now, but l1, l2 are the layer's inputs with no producer in the file
             output = K.expand_dims(output, 1)
             return output
 

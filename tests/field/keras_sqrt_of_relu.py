@@ -13,5 +13,5 @@ def get_test_mode():
     input = keras.Input(shape=(10, 10), dtype='float', name='raw_image_left')
     test = keras.layers.Dense(units=64, activation='relu', name='middle', )(input)
     test = keras.layers.Flatten()(test)
-    test = keras.layers.Lambda(lambda x: keras.backend.sqrt(x), name='error_point')(test)  # miss: NAN201 -- value crosses a boundary: Keras Lambda layer applied to a relu layer's output
+    test = keras.layers.Lambda(lambda x: keras.backend.sqrt(x), name='error_point')(test)  # error: NAN201 -- Keras Lambda layer applied to a relu layer's output
     return input, test
