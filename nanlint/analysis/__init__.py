@@ -9,6 +9,8 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     producers    what each TF/Keras op and layer yields (driven by nanlint.optable)
       │
+    sources      where values start: layer activations, metric state, gradients, casts
+      │
     constants    Number: the constant a name, flag, default or config key stands for
       │
     bindings     Cursor, Place, Callee: names, scopes, self-attributes, call resolution
@@ -32,7 +34,8 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
 
-``Bindings`` → ``Constants`` → ``Producers`` → ``Expressions`` → ``Analysis`` is one class
+``Bindings`` → ``Constants`` → ``Sources`` → ``Producers`` → ``Expressions`` →
+``Analysis`` is one class
 stack: each layer extends the one below; a lower layer asks for a value only through the
 ``_value`` hook that ``expressions`` implements. Rules import none of this directly: they
 use ``nanlint.rule``, which re-exports the questions' types.

@@ -176,20 +176,13 @@ class Body:
                 env.update(_join_envs([first, branch]))
             else:
                 self._branches(env, [statement.body, orelse.body if orelse else None])
-        elif isinstance(statement, cst.For):
-            self._expression(statement.iter, env, statement)
+        elif isinstance(statement, (cst.For, cst.While)):
+            looping = isinstance(statement, cst.For)
+            self._expression(statement.iter if looping else statement.test, env, statement)
             body_env = dict(env)
-            self._bind(statement.target, body_env, statement)
-            self._loop(statement.body, body_env)
-            joined = _join_envs([env, body_env])
-            env.clear()
-            env.update(joined)
-            if statement.orelse is not None:
-                self._suite(statement.orelse.body, env)
-        elif isinstance(statement, cst.While):
-            self._expression(statement.test, env, statement)
-            body_env = dict(env)
-            self._loop(statement.body, body_env)
+            if looping:
+                self._bind(statement.target, body_env, statement)
+            self._loop(statement.body, body_env)  # the body may not run: join with before
             joined = _join_envs([env, body_env])
             env.clear()
             env.update(joined)

@@ -21,7 +21,8 @@ from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, normalized
-from nanlint.analysis.producers import Producers, gradient
+from nanlint.analysis.producers import Producers
+from nanlint.analysis.sources import gradient
 from nanlint.analysis.scopes import END, Binding, Scope
 
 _MAX_DEPTH = 120

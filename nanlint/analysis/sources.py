@@ -1,0 +1,188 @@
+"""Where values start: what a layer's activation yields, the state a metric keeps, the
+gradients a tape returns, a parameter cast to a float; the dtype arguments of a call.
+
+Below ``producers`` (which gives each op's output from its arguments): these are the
+sources a producer's table entry points at, each asked only of the layers beneath it and of
+the ``_value`` hook.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.analysis.callsites import argument_expression
+from nanlint.analysis.constants import Constants
+from nanlint.analysis.lattice import DTYPES, UNKNOWN, Evidence, Value
+from nanlint.analysis.scopes import Scope, dotted_parts
+from nanlint.optable import Op, Reason
+
+
+def gradient(call: cst.Call) -> Value:
+    """The output of `tf.gradients`, `tape.gradient`, `tape.jacobian`, `compute_gradients`."""
+    evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 wherever a relu "
+                        "is dead or a variable does not touch the differentiated value",
+                        "high", producer="gradient")
+    return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"gradient"}),
+                 node=call)
+
+
+class Sources(Constants):
+    """Values that start at a call: layers, state variables, gradients, casts."""
+
+    def _first_dtype(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        for position in range(min(2, max(1, len(op.args)))):
+            expr = self.argument(call, op, position)
+            if expr is not None:
+                dtype = self._value(expr, scope, index).dtype
+                if dtype:
+                    return dtype
+        return None
+
+    def _dtype_argument(self, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+        """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
+        expr = self.keyword(call, "dtype")
+        callee = self._callee(call.func, scope, index)
+        if expr is None and callee is not None and callee.op is not None and (
+                callee.op.transfer == "cast") and len(call.args) > 1:
+            expr = call.args[1].value
+        if expr is None:
+            return None
+        if isinstance(expr, cst.SimpleString):
+            text = expr.evaluated_value
+            return text if isinstance(text, str) else None
+        parts = dotted_parts(expr)
+        if parts and parts[-1] in DTYPES:
+            return parts[-1]
+        return None
+
+    def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
+        state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
+        trainable = self.keyword(call, "trainable")
+        if trainable is None:
+            metric = scope.cls is not None and any(
+                (dotted_parts(base.value) or [""])[-1].endswith("Metric")
+                for base in scope.cls.bases)
+            if not metric:
+                return Value(tensor=True)  # a layer's weight: trainable by default
+        elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
+            return Value(tensor=True)
+        if not self._zero_initializer(self.keyword(call, "initializer"), scope, index):
+            return Value(tensor=True)
+        evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
+                            "zeros initializer) and is 0 again after every reset, until an "
+                            "update", "medium",
+                            producer="state")
+        return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
+
+    def _zero_initializer(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                          index: int) -> bool:
+        if isinstance(expr, cst.SimpleString):
+            return expr.evaluated_value in optable.ZERO_INITIALIZERS
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        if expr is None:
+            return False
+        callee = self._callee(expr, scope, index)
+        return callee is not None and callee.op is not None and (
+            callee.op.name == "zeros_initializer")
+
+    def _float_cast_of_parameter(self, call: cst.Call, op: Op, scope: Scope,
+                                 index: int) -> bool:
+        """``tf.cast(labels, tf.float32)`` of a parameter: summed, it counts by convention."""
+        expr = self.argument(call, op, 0)
+        if not isinstance(expr, cst.Name):
+            return False
+        binding, _ = self._resolve(expr.value, scope, index)
+        if binding is None or binding.kind != "param":
+            return False
+        dtype = self._dtype_argument(call, scope, index)
+        spelling = self.code(call.func).rsplit(".", 1)[-1]
+        return dtype in ("float32", "float16", "float64") or spelling in ("to_float",
+                                                                           "cast_to_floatx")
+
+    def _gradient_method(self, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``tape.gradient(y, x)``, ``opt.compute_gradients(loss)``: a method that returns
+        gradients, not a module's function (``np.gradient``)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        least = optable.GRADIENT_METHODS.get(func.attr.value)
+        if least is None or len([a for a in call.args if not a.star]) < least:
+            return False
+        parts = dotted_parts(func.value)
+        if parts:
+            binding, _ = self._resolve(parts[0], scope, index)
+            if binding is not None and binding.kind == "import":
+                return False
+        return True
+
+    @staticmethod
+    def _has_axis(call: cst.Call) -> bool:
+        """A reduction over some axes (a second positional argument, or `axis=`)."""
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) > 1:
+            return True
+        return any(a.keyword is not None and a.keyword.value in (
+            "axis", "reduction_indices", "dim") and not (
+            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
+
+    def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+        if op.activation is not None:
+            activation = op.activation
+        else:
+            expr = self.keyword(call, "activation")
+            if expr is None and "activation" in op.args:
+                expr = self.argument(call, op, op.args.index("activation"))
+            activation = self._activation_name(expr, scope, index)
+        if activation is None:
+            return UNKNOWN
+        return Value(layer=activation, node=call)
+
+    def _activation_name(self, expr: Optional[cst.BaseExpression], scope: Scope,
+                         index: int) -> Optional[str]:
+        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+            return "linear"  # no activation: a linear output
+        if isinstance(expr, cst.SimpleString):
+            return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
+        if isinstance(expr, cst.Name):  # `activation=activation`: a parameter, a variable
+            binding, where = self._resolve(expr.value, scope, index)
+            if binding is not None and where is not None and binding.kind == "param":
+                activation = self._within(where)
+                if activation is None or activation.scope is not where:
+                    self._param_readers.add(id(where.node))
+                    return None
+                argument = argument_expression(expr.value, activation)
+                if argument is None:
+                    return None
+                value, (at, at_index) = argument
+                return self._outside(lambda: self._activation_name(value, at, at_index))
+            if binding is not None and where is not None and binding.kind == "assign" and (
+                    isinstance(binding.value, cst.SimpleString)):
+                return self._activation_name(binding.value, where, binding.index)
+        callee = self._callee(expr, scope, index)
+        if callee is not None and callee.kind == "op" and callee.op is not None:
+            return callee.op.name
+        return None
+
+    def _activation(self, activation: str, node: cst.CSTNode) -> Value:
+        op = optable.TABLE.by_name.get(activation)
+        if op is None:
+            return UNKNOWN
+        if op.transfer == "exp":
+            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}))
+        return self._fixed(op, node, "the output of `{src}`")
+
+    @staticmethod
+    def _fixed(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -> Value:
+        def evidence(reason: Optional[Reason]) -> Optional[Evidence]:
+            if reason is None:
+                return None
+            return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
+                            reason.discrete, tiny=reason.tiny, producer=op.name)
+        return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
+                     zero=evidence(op.zero), negative=evidence(op.negative), known=True,
+                     tensor=True, tags=frozenset(op.tags), node=node)
