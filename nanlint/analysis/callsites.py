@@ -34,18 +34,21 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
 
     One iterative walk over the fields that hold code (``tree.children``)."""
     calls: List[cst.Call] = []
-    stack: List[Tuple[Any, Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]] = [
-        (module, (), None)]
-    while stack:
-        node, scopes, statement = stack.pop()
+    # Two parallel stacks, nodes and their (scopes, statement): a context is shared by the
+    # children of a node, not built once per node.
+    nodes: List[Any] = [module]
+    contexts: List[Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]] = [((), None)]
+    while nodes:
+        node = nodes.pop()
+        context = contexts.pop()
         kind = node.__class__
         if kind in _STATEMENT_NODES:
-            statement = node
+            context = (context[0], node)
         if kind is cst.Call:
             func = node.func
             if func.__class__ is cst.Name or func.__class__ is cst.Attribute:
                 calls.append(node)
-                places[id(node)] = (scopes, statement)
+                places[id(node)] = context
             mapped = last_name(func) in MAP_NAMES  # `map_fn(f, xs)`: a call site of `f`
             for position, arg in enumerate(node.args):
                 value = arg.value
@@ -56,10 +59,12 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
                 elif value.__class__ is cst.Attribute:
                     escaped.add(value.attr.value)
         elif kind in _SCOPE_NODES:
-            scopes = scopes + (node,)
+            context = (context[0] + (node,), context[1])
         below = children(node)
-        below.reverse()
-        stack.extend((child, scopes, statement) for child in below)
+        if below:
+            below.reverse()
+            nodes.extend(below)
+            contexts.extend([context] * len(below))
     return calls
 
 

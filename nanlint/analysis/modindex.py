@@ -7,6 +7,7 @@ assertion that guards a value is called anywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -36,34 +37,35 @@ class ModuleIndex:
         stack: List[Tuple[cst.CSTNode, Unit, Optional[cst.ClassDef]]] = [(module, module, None)]
         while stack:
             node, unit, cls = stack.pop()
-            if isinstance(node, cst.FunctionDef):
+            kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
+            if kind is cst.FunctionDef:
                 self.functions[id(node)] = Function(unit, cls)
                 stack.extend((d, unit, cls) for d in node.decorators)
                 stack.extend((p, unit, cls) for p in children(node.params))
                 stack.append((node.body, node, None))
                 continue
-            if isinstance(node, cst.ClassDef):
+            if kind is cst.ClassDef:
                 stack.extend((d, unit, cls) for d in node.decorators)
                 stack.extend((a, unit, cls) for a in node.bases)
                 stack.append((node.body, unit, node))
                 continue
-            if isinstance(node, (cst.Import, cst.ImportFrom)):
+            if kind is cst.Import or kind is cst.ImportFrom:
                 continue
-            if isinstance(node, cst.Name):
+            if kind is cst.Name:
                 self.references[node.value] = self.references.get(node.value, 0) + 1
                 continue
-            if isinstance(node, cst.Attribute):
+            if kind is cst.Attribute:
                 stack.append((node.value, unit, cls))
                 continue
-            if isinstance(node, cst.Param):
+            if kind is cst.Param:
                 if node.default is not None:
                     stack.append((node.default, unit, cls))
                 continue
-            if isinstance(node, cst.Arg):
+            if kind is cst.Arg:
                 self._keyword(node)
                 stack.append((node.value, unit, cls))
                 continue
-            if isinstance(node, cst.Call):
+            if kind is cst.Call:
                 func = node.func
                 if last_name(func) in GUARDS:
                     self.assertions = True
@@ -72,7 +74,8 @@ class ModuleIndex:
                 elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                       and func.value.value in ("self", "cls")):
                     self.method_calls.setdefault(func.attr.value, []).append((node, unit))
-            stack.extend((child, unit, cls) for child in children(node))
+            below = children(node)
+            stack.extend(zip(below, repeat(unit), repeat(cls)))
 
     def _keyword(self, arg: cst.Arg) -> None:
         if arg.keyword is None or arg.keyword.value not in ("loss", "metrics"):
