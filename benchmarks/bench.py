@@ -7,7 +7,10 @@ package:
 
     python benchmarks/bench.py "$(python -c 'import keras, os; print(os.path.dirname(keras.__file__))')"
 
-Each measurement is a whole process, timed from outside, the median of ``--runs`` runs:
+Each measurement is a whole process, timed from outside. ``--runs`` rounds each measure
+everything once, in turn; a figure is the median of its runs, and a ratio the median of the
+rounds' ratios (two runs of one round are close in time, so a machine whose speed drifts
+skews no ratio):
 
 - parse floor: libcst parsing every file, with the same number of processes as nanlint;
 - cold: ``nanlint check CORPUS --no-cache``;
@@ -26,15 +29,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 SMALL_FILE = '''import tensorflow as tf
 
@@ -99,15 +100,6 @@ def measure(command: List[str], cwd: str) -> Tuple[float, int]:
     return float(out[0]), int(out[1])
 
 
-def median_of(command: List[str], cwd: str, runs: int) -> Tuple[float, int]:
-    times, peaks = [], []
-    for _ in range(runs):
-        elapsed, peak = measure(command, cwd)
-        times.append(elapsed)
-        peaks.append(peak)
-    return statistics.median(times), max(peaks)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus")
@@ -129,30 +121,41 @@ def main() -> int:
         small.write_text(SMALL_FILE, encoding="utf-8")
         dense = Path(work, "dense.py")
         dense.write_text(dense_source(), encoding="utf-8")
-        figures = {}
-        figures["parse_floor"] = median_of(
-            [sys.executable, os.path.abspath(__file__), "--parse-only", f"--jobs={args.jobs}",
-             corpus], work, args.runs)
-        figures["cold"] = median_of([*nanlint, "--no-cache", corpus], work, args.runs)
-        measure([*nanlint, corpus], work)  # fill the cache (in `work`, the current folder)
-        figures["warm"] = median_of([*nanlint, corpus], work, args.runs)
-        figures["one_file"] = median_of([*nanlint, str(small)], work, args.runs)
-        figures["import_floor"] = median_of([sys.executable, "-c", "import libcst"], work,
-                                            args.runs)
-        figures["dense_parse"] = median_of(
-            [sys.executable, os.path.abspath(__file__), "--parse-only", "--jobs=1", str(dense)],
-            work, args.runs)
-        figures["dense"] = median_of([*nanlint[:-1], "--jobs=1", "--no-cache", str(dense)],
-                                     work, args.runs)
+        commands = {
+            "parse_floor": [sys.executable, os.path.abspath(__file__), "--parse-only",
+                            f"--jobs={args.jobs}", corpus],
+            "cold": [*nanlint, "--no-cache", corpus],
+            "warm": [*nanlint, corpus],
+            "one_file": [*nanlint, str(small)],
+            "import_floor": [sys.executable, "-c", "import libcst"],
+            "dense_parse": [sys.executable, os.path.abspath(__file__), "--parse-only",
+                            "--jobs=1", str(dense)],
+            "dense": [*nanlint[:-1], "--jobs=1", "--no-cache", str(dense)],
+        }
+        measure(commands["warm"], work)  # fill the cache (in `work`, the current folder)
+        # Rounds, each measuring everything once: a ratio compares two runs made close in
+        # time, so a machine that slows down or speeds up midway skews no ratio.
+        samples: Dict[str, List[Tuple[float, int]]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                samples[name].append(measure(command, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+    figures = {name: (statistics.median(t for t, _ in runs), max(p for _, p in runs))
+               for name, runs in samples.items()}
+
+    def ratio(numerator: str, denominator: str) -> float:
+        """The median over the rounds of the round's ratio."""
+        return statistics.median(a[0] / b[0] for a, b in zip(samples[numerator],
+                                                            samples[denominator]))
+
     ratios = {
-        "cold / parse floor": figures["cold"][0] / figures["parse_floor"][0],
-        "warm / cold": figures["warm"][0] / figures["cold"][0],
-        "one file / import floor": figures["one_file"][0] / figures["import_floor"][0],
+        "cold / parse floor": ratio("cold", "parse_floor"),
+        "warm / cold": ratio("warm", "cold"),
+        "one file / import floor": ratio("one_file", "import_floor"),
         "peak memory cold / parse floor": figures["cold"][1] / figures["parse_floor"][1],
-        "dense file / its parse": figures["dense"][0] / figures["dense_parse"][0],
+        "dense file / its parse": ratio("dense", "dense_parse"),
     }
     limits = {"cold / parse floor": 1.3, "warm / cold": 0.1, "one file / import floor": 2.0,
               "peak memory cold / parse floor": 1.2, "dense file / its parse": 1.5}
