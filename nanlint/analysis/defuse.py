@@ -18,7 +18,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
-from nanlint.analysis.tree import children, last_name
+from nanlint.analysis.tree import children, last_name, names_in
 
 Unit = Union[cst.Module, cst.FunctionDef]
 # Assertions that guard their first argument, and what they prove about it.
@@ -66,7 +66,7 @@ class Body:
             self._block(node.body, env)
         captured: Set[str] = set(self.globals)
         for nested in self.nested:
-            captured |= _loaded_names(nested)
+            captured.update(names_in(nested))
         for definition, name in self.names.items():
             if name in captured:
                 self.escaping.add(definition)
@@ -323,21 +323,6 @@ def _join_envs(envs: List[Env]) -> Env:
         if any(name not in env for env in envs):
             joined[name] = (joined[name][0], None)
     return joined
-
-
-def _loaded_names(node: cst.CSTNode) -> Set[str]:
-    """Every name read anywhere inside ``node`` (a nested function or class)."""
-    found: Set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, cst.Name):
-            found.add(item.value)
-        elif isinstance(item, cst.Attribute):
-            stack.append(item.value)
-        else:
-            stack.extend(children(item))
-    return found
 
 
 def _loads_before_rebinding(body: cst.BaseSuite, env: Env):

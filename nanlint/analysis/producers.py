@@ -19,8 +19,9 @@ from nanlint import optable
 from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
                                          sqrt_like, square)
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join
-from nanlint.analysis.scopes import END, Scope, variables_in
+from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.sources import Sources, gradient
+from nanlint.analysis.tree import names_in
 from nanlint.optable import Op
 
 
@@ -264,13 +265,13 @@ class Producers(Sources):
     def _names(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
         """The variables ``expr`` reads, and those their assignments read (one level)."""
         names: Set[str] = set()
-        for name in variables_in(expr):
+        for name in names_in(expr):
             for binding, where in self._reaching(name, scope, index):
                 if binding.kind in ("assign", "param", "augassign", "unpack", "element",
                                     "unknown"):
                     names.add(name)
                     if binding.kind == "assign" and binding.value is not None:
-                        names.update(variables_in(binding.value))
+                        names.update(names_in(binding.value))
         return names
 
     def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,

@@ -350,23 +350,3 @@ def dotted_parts(node: cst.BaseExpression) -> Optional[List[str]]:
     parts.append(node.value)
     parts.reverse()
     return parts
-
-
-def variables_in(expr: cst.CSTNode) -> List[str]:
-    """The plain names ``expr`` mentions (not attribute names nor keywords), in order; a
-    lambda's or comprehension's own names included (callers resolve them in the scope
-    around, where they stand for nothing or for something else: harmless for a test of
-    shared variables)."""
-    found: List[str] = []
-    stack: List[cst.CSTNode] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
-            found.append(node.value)
-        elif isinstance(node, cst.Attribute):
-            stack.append(node.value)
-        elif isinstance(node, cst.Arg):
-            stack.append(node.value)
-        else:
-            stack.extend(reversed(list(node.children)))
-    return found

@@ -65,6 +65,26 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
+def names_in(node: cst.CSTNode) -> List[str]:
+    """The plain names under ``node``, in source order: not attribute names (``b`` of
+    ``a.b``) nor keywords (``x`` of ``f(x=1)``); a lambda's or comprehension's own names
+    included."""
+    found: List[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = item.__class__
+        if kind is cst.Name:
+            found.append(item.value)
+        elif kind is cst.Attribute or kind is cst.Arg:
+            stack.append(item.value)
+        else:
+            below = children(item)
+            below.reverse()
+            stack.extend(below)
+    return found
+
+
 def last_name(func: cst.BaseExpression) -> str:
     """``h`` for ``f.g.h`` and for ``h``; "" for anything else (a call's callee)."""
     if isinstance(func, cst.Attribute):
