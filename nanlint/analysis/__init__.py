@@ -7,6 +7,8 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     expressions  the expression walk: names → bindings, calls → producers/functions
       │
+    sites        the module's calls of each of its functions and lambdas
+      │
     producers    what each TF/Keras op and layer yields (driven by nanlint.optable)
       │
     sources      where values start: layer activations, metric state, gradients, casts
@@ -34,9 +36,8 @@ The layers, each importing only the ones below it (no arrow points back up)::
       │
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
 
-``Bindings`` → ``Constants`` → ``Sources`` → ``Producers`` → ``Expressions`` →
-``Analysis`` is one class
-stack: each layer extends the one below; a lower layer asks for a value only through the
+``Bindings`` → ``Constants`` → ``Sources`` → ``Producers`` → ``Sites`` →
+``Expressions`` → ``Analysis`` is one class stack: each layer extends the one below; a lower layer asks for a value only through the
 ``_value`` hook that ``expressions`` implements. Rules import none of this directly: they
 use ``nanlint.rule``, which re-exports the questions' types.
 """

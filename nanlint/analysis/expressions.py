@@ -13,7 +13,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
@@ -21,15 +21,14 @@ from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, normalized
-from nanlint.analysis.producers import Producers
+from nanlint.analysis.sites import Callable, Sites
 from nanlint.analysis.sources import gradient
 from nanlint.analysis.scopes import END, Binding, Scope
 
 _MAX_DEPTH = 120
-Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
 
 
-class Expressions(Producers):
+class Expressions(Sites):
     """Implements the ``_value`` hook of the layers below."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -39,8 +38,6 @@ class Expressions(Producers):
         self._depth = 0
         self._loss_re = re.compile(self.settings.loss_function_pattern)
         self._call_results: Dict[int, Value] = {}
-        self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
-        self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
         activation = self._within(scope)
@@ -249,84 +246,6 @@ class Expressions(Producers):
             values.append(self._outside(lambda: self._value(*entry)))
         return join(values) if values else None
 
-    def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
-        """The module's calls of the function or lambda ``node`` — by its name, or through
-        a ``keras.layers.Lambda(node)`` layer — each with its place and whether it calls a
-        method through ``self``."""
-        found = self._sites.get(id(node))
-        if found is not None:
-            return found
-        found = self._sites[id(node)] = []
-        if isinstance(node, cst.FunctionDef):
-            found.extend(self._calls_named(node.name.value, node))
-        else:
-            assign = self.parent(node)
-            if isinstance(assign, cst.Assign):  # `f = lambda x: ...`
-                found.extend(self._calls_named(_assigned_name(assign), node))
-        for wrapper in self.calls_of("lambda_layer"):
-            scopes, statement = self._call_places.get(id(wrapper), ((), None))
-            where, index = self._place_of(scopes, [statement] if statement else [])
-            callee = self._made_callee(wrapper, where, index, 0)  # what `Lambda(f)(x)` calls
-            if callee is None or callee.node is not node:
-                continue
-            parent = self.parent(wrapper)
-            if isinstance(parent, cst.Call) and parent.func is wrapper:  # `Lambda(f)(x)`
-                found.append((parent, where, index, False))
-            elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
-                found.extend(self._calls_named(_assigned_name(parent), node))
-        return found
-
-    def _calls_named(self, name: Optional[str], node: Callable
-                     ) -> List[Tuple[cst.Call, Scope, int, bool]]:
-        """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
-        if self._calls_by_name is None:
-            by_name: Dict[str, List[cst.Call]] = {}
-            for call in self._named_calls():
-                func = call.func
-                last = func.attr.value if isinstance(func, cst.Attribute) else func.value
-                by_name.setdefault(last, []).append(call)
-            self._calls_by_name = by_name
-        found = []
-        for call in self._calls_by_name.get(name or "", ()):
-            scopes, statement = self._call_places.get(id(call), ((), None))
-            where, index = self._place_of(scopes, [statement] if statement else [])
-            callee = self._callee(call.func, where, index)
-            if callee is not None and callee.kind in ("function", "lambda") and (
-                    callee.node is node):
-                method = isinstance(call.func, cst.Attribute) and isinstance(
-                    node, cst.FunctionDef) and not is_static(node)
-                found.append((call, where, index, method))
-        for name in optable.MAP_NAMES:
-            for call in self._calls_by_name.get(name, ()):
-                site = self._mapped_site(call, node)
-                if site is not None:
-                    found.append(site)
-        return found
-
-    def _mapped_site(self, call: cst.Call, node: cst.FunctionDef
-                     ) -> Optional[Tuple[cst.Call, Scope, int, bool]]:
-        """``tf.map_fn(fn, elems)`` as a call site of ``fn``: ``fn(elems)`` (an element of a
-        tensor has the tensor's value); for another ``map(fn, xs)``, an unknown argument."""
-        first = call.args[0] if call.args else None
-        if first is None or first.keyword is not None or not isinstance(
-                first.value, (cst.Name, cst.Attribute)):
-            return None
-        scopes, statement = self._call_places.get(id(call), ((), None))
-        where, index = self._place_of(scopes, [statement] if statement else [])
-        passed = self._callee(first.value, where, index)
-        if passed is None or passed.kind != "function" or passed.node is not node:
-            return None
-        site = self._branch_calls.get(id(call))
-        if site is None:
-            callee = self._callee(call.func, where, index)
-            op = callee.op if callee is not None and callee.kind == "op" else None
-            mapped = op is not None and op.transfer == "map"
-            elems = self.argument(call, op, 1) if mapped else None
-            site = self._branch_calls[id(call)] = cst.Call(
-                func=first.value, args=[cst.Arg(elems)] if elems is not None else [])
-        method = isinstance(first.value, cst.Attribute) and not is_static(node)
-        return site, where, index, method
-
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
         """Unknown — except a probability-named parameter of a loss function, and a
         mask-named one (its sum is a count: see ``Producers._reduce``)."""
@@ -447,10 +366,3 @@ def _passed_as(value: Value, call: cst.Call, qualified: str) -> Value:
     if negative is not None and negative.node is call:
         negative = replace(negative, what=what)
     return replace(value, zero=zero, negative=negative)
-
-
-def _assigned_name(assign: cst.Assign) -> Optional[str]:
-    """``f`` of ``f = ...``: the one plain name an assignment binds, else None."""
-    if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
-        return assign.targets[0].target.value
-    return None

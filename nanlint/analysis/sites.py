@@ -1,0 +1,112 @@
+"""Call sites: where the module calls one of its own functions or lambdas — by name, as a
+method through ``self``, through a ``keras.layers.Lambda`` layer, or mapped over a tensor
+(``tf.map_fn(fn, elems)``) — each with its place. The layer between ``producers`` and the
+expression walk, which joins a parameter over these sites.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple, Union
+
+import libcst as cst
+
+from nanlint import optable
+from nanlint.analysis.callsites import is_static
+from nanlint.analysis.producers import Producers
+from nanlint.analysis.scopes import Scope
+
+Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
+
+
+class Sites(Producers):
+    """The module's calls of each of its functions and lambdas (cached per function)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
+        self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
+
+    def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The module's calls of the function or lambda ``node`` — by its name, or through
+        a ``keras.layers.Lambda(node)`` layer — each with its place and whether it calls a
+        method through ``self``."""
+        found = self._sites.get(id(node))
+        if found is not None:
+            return found
+        found = self._sites[id(node)] = []
+        if isinstance(node, cst.FunctionDef):
+            found.extend(self._calls_named(node.name.value, node))
+        else:
+            assign = self.parent(node)
+            if isinstance(assign, cst.Assign):  # `f = lambda x: ...`
+                found.extend(self._calls_named(_assigned_name(assign), node))
+        for wrapper in self.calls_of("lambda_layer"):
+            scopes, statement = self._call_places.get(id(wrapper), ((), None))
+            where, index = self._place_of(scopes, [statement] if statement else [])
+            callee = self._made_callee(wrapper, where, index, 0)  # what `Lambda(f)(x)` calls
+            if callee is None or callee.node is not node:
+                continue
+            parent = self.parent(wrapper)
+            if isinstance(parent, cst.Call) and parent.func is wrapper:  # `Lambda(f)(x)`
+                found.append((parent, where, index, False))
+            elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
+                found.extend(self._calls_named(_assigned_name(parent), node))
+        return found
+
+    def _calls_named(self, name: Optional[str], node: Callable
+                     ) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
+        if self._calls_by_name is None:
+            by_name: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
+                func = call.func
+                last = func.attr.value if isinstance(func, cst.Attribute) else func.value
+                by_name.setdefault(last, []).append(call)
+            self._calls_by_name = by_name
+        found = []
+        for call in self._calls_by_name.get(name or "", ()):
+            scopes, statement = self._call_places.get(id(call), ((), None))
+            where, index = self._place_of(scopes, [statement] if statement else [])
+            callee = self._callee(call.func, where, index)
+            if callee is not None and callee.kind in ("function", "lambda") and (
+                    callee.node is node):
+                method = isinstance(call.func, cst.Attribute) and isinstance(
+                    node, cst.FunctionDef) and not is_static(node)
+                found.append((call, where, index, method))
+        for name in optable.MAP_NAMES:
+            for call in self._calls_by_name.get(name, ()):
+                site = self._mapped_site(call, node)
+                if site is not None:
+                    found.append(site)
+        return found
+
+    def _mapped_site(self, call: cst.Call, node: cst.FunctionDef
+                     ) -> Optional[Tuple[cst.Call, Scope, int, bool]]:
+        """``tf.map_fn(fn, elems)`` as a call site of ``fn``: ``fn(elems)`` (an element of a
+        tensor has the tensor's value); for another ``map(fn, xs)``, an unknown argument."""
+        first = call.args[0] if call.args else None
+        if first is None or first.keyword is not None or not isinstance(
+                first.value, (cst.Name, cst.Attribute)):
+            return None
+        scopes, statement = self._call_places.get(id(call), ((), None))
+        where, index = self._place_of(scopes, [statement] if statement else [])
+        passed = self._callee(first.value, where, index)
+        if passed is None or passed.kind != "function" or passed.node is not node:
+            return None
+        site = self._branch_calls.get(id(call))
+        if site is None:
+            callee = self._callee(call.func, where, index)
+            op = callee.op if callee is not None and callee.kind == "op" else None
+            mapped = op is not None and op.transfer == "map"
+            elems = self.argument(call, op, 1) if mapped else None
+            site = self._branch_calls[id(call)] = cst.Call(
+                func=first.value, args=[cst.Arg(elems)] if elems is not None else [])
+        method = isinstance(first.value, cst.Attribute) and not is_static(node)
+        return site, where, index, method
+
+
+def _assigned_name(assign: cst.Assign) -> Optional[str]:
+    """``f`` of ``f = ...``: the one plain name an assignment binds, else None."""
+    if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+        return assign.targets[0].target.value
+    return None
