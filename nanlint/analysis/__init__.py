@@ -37,8 +37,9 @@ The layers, each importing only the ones below it (no arrow points back up)::
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
 
 ``Bindings`` → ``Constants`` → ``Sources`` → ``Producers`` → ``Sites`` →
-``Expressions`` → ``Analysis`` is one class stack: each layer extends the one below; a lower layer asks for a value only through the
-``_value`` hook that ``expressions`` implements. Rules import none of this directly: they
+``Expressions`` → ``Analysis`` is one class stack: each layer extends the one below; a
+lower layer asks for a value only through the ``_value`` hook that ``expressions``
+implements. Rules import none of this directly: they
 use ``nanlint.rule``, which re-exports the questions' types.
 """
 
