@@ -17,7 +17,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, collect_calls,
-                                        parent_map)
+                                        keyword_argument, op_argument, parent_map)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
@@ -363,28 +363,8 @@ class Bindings:
         return result
 
     # -- calls and arguments ----------------------------------------------------------------
-    @staticmethod
-    def argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
-        """The argument bound to ``op.args[position]``, by position or by keyword."""
-        positional = 0
-        for arg in call.args:
-            if arg.keyword is None and not arg.star:
-                if positional == position:
-                    return arg.value
-                positional += 1
-        if position < len(op.args):
-            names = op.args[position].split("|")
-            for arg in call.args:
-                if arg.keyword is not None and arg.keyword.value in names:
-                    return arg.value
-        return None
-
-    @staticmethod
-    def keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == name:
-                return arg.value
-        return None
+    argument = staticmethod(op_argument)
+    keyword = staticmethod(keyword_argument)
 
     def _named_calls(self) -> List[cst.Call]:
         """Every call of the module whose callee is a name or a dotted name, in order."""

@@ -14,7 +14,7 @@ import libcst as cst
 
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.tree import children, last_name
-from nanlint.optable import MAP_NAMES
+from nanlint.optable import MAP_NAMES, Op
 
 # id(call) -> (the scope nodes around it, outermost first; the innermost statement)
 Places = Dict[int, Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]]
@@ -136,4 +136,28 @@ def argument_expression(name: str, activation: Activation
             while outer is not None and isinstance(outer.node, cst.ClassDef):
                 outer = outer.parent
             return (param.default, (outer, END)) if outer is not None else None
+    return None
+
+
+def op_argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
+    """The argument bound to ``op.args[position]``, by position or by keyword."""
+    positional = 0
+    for arg in call.args:
+        if arg.keyword is None and not arg.star:
+            if positional == position:
+                return arg.value
+            positional += 1
+    if position < len(op.args):
+        names = op.args[position].split("|")
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in names:
+                return arg.value
+    return None
+
+
+def keyword_argument(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    """The argument passed as ``name=...``, or None."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
     return None
