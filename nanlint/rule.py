@@ -198,7 +198,7 @@ class Rule:
                     found.append(call)
                 return not found
 
-        node.visit(_Calls())
+        visit_tree(node, _Calls())
         return found[0] if found else None
 
     def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
