@@ -483,7 +483,7 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
         module = _parse_checked(source)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
-    analysis = Analysis(module, options.settings)
+    analysis = Analysis(module, options.settings, source)
     reports: List[Report] = []
     visit, leave, boundaries = _tracker(analysis)
     silent: List[Report] = []

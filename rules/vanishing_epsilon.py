@@ -193,11 +193,14 @@ class VanishingEpsilon(Rule):
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if not isinstance(node.operator, _ARITHMETIC):
             return
-        left, right = self.analysis.value(node.left), self.analysis.value(node.right)
-        for expr, other in ((node.left, right), (node.right, left)):
+        for expr, other in ((node.left, node.right), (node.right, node.left)):
             if self._check_constant_sum(expr, other):
                 return
-        if isinstance(node.operator, (cst.Add, cst.Subtract)):
+        # Values only where an epsilon can meet a float16 tensor: asking them of every
+        # operand of every sum was most of this rule's cost.
+        if isinstance(node.operator, (cst.Add, cst.Subtract)) and self.analysis.may_hold(
+                "float16"):
+            left, right = self.analysis.value(node.left), self.analysis.value(node.right)
             for eps, other, eps_node in ((left, right, node.left), (right, left, node.right)):
                 if self._check_float16_epsilon(node, eps, other, "added to", eps_node):
                     return
@@ -236,10 +239,14 @@ class VanishingEpsilon(Rule):
             return other.dtype, "high"
         return "float32", "high" if other.known else "medium"
 
-    def _check_constant_sum(self, expr: cst.BaseExpression, other: Value) -> bool:
+    def _check_constant_sum(self, expr: cst.BaseExpression, other_node: cst.BaseExpression
+                            ) -> bool:
         found = self._constant_sum(expr)
+        if found is None:
+            return False
+        other = self.analysis.value(other_node)
         met = self._tensor_dtype(other)
-        if found is None or met is None:
+        if met is None:
             return False
         big, small, total = found
         dtype, confidence = met
@@ -342,8 +349,8 @@ class VanishingEpsilon(Rule):
     def _check_call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
         expressions = [arg.value for arg in node.args]
-        values = [self.analysis.value(expr) for expr in expressions]
-        tensors = [v for v in values if v.tensor and v.const is None]
+        tensors = [expr for expr in expressions
+                   if (value := self.analysis.value(expr)).tensor and value.const is None]
         for expr in expressions:
             if tensors and self._check_constant_sum(expr, tensors[0]):
                 return

@@ -779,3 +779,39 @@ def test_lookup_finds_the_latest_binding_before_each_statement():
         for index in range(-1, 402):
             earlier = [b for b in bindings if b.index < index]
             assert scope.lookup(name, index) is (earlier[-1] if earlier else None)
+
+
+# -- dtypes ------------------------------------------------------------------------------------
+def dtype_probe(source):
+    """(value.dtype, analysis.may_hold("float16")) at the one `probe(...)` of ``source``."""
+    seen = []
+
+    class Recorder(Rule):
+        code = "NAN999"
+        name = "dtype-recorder"
+        severity = "info"
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "probe":
+                seen.append((self.analysis.value(node.args[0].value).dtype,
+                             self.analysis.may_hold("float16")))
+
+    options = LintOptions(rules=[Recorder], settings=Settings(), check_all_files=True)
+    assert not lint_source(normalized(source), "dtypes.py", options)
+    assert len(seen) == 1
+    return seen[0]
+
+
+@pytest.mark.parametrize("source, dtype", [
+    (TF + "h = tf.cast(x, tf.float16)\nprobe(h)\n", "float16"),
+    (TF + "h = tf.cast(x, tf.half)\nprobe(h)\n", "half"),
+    (TF + "h = tf.zeros([3], dtype='float16')\nprobe(h)\n", "float16"),
+])
+def test_a_float16_value_is_spelled_in_its_module(source, dtype):
+    # Rules skip the float16 questions in a module that cannot hold float16 (a text search):
+    # sound only while every float16 dtype comes from such a spelling.
+    assert dtype_probe(source) == (dtype, True)
+
+
+def test_a_module_that_never_spells_float16_holds_none():
+    assert dtype_probe(TF + "h = tf.cast(x, tf.float32)\nprobe(h)\n") == ("float32", False)

@@ -18,8 +18,9 @@ from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, orig
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
-from nanlint.analysis.lattice import Value
+from nanlint.analysis.lattice import DTYPE_WORDS, Value
 from nanlint.analysis.scopes import END, Binding, Scope
+from nanlint.analysis.settings import Settings
 from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
 
@@ -27,13 +28,24 @@ from nanlint.optable import Op
 class Analysis(Expressions):
     """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
+                 source: Optional[str] = None) -> None:
+        super().__init__(module, settings)
+        self._source = source  # the module's text, when the engine has it
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
+
+    def may_hold(self, dtype: str) -> bool:
+        """False when no value of the module can have ``dtype`` ("float16"): the analysis
+        learns a dtype only from its spelling in the module (a cast, a ``dtype=`` argument, a
+        policy's name), so a module that never spells it has none. A text search, for a rule
+        that would otherwise ask the value of every operand; True when the text is unknown."""
+        if self._source is None:
+            return True
+        return any(word in self._source for word in DTYPE_WORDS.get(dtype, (dtype,)))
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None

@@ -19,6 +19,8 @@ CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
 # Tags that say which producer a value's zero evidence is the output of (NAN103 asks them).
 PRODUCER_TAGS = frozenset({"softmax", "sigmoid"})
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
+# The words a dtype is spelled with in source (``tf.half`` is float16).
+DTYPE_WORDS = {"float16": ("float16", "half"), "float64": ("float64", "double")}
 
 
 @dataclass(frozen=True)
