@@ -116,10 +116,15 @@ class ExpOverflow(Rule):
             denominator = self.analysis.argument(node, op, 1)
             if denominator is not None:
                 self._check_division(node, denominator, numerator)
+        elif op.name == "multiply":
+            self._check_box_size(node, self.analysis.argument(node, op, 0),
+                                 self.analysis.argument(node, op, 1))
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Divide):
             self._check_division(node, node.right, node.left)
+        elif isinstance(node.operator, cst.Multiply):
+            self._check_box_size(node, node.left, node.right)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.DivideAssign):
@@ -239,6 +244,33 @@ class ExpOverflow(Rule):
                     suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -10.0, "
                                f"10.0))`, or predict a positive scale directly with "
                                f"`softplus(raw) + 1e-6`")
+
+    # -- box decoding -----------------------------------------------------------------------
+    def _check_box_size(self, node: cst.CSTNode, *factors: Optional[cst.BaseExpression]
+                        ) -> None:
+        """``exp(tw) * wa``: a box size decoded from a raw regression delta, unclipped."""
+        for factor in factors:
+            value = self.analysis.value(factor) if factor is not None else None
+            if value is None or "exp" not in value.tags or not isinstance(value.node, cst.Call):
+                continue
+            argument = _exp_argument(value.node)
+            exponent = self.analysis.value(argument) if argument is not None else None
+            if exponent is None or exponent.huge is None or exponent.hi != float("inf"):
+                continue
+            shown = self.source(argument)
+            namespace, prefix = self.namespace(value.node)
+            self.report(node, f"box size `{self.compact(node)}` from `exp({shown})` of a "
+                        f"regression output that nothing clips: exp overflows to inf above "
+                        f"~88.7 in float32, and then the box corners `center ± size / 2`, "
+                        f"their IoUs and gradients are inf or NaN: {{evidence}}",
+                        evidence=exponent.huge,
+                        suggestion=f"clip the exponent before exp: `{prefix}.exp("
+                                   f"{prefix}.minimum({shown}, 4.135))` (log(1000 / 16), where "
+                                   f"torchvision and detectron clamp box deltas)",
+                        fix=self.fix("clip the exponent at log(1000 / 16)", argument,
+                                     self.template(f"{prefix}.minimum({{x}}, 4.135)",
+                                                   x=argument), safety="unsafe"))
+            return
 
     # -- hand-written softmax ---------------------------------------------------------------
     def _check_softmax(self, node: cst.CSTNode, numerator: cst.BaseExpression,
