@@ -45,6 +45,7 @@ class Config:
     file_timeout: float = 60.0  # seconds per file; 0: no limit
     probability_parameters: Optional[List[str]] = None
     mask_parameters: Optional[List[str]] = None
+    delta_parameters: Optional[List[str]] = None
     fix_epsilon_gradient: float = 1e-12
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
@@ -90,6 +91,8 @@ class Config:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             if self.mask_parameters is not None:
                 settings.mask_parameters = frozenset(self.mask_parameters)
+            if self.delta_parameters is not None:
+                settings.delta_parameters = frozenset(self.delta_parameters)
             options = LintOptions(
                 rules=registry.rule_classes(sorted(codes)), rule_settings=self.rules,
                 silent_rules=[rule for rule in registry.rule_classes(sorted(
@@ -191,7 +194,7 @@ def _read(path: Path) -> Dict[str, Any]:
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon",
         "fix-epsilon-float16", "fix-epsilon-gradient", "probability-parameters",
-        "mask-parameters", "rules", "file-timeout")
+        "mask-parameters", "delta-parameters", "rules", "file-timeout")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
 _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
@@ -252,6 +255,8 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
             config.probability_parameters = _strings(value, where)
         elif key == "mask-parameters":
             config.mask_parameters = _strings(value, where)
+        elif key == "delta-parameters":
+            config.delta_parameters = _strings(value, where)
         elif key == "rules":
             config.rules = _rule_options(value, where)
     return config

@@ -285,6 +285,10 @@ OPS: Tuple[Op, ...] = (
                      "tf.roll", "tf.repeat", "K.repeat_elements", "ops.take_along_axis",
                      "ops.flip", "ops.roll", "ops.repeat"),
        transfer="like", args=("x|params|tensor|input|arr|a|values",)),
+    # A list of pieces of the input: each one unpacked (`a, b = tf.unstack(x)`) is like it.
+    Op("split", ("tf.unstack", "K.unstack", "ops.unstack", "tf.split", "ops.split",
+                 "ops.array_split"),
+       transfer="like", args=("value|x|ary",), tags=("pieces",)),
     Op("concat", ("tf.concat", "tf.stack", "tf.parallel_stack", "K.concatenate", "K.stack",
                   "ops.concatenate", "ops.stack", "ops.hstack", "ops.vstack"),
        transfer="join", args=("values|tensors|xs|x|arrays",)),

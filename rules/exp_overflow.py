@@ -23,10 +23,18 @@ class ExpOverflow(Rule):
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
-    its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`. The log of a hand-written softmax in one expression is NAN103's (its
-    `log_softmax` fix covers both). `exp` of a bounded value is not
-    reported: after `clip_by_value`, `tanh`, `log_sigmoid`, or shifted by its maximum
-    (`z - reduce_max(z)`), nor `exp` of a parameter that is not summed or divided by.
+    its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`.
+    Also a box size decoded from a detection head's regression output with nothing
+    clipping the exponent, `exp(tw) * wa`, where `tw` comes from a parameter named like box
+    deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`, `*_deltas`, `box_delta`, `box_encodings`, `bbox_pred`:
+    a naming convention, medium confidence, said in the message; the `delta-parameters`
+    setting), also through `unstack`/`split`, slicing, `transpose`, scale factors
+    (`tw /= scale_factors[3]`, `delta * variance`), variables and `multiply`; the encoder's
+    `log(w / wa)` (the inverse direction) is not concerned. The log of a hand-written
+    softmax in one expression is NAN103's (its `log_softmax` fix covers both). `exp` of a
+    bounded value is not reported: after `clip_by_value`, `minimum`, `tanh`, `sigmoid`,
+    `log_sigmoid`, or shifted by its maximum (`z - reduce_max(z)`), nor `exp` of a
+    parameter that is not summed, divided by or a box delta.
 
     ## Why is this bad?
     In float32, `exp(x)` is `inf` for `x > ~88.7` and exactly 0 for `x < ~-104` (denormal
@@ -36,7 +44,10 @@ class ExpOverflow(Rule):
     `inf / inf = NaN` once a logit passes 88, whether or not a log follows. `x / exp(v)`
     overflows to `inf` (with a NaN gradient) once a learned log-variance or log-scale
     drifts below ~-88.7, and divides by exactly 0 below ~-104; that happens when the model
-    fits some samples exactly.
+    fits some samples exactly. A box regression output is unbounded too: early in training,
+    or on one bad batch, a size delta passes 88 and `exp(tw) * wa` is inf, so the corners
+    `ycenter ± h / 2` are ±inf, IoUs and the box loss NaN; torchvision and detectron clamp
+    `dw` at `log(1000 / 16)` before exp for exactly this reason.
     `tf.math.reduce_logsumexp` and `tf.nn.softmax` subtract the maximum before
     exponentiating and never overflow.
 
@@ -55,6 +66,9 @@ class ExpOverflow(Rule):
     masked = mask * tf.exp(scores) / tf.reduce_sum(tf.exp(scores), axis=-1, keepdims=True)
     log_var = tf.keras.layers.Dense(1)(h)
     nll = tf.square(y - mu) / tf.exp(log_var) + log_var
+    def decode(rel_codes, wa):
+        th, tw = tf.unstack(tf.transpose(rel_codes))
+        return tf.exp(tw) * wa
     ```
 
     ## Use instead
@@ -64,6 +78,9 @@ class ExpOverflow(Rule):
     shifted = scores - tf.reduce_max(scores, axis=-1, keepdims=True)
     masked = mask * tf.exp(shifted) / tf.reduce_sum(tf.exp(shifted), axis=-1, keepdims=True)
     log_var = tf.clip_by_value(tf.keras.layers.Dense(1)(h), -10.0, 10.0)
+    def decode(rel_codes, wa):
+        th, tw = tf.unstack(tf.transpose(rel_codes))
+        return tf.exp(tf.minimum(tw, math.log(1000.0 / 16))) * wa
     ```
 
     ## Fix safety
@@ -74,17 +91,20 @@ class ExpOverflow(Rule):
     softmax `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` written in one expression
     becomes `tf.nn.softmax(z, axis=a)` (`keras.ops.softmax`). A sum assigned to a
     variable first, and the other divisions (which need a shift or a clip chosen for the model),
-    are left to you.
+    are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
+    `exp(minimum(tw, 4.135)) * wa` (4.135 = log(1000 / 16), torchvision's and detectron's
+    clamp), which changes every box predicted more than 62.5 times its anchor.
 
     ## Options
-    None.
+    None of its own. Which parameter names count as box deltas is the global
+    `delta-parameters` key (docs/configuration.md).
     """
 
     code = "NAN104"
     hazard = "forward"
     name = "exp-overflow"
     severity = "warning"
-    summary = "exp of an unbounded value feeding a sum or a division"
+    summary = "exp of an unbounded value feeding a sum, a division or a box size"
     fix_safety = "safe"
     VALID = [
         "import tensorflow as tf\nlse = tf.math.reduce_logsumexp(z, axis=-1)\n",
@@ -93,6 +113,8 @@ class ExpOverflow(Rule):
         "import tensorflow as tf\ndef f(x, log_scale):\n    return x / tf.exp(log_scale)\n",
         "import tensorflow as tf\ns = tf.reduce_sum(tf.exp(tf.tanh(z)))\n",
         "import numpy as np\nlse = np.log(np.sum(np.exp(z)))\n",
+        "import tensorflow as tf\ndef f(deltas, wa):\n"
+        "    return tf.exp(tf.minimum(deltas[:, 3], 4.135)) * wa\n",
     ]
     INVALID = [
         "import tensorflow as tf\nlse = tf.math.log(tf.reduce_sum(tf.exp(z), axis=-1))\n",
@@ -100,6 +122,8 @@ class ExpOverflow(Rule):
         "    return ops.square(y) / ops.exp(log_var)\n",
         "import tensorflow as tf\ne = tf.exp(s)\ne /= tf.reduce_sum(e, axis=-1, keepdims=True)\n",
         "import tensorflow as tf\np = tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=-1)\n",
+        "from keras import ops\ndef f(box_delta, anchor):\n"
+        "    return ops.exp(box_delta[..., 2:]) * anchor[..., 2:]\n",
     ]
 
     # -- visitors ---------------------------------------------------------------------------
@@ -116,10 +140,15 @@ class ExpOverflow(Rule):
             denominator = self.analysis.argument(node, op, 1)
             if denominator is not None:
                 self._check_division(node, denominator, numerator)
+        elif op.name == "multiply":
+            self._check_box_size(node, self.analysis.argument(node, op, 0),
+                                 self.analysis.argument(node, op, 1))
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Divide):
             self._check_division(node, node.right, node.left)
+        elif isinstance(node.operator, cst.Multiply):
+            self._check_box_size(node, node.left, node.right)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.DivideAssign):
@@ -239,6 +268,33 @@ class ExpOverflow(Rule):
                     suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -10.0, "
                                f"10.0))`, or predict a positive scale directly with "
                                f"`softplus(raw) + 1e-6`")
+
+    # -- box decoding -----------------------------------------------------------------------
+    def _check_box_size(self, node: cst.CSTNode, *factors: Optional[cst.BaseExpression]
+                        ) -> None:
+        """``exp(tw) * wa``: a box size decoded from a raw regression delta, unclipped."""
+        for factor in factors:
+            value = self.analysis.value(factor) if factor is not None else None
+            if value is None or "exp" not in value.tags or not isinstance(value.node, cst.Call):
+                continue
+            argument = _exp_argument(value.node)
+            exponent = self.analysis.value(argument) if argument is not None else None
+            if exponent is None or exponent.huge is None or exponent.hi != float("inf"):
+                continue
+            shown = self.source(argument)
+            namespace, prefix = self.namespace(value.node)
+            self.report(node, f"box size `{self.compact(node)}` from `exp({shown})` of a "
+                        f"regression output that nothing clips: exp overflows to inf above "
+                        f"~88.7 in float32, and then the box corners `center ± size / 2`, "
+                        f"their IoUs and gradients are inf or NaN: {{evidence}}",
+                        evidence=exponent.huge,
+                        suggestion=f"clip the exponent before exp: `{prefix}.exp("
+                                   f"{prefix}.minimum({shown}, 4.135))` (log(1000 / 16), where "
+                                   f"torchvision and detectron clamp box deltas)",
+                        fix=self.fix("clip the exponent at log(1000 / 16)", argument,
+                                     self.template(f"{prefix}.minimum({{x}}, 4.135)",
+                                                   x=argument), safety="unsafe"))
+            return
 
     # -- hand-written softmax ---------------------------------------------------------------
     def _check_softmax(self, node: cst.CSTNode, numerator: cst.BaseExpression,

@@ -437,3 +437,48 @@ def test_attribute_assigned_different_functions_is_unknown():
                 probe(self.act(x))
         """)
     assert no_evidence(value)
+
+
+# -- huge evidence: a regression-delta parameter (a naming convention) ---------------------
+def test_delta_parameter_is_huge_by_convention_through_pieces_and_scaling():
+    tw, ty, minimum, clipped = probes(TF + """
+        def decode(rel_codes, scale):
+            ty, tx, th, tw = tf.unstack(tf.transpose(rel_codes))
+            if scale:
+                tw /= scale[3]
+            ty = ty * 0.1 + 5.0
+            probe(tw)
+            probe(-ty)
+            probe(tf.minimum(tw, 4.0))
+            probe(tf.clip_by_value(tf.split(rel_codes, 4)[0], -4.0, 4.0))
+        """)
+    for value in (tw, ty):
+        assert value.huge is not None and value.huge.convention
+        assert value.huge.confidence == "medium" and value.huge.name == "rel_codes"
+    assert minimum.huge is None and clipped.huge is None
+
+
+def test_huge_evidence_needs_the_name_and_no_caller():
+    other, called, bounded = probes(TF + """
+        def decode(codes, deltas, box_delta):
+            probe(codes)
+            probe(deltas)
+            probe(tf.nn.sigmoid(box_delta) - tf.reduce_max(box_delta))
+        decode(x, tf.zeros([4]), y)
+        """)
+    assert other.huge is None and called.huge is None and bounded.huge is None
+
+
+def test_pieces_of_unstack_and_split_keep_zero_evidence():
+    pieces = probes(TF + """
+        import keras
+        p = tf.nn.softmax(z)
+        a, b = tf.split(p, 2, axis=-1)
+        c, d = keras.ops.unstack(p, axis=0)
+        (e, f), g = tf.unstack(p), 1.0
+        probe(a)
+        probe(d)
+        probe(e)
+        """)
+    for piece in pieces:  # `(e, f), g = unstack(p), 1.0` unpacks `e, f = unstack(p)`
+        assert piece.zero is not None and piece.zero.producer == "softmax"

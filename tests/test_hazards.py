@@ -1,6 +1,7 @@
 """Numeric hazards of issue 16 that the annotated fixtures cannot express: the span of one
 binary cross-entropy, what each new piece of evidence says, the epsilon a fix inserts under a
-root of gradients, and the configuration keys `mask-parameters` and `fix-epsilon-gradient`."""
+root of gradients, and the configuration keys `mask-parameters`, `delta-parameters` and
+`fix-epsilon-gradient`."""
 
 import json
 
@@ -133,3 +134,20 @@ def test_fix_epsilon_gradient_is_configurable(tmp_path, nanlint):
     code, _, err = nanlint("check", cwd=tmp_path)
     assert code == 2
     assert_one_line_error(err, "fix-epsilon-gradient")
+
+
+BOX = ("import tensorflow as tf\ndef decode(raw, wa):\n"
+       "    return tf.exp(raw[:, 3]) * wa\n")
+
+
+def test_delta_parameters_are_configurable(tmp_path, nanlint):
+    make(tmp_path, {"box.py": BOX})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert code == 0 and json.loads(out)["findings"] == []
+    make(tmp_path, {".nanlint.yaml": "delta-parameters: [raw]\n"})
+    code, out, _ = nanlint("check", "--format", "json", cwd=tmp_path)
+    document = json.loads(out)
+    assert codes_at(document) == [("box.py", 3, "NAN104")]
+    [finding] = document["findings"]
+    assert finding["confidence"] == "medium" and "naming convention" in finding["message"]
+    assert "`raw` is a parameter of `decode` (line 2)" in finding["message"]

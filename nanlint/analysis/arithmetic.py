@@ -52,7 +52,13 @@ def _mul_bound(a: float, b: float) -> float:
 def arithmetic(operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
     value = _arithmetic_value(operator, a, b, node)
     dtype = a.dtype or b.dtype
-    return replace(value, dtype=dtype) if dtype and value.dtype != dtype else value
+    if dtype and value.dtype != dtype:
+        value = replace(value, dtype=dtype)
+    # A raw regression output scaled, shifted or offset (`tw / scale`, `delta * variance`,
+    # `t * ha + ya`) is still unbounded; a shift by the maximum bounds it (see normalized).
+    huge = a.huge if operator == "Divide" else (
+        a.huge or b.huge if operator in ("Add", "Subtract", "Multiply") else None)
+    return replace(value, huge=huge) if huge is not None else value
 
 
 def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:

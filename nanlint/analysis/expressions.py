@@ -24,6 +24,7 @@ from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, n
 from nanlint.analysis.sites import Callable, Sites
 from nanlint.analysis.sources import gradient
 from nanlint.analysis.scopes import END, Binding, Scope
+from nanlint.analysis.settings import PARAMETER_ROLES
 
 _MAX_DEPTH = 120
 
@@ -90,7 +91,7 @@ class Expressions(Sites):
                              hi_open=operand.lo_open, known=operand.known,
                              tensor=operand.tensor,
                              const=-operand.const if operand.const is not None else None,
-                             zero=operand.zero)
+                             zero=operand.zero, huge=operand.huge)
             if isinstance(expr.operator, cst.Plus):
                 return operand
             return UNKNOWN
@@ -137,11 +138,19 @@ class Expressions(Sites):
                                      left, right, binding.node)
         elif binding.kind == "param":
             value = self._parameter(name, scope)
+        elif binding.kind == "unpack" and len(binding.position) == 1 and isinstance(
+                binding.value, cst.Call) and self._splits(binding.value, scope, binding.index):
+            value = self._value(binding.value, scope, binding.index)  # a piece of a tensor
         elif binding.kind == "element" and binding.value is not None:
             value = self._element(binding.value, binding.position, scope, binding.index)
         else:
             return UNKNOWN
         return self._named(value, name)
+
+    def _splits(self, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``tf.unstack(x)``, ``tf.split(x, n)``: an op whose result is pieces of a tensor."""
+        callee = self._callee(call.func, scope, index)
+        return callee is not None and callee.op is not None and "pieces" in callee.op.tags
 
     def _element(self, iterable: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
                  index: int) -> Value:
@@ -168,9 +177,12 @@ class Expressions(Sites):
             zero = replace(zero, name=name)
         if negative is not None and negative.name is None:
             negative = replace(negative, name=name)
-        if zero is value.zero and negative is value.negative:
+        huge = value.huge
+        if huge is not None and huge.name is None:
+            huge = replace(huge, name=name)
+        if zero is value.zero and negative is value.negative and huge is value.huge:
             return value
-        return replace(value, zero=zero, negative=negative)
+        return replace(value, zero=zero, negative=negative, huge=huge)
 
     def _parameter(self, name: str, scope: Scope) -> Value:
         """A parameter: the caller's argument when the function is evaluated for one call;
@@ -250,9 +262,10 @@ class Expressions(Sites):
         """Unknown — except a probability-named parameter of a loss function, and a
         mask-named one (its sum is a count: see ``Producers._reduce``)."""
         node = scope.node
-        if isinstance(node, cst.FunctionDef) and any(
-                fnmatch.fnmatchcase(name, pattern) for pattern in self.settings.mask_parameters):
-            return Value(tags=frozenset({"mask_parameter"}))
+        role = next((r for r, patterns in self.settings.parameter_conventions() if any(
+            fnmatch.fnmatchcase(name, pattern) for pattern in patterns)), None)
+        if isinstance(node, cst.FunctionDef) and role is not None:
+            return self._conventional_role(name, node, PARAMETER_ROLES[role])
         if not isinstance(node, cst.FunctionDef) or name not in self.settings.probability_parameters:
             return UNKNOWN
         params = {p.name.value for p in node.params.params}
@@ -264,6 +277,19 @@ class Expressions(Sites):
                             convention=True, producer="parameter")
         return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                      tags=frozenset({"probability", "parameter"}))
+
+    @staticmethod
+    def _conventional_role(name: str, function: cst.FunctionDef, role: dict) -> Value:
+        """The value of the parameter ``name`` of ``function`` that plays ``role`` by name."""
+        if "tag" in role:
+            return Value(tags=frozenset({role["tag"]}))
+        param = next((p for p in (*function.params.params, *function.params.kwonly_params)
+                      if p.name.value == name), function)
+        what, why = role["huge"]
+        evidence = Evidence(param, what.format(function=function.name.value), why, "medium",
+                            aggregate=False, convention=True, producer="parameter",
+                            name=name)
+        return Value(tensor=True, huge=evidence)
 
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
         callee = self._callee(call.func, scope, index)

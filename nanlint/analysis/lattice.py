@@ -63,6 +63,10 @@ class Value:
     # A mask that is 1 exactly where the value whose zero evidence is this node is 0 (or
     # <= 0): `x + mask * eps` adds something positive where x is 0, so it guards x.
     guards: Optional[cst.CSTNode] = None
+    # Evidence that it can be huge in either direction (a network's raw regression output,
+    # which nothing bounds): exp of it overflows. Kept through structure ops and arithmetic
+    # with other values; dropped where the interval bounds it (a clip, a minimum, a shift).
+    huge: Optional[Evidence] = None
 
     @property
     def positive(self) -> bool:
@@ -86,6 +90,8 @@ UNKNOWN = Value()
 
 def normalized(value: Value) -> Value:
     """Drop evidence that the interval rules out."""
+    if value.huge is not None and value.lo > -inf and value.hi < inf:
+        value = replace(value, huge=None)
     zero, negative = value.zero, value.negative
     if zero is not None and (value.positive or value.hi < 0 or (value.hi == 0 and value.hi_open)):
         zero = None
@@ -121,6 +127,7 @@ def join(values: Sequence[Value]) -> Value:
         hi_open=all(v.hi_open for v in values if v.hi == hi),
         zero=carriers[0].zero if carriers else None,
         negative=next((v.negative for v in values if v.negative), None),
+        huge=next((v.huge for v in values if v.huge), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
         tags=tags,
         layer=next((v.layer for v in values if v.layer), None),

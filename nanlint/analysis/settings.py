@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import FrozenSet
+from typing import FrozenSet, Tuple
 
 
 @dataclass
@@ -20,6 +20,12 @@ class Settings:
     mask_parameters: FrozenSet[str] = frozenset(
         {"mask", "masks", "*_mask", "mask_*", "valid", "*_valid", "valid_*", "weights",
          "sample_weight", "sample_weights", "is_*"})
+    # Parameters that by convention hold a network's raw box-regression output (the deltas
+    # or codes a detection head predicts): nothing bounds them, so exp of one overflows.
+    delta_parameters: FrozenSet[str] = frozenset(
+        {"deltas", "*_deltas", "box_delta", "boxes_delta", "bbox_delta", "rel_codes",
+         "box_encodings", "*_box_encodings", "bbox_pred", "box_regression",
+         "bbox_regression"})
     fix_epsilon_gradient: float = 1e-12  # the epsilon fixes insert under a root of gradients
     loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
     # Functions through which no gradient flows: tests, and Keras metric bookkeeping.
@@ -29,3 +35,20 @@ class Settings:
                                 r"|update_step|_update_step|_resource_apply_dense"
                                 r"|_resource_apply_sparse|_apply_dense|_apply_sparse)$")
 
+    def parameter_conventions(self) -> Tuple[Tuple[str, FrozenSet[str]], ...]:
+        """The naming conventions, first match wins: (the role a parameter named like one
+        of the glob patterns plays, the patterns). See ``PARAMETER_ROLES``."""
+        return (("mask", self.mask_parameters), ("regression_delta", self.delta_parameters))
+
+
+# What a parameter of each conventional role is, as evidence (``Expressions`` builds the
+# value): a tag that a later op turns into evidence (a mask's sum is a count), or evidence
+# the parameter carries itself ("huge": exp of it overflows).
+PARAMETER_ROLES = {
+    "mask": {"tag": "mask_parameter"},
+    "regression_delta": {
+        "huge": ("a parameter of `{function}`", "which by its name holds a network's raw "
+                 "box-regression output, and nothing bounds it (a naming convention: "
+                 "`deltas`, `*_deltas`, `rel_codes`, `box_encodings`, ...; the "
+                 "`delta-parameters` setting)")},
+}

@@ -22,8 +22,8 @@ class FasterRcnnBoxCoder(box_coder.BoxCoder):
             tx /= self._scale_factors[1]
             th /= self._scale_factors[2]
             tw /= self._scale_factors[3]
-        w = tf.exp(tw) * wa  # miss: NAN104 -- exp overflow into a product: box decoding multiplies exp(code) by the anchor size
-        h = tf.exp(th) * ha  # miss: NAN104 -- exp overflow into a product: box decoding multiplies exp(code) by the anchor size
+        w = tf.exp(tw) * wa  # error: NAN104
+        h = tf.exp(th) * ha  # error: NAN104
         ycenter = ty * ha + ycenter_a
         xcenter = tx * wa + xcenter_a
         ymin = ycenter - h / 2.
