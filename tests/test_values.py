@@ -781,25 +781,29 @@ def test_lookup_finds_the_latest_binding_before_each_statement():
             assert scope.lookup(name, index) is (earlier[-1] if earlier else None)
 
 
-# -- dtypes ------------------------------------------------------------------------------------
-def dtype_probe(source):
-    """(value.dtype, analysis.may_hold("float16")) at the one `probe(...)` of ``source``."""
+# -- the cheap questions: may_hold, may_be_huge ---------------------------------------------
+def at_probe(source, question, settings=None):
+    """``question(analysis, value of the argument)`` at the one `probe(...)` of ``source``."""
     seen = []
 
     class Recorder(Rule):
         code = "NAN999"
-        name = "dtype-recorder"
+        name = "question-recorder"
         severity = "info"
 
         def visit_Call(self, node):
             if isinstance(node.func, cst.Name) and node.func.value == "probe":
-                seen.append((self.analysis.value(node.args[0].value).dtype,
-                             self.analysis.may_hold("float16")))
+                seen.append(question(self.analysis, self.analysis.value(node.args[0].value)))
 
-    options = LintOptions(rules=[Recorder], settings=Settings(), check_all_files=True)
-    assert not lint_source(normalized(source), "dtypes.py", options)
+    options = LintOptions(rules=[Recorder], settings=settings or Settings(),
+                          check_all_files=True)
+    assert not lint_source(normalized(source), "questions.py", options)
     assert len(seen) == 1
     return seen[0]
+
+
+def float16_question(analysis, value):
+    return value.dtype, analysis.may_hold("float16")
 
 
 @pytest.mark.parametrize("source, dtype", [
@@ -810,8 +814,29 @@ def dtype_probe(source):
 def test_a_float16_value_is_spelled_in_its_module(source, dtype):
     # Rules skip the float16 questions in a module that cannot hold float16 (a text search):
     # sound only while every float16 dtype comes from such a spelling.
-    assert dtype_probe(source) == (dtype, True)
+    assert at_probe(source, float16_question) == (dtype, True)
 
 
 def test_a_module_that_never_spells_float16_holds_none():
-    assert dtype_probe(TF + "h = tf.cast(x, tf.float32)\nprobe(h)\n") == ("float32", False)
+    assert at_probe(TF + "h = tf.cast(x, tf.float32)\nprobe(h)\n", float16_question) == (
+        "float32", False)
+
+
+def huge_question(analysis, value):
+    return value.huge is not None, analysis.may_be_huge()
+
+
+@pytest.mark.parametrize("name, patterns", [
+    ("rel_codes", None),
+    ("box_deltas", None),  # `*_deltas`
+    ("tw_raw", frozenset({"t[wh]_*"})),  # a character class: its literal part is `_`
+])
+def test_huge_evidence_comes_with_its_name_in_the_module(name, patterns):
+    settings = Settings(delta_parameters=patterns) if patterns else None
+    source = TF + f"def decode({name}):\n    probe({name})\n"
+    assert at_probe(source, huge_question, settings) == (True, True)
+
+
+def test_a_module_without_a_delta_name_holds_nothing_huge():
+    assert at_probe(TF + "def decode(codes):\n    probe(codes)\n", huge_question) == (
+        False, False)

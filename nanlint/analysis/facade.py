@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import libcst as cst
 
@@ -25,6 +25,12 @@ from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
 
 
+def _literal_part(glob: str) -> str:
+    """The longest run of ``glob`` that every name it matches contains (``_deltas`` of
+    ``*_deltas``)."""
+    return max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", glob)), key=len)
+
+
 class Analysis(Expressions):
     """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
 
@@ -38,14 +44,22 @@ class Analysis(Expressions):
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
 
+    # Two cheap questions for a rule that would otherwise ask the value of every operand: a
+    # text search, sound because the evidence they stand for comes only from words the
+    # module must spell. Both say True when the text is unknown.
     def may_hold(self, dtype: str) -> bool:
         """False when no value of the module can have ``dtype`` ("float16"): the analysis
         learns a dtype only from its spelling in the module (a cast, a ``dtype=`` argument, a
-        policy's name), so a module that never spells it has none. A text search, for a rule
-        that would otherwise ask the value of every operand; True when the text is unknown."""
-        if self._source is None:
-            return True
-        return any(word in self._source for word in DTYPE_WORDS.get(dtype, (dtype,)))
+        policy's name), so a module that never spells it has none."""
+        return self._mentions(DTYPE_WORDS.get(dtype, (dtype,)))
+
+    def may_be_huge(self) -> bool:
+        """False when no value of the module can carry ``huge`` evidence: it comes only from
+        a parameter named by the regression-delta convention, whose name the module spells."""
+        return self._mentions(_literal_part(glob) for glob in self.settings.delta_parameters)
+
+    def _mentions(self, words: Iterable[str]) -> bool:
+        return self._source is None or any(word in self._source for word in words)
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
