@@ -19,6 +19,7 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import Value
+from nanlint.analysis.precision import Policy, Precision
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
@@ -32,6 +33,7 @@ class Analysis(Expressions):
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
+        self._precision: Optional[Precision] = None
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
 
@@ -49,6 +51,23 @@ class Analysis(Expressions):
         """Where the data ``expr`` holds comes from: back through assignments, tuple
         unpacking (``path``), subscripts, ``.values`` and ``.T`` (see ``data.origin``)."""
         return origin(self, expr, place or self.here(), path)
+
+    # -- the dtype the layers compute in ----------------------------------------------------
+    def dtype_policy(self) -> Optional[Policy]:
+        """The float16 dtype policy in force at the current statement (the last
+        `set_global_policy`, `set_policy` or `set_floatx` before it in source order), or
+        None where the layers compute in float32 (see ``analysis.precision``)."""
+        return self._precise().policy(self.cursor.statements)
+
+    def layer_dtypes(self) -> List[Tuple[cst.Call, str]]:
+        """The module's Keras layers and Inputs made with a dtype of their own: (the call,
+        "float16" | "float32"); `autocast=False` counts as float32."""
+        return self._precise().layers()
+
+    def _precise(self) -> Precision:
+        if self._precision is None:
+            self._precision = Precision(self)
+        return self._precision
 
     @staticmethod
     def run_fetches(run: cst.Call) -> List[cst.BaseExpression]:

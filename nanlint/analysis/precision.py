@@ -1,0 +1,164 @@
+"""Precision: the float dtype the module's Keras layers compute in. Used by the facade
+(``Analysis.dtype_policy``, ``Analysis.layer_dtypes``); it asks the analysis only its public
+questions.
+
+A dtype policy is set for the whole process by a call (``set_global_policy``, TF 2.3's
+``mixed_precision.experimental.set_policy``, ``set_floatx``), so the policy in force at a
+statement is the one the last such call before it in source order set (a later call replaces
+an earlier one; ``'float32'``, ``'mixed_bfloat16'``, ... end float16). The argument is a
+string, a ``Policy('mixed_float16')`` call, or a name bound to one (the last ``Policy(...)``
+made before the setter). A layer or ``Input`` can also choose its own dtype
+(``dtype='mixed_float16'``, ``dtype=tf.float16``) or opt out of the cast of its inputs
+(``autocast=False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from nanlint.analysis.bindings import Place
+from nanlint.analysis.lattice import DTYPES
+from nanlint.analysis.scopes import END
+from nanlint.analysis.tree import visit
+
+FLOAT16 = frozenset({"float16", "half", "mixed_float16"})
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A float16 dtype policy: "float16" (variables too) or "mixed_float16" (layers compute
+    in float16, variables stay float32), and the call that set it."""
+
+    name: str
+    call: cst.Call
+
+
+def _text(expr: Optional[cst.BaseExpression]) -> Optional[str]:
+    """``'float16'`` or ``tf.float16`` / ``np.float16`` as the dtype name, else None."""
+    if isinstance(expr, cst.SimpleString):
+        text = expr.evaluated_value
+        return text if isinstance(text, str) else None
+    if isinstance(expr, cst.Attribute) and expr.attr.value in DTYPES:
+        return expr.attr.value
+    return None
+
+
+class Precision:
+    """Answers ``policy(statements)`` and ``layers()`` for one module."""
+
+    def __init__(self, analysis) -> None:
+        self.analysis = analysis
+        self._at: Optional[Dict[int, Optional[Policy]]] = None
+        self._layers: Optional[List[Tuple[cst.Call, str]]] = None
+
+    # -- the global policy ------------------------------------------------------------------
+    def policy(self, statements: Sequence[cst.CSTNode]) -> Optional[Policy]:
+        """The float16 policy in force at the innermost of ``statements`` (the traversal's
+        statement stack), or None."""
+        if self._at is None:
+            self._at = self._policies()
+        for statement in reversed(statements):
+            if id(statement) in self._at:
+                return self._at[id(statement)]
+        return None
+
+    def name(self, expr: Optional[cst.BaseExpression], last_object: Optional[str]
+              ) -> Optional[str]:
+        if isinstance(expr, cst.Call):
+            op = self.analysis.op_at(expr, Place(self.analysis.module_scope, END))
+            if op is not None and op.name == "dtype_policy":
+                return self.name(self.analysis.argument(expr, op, 0), None)
+            return None
+        if isinstance(expr, cst.Name):
+            return last_object  # `policy = Policy(...)`, then `set_global_policy(policy)`
+        return _text(expr)
+
+    def _policies(self) -> Dict[int, Optional[Policy]]:
+        """The policy in force at each statement, in one walk in source order (only for a
+        module that sets a policy)."""
+        analysis = self.analysis
+        setters = {id(c): c for name in ("set_dtype_policy", "set_floatx")
+                   for c in analysis.calls_of(name)}
+        if not setters:
+            return {}
+        objects = {id(c) for c in analysis.calls_of("dtype_policy")}
+        walk = _PolicyWalk(self, setters, objects)
+        visit(analysis.module, walk)
+        return walk.at
+
+    # -- layers that choose their own dtype -------------------------------------------------
+    def layers(self) -> List[Tuple[cst.Call, str]]:
+        """The Keras layers and ``Input``s of the module made with a dtype of their own:
+        (the call, "float16" | "float32"); ``autocast=False`` counts as float32 (the layer
+        computes in the dtype its inputs arrive in)."""
+        if self._layers is None:
+            self._layers = self._dtype_layers()
+        return self._layers
+
+    def _dtype_layers(self) -> List[Tuple[cst.Call, str]]:
+        analysis, found = self.analysis, []
+        module = Place(analysis.module_scope, END)
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                dtype = analysis.keyword(node, "dtype")
+                autocast = analysis.keyword(node, "autocast")
+                if dtype is None and autocast is None:
+                    return
+                qualified = analysis.qualified_at(node.func, module) or ""
+                if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
+                    return
+                if isinstance(autocast, cst.Name) and autocast.value == "False":
+                    found.append((node, "float32"))
+                    return
+                if isinstance(dtype, cst.Call):
+                    op = analysis.op_at(dtype, module)
+                    dtype = analysis.argument(dtype, op, 0) if op is not None and (
+                        op.name == "dtype_policy") else None
+                name = _text(dtype)
+                if name in FLOAT16:
+                    found.append((node, "float16"))
+                elif name in ("float32", "float64"):
+                    found.append((node, "float32"))
+
+        visit(analysis.module, _Calls())
+        return found
+
+
+class _PolicyWalk(cst.CSTVisitor):
+    """Records, at each statement, the policy in force when it starts (source order)."""
+
+    def __init__(self, precision: Precision, setters: Dict[int, cst.Call], objects) -> None:
+        self.precision, self.setters, self.objects = precision, setters, objects
+        self.at: Dict[int, Optional[Policy]] = {}
+        self.policy: Optional[Policy] = None
+        self.last_object: Optional[str] = None  # the name of the last `Policy(...)`
+
+    def record(self, node: cst.CSTNode) -> None:
+        self.at[id(node)] = self.policy
+
+    def visit_Call(self, node: cst.Call) -> None:
+        key = id(node)
+        if key in self.objects:
+            self.last_object = self.precision.name(node, None)
+        elif key in self.setters:
+            analysis = self.precision.analysis
+            op = analysis.op_at(node, Place(analysis.module_scope, END))
+            if op is None:
+                return
+            name = self.precision.name(analysis.argument(node, op, 0), self.last_object)
+            if name in FLOAT16:
+                self.policy = Policy("mixed_float16" if name == "mixed_float16" else "float16",
+                                     node)
+            elif name is not None:
+                self.policy = None  # float32, bfloat16, ...: float16 no longer applies
+
+
+# The statements the traversal enters (the engine's statement stack).
+for _kind in (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.FunctionDef,
+              cst.ClassDef, cst.Match, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr,
+              cst.Return, cst.Raise, cst.Assert, cst.Del):
+    setattr(_PolicyWalk, "visit_" + _kind.__name__, _PolicyWalk.record)
