@@ -7,10 +7,14 @@ from typing import Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Place, Rule, visit_tree
+from nanlint.rule import Evidence, Moment, Place, Rule, visit_tree
 
 # Methods that train on their first argument (`x`).
 TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
+# Methods that only run the model on it: a hazard of the values, not of training.
+INFERENCE_METHODS = frozenset({"predict", "evaluate", "predict_on_batch", "test_on_batch"})
+FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
+KERAS = ("keras.", "tensorflow.keras.", "tf_keras.")
 # Calls that make a loop a training loop.
 TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
                             "GradientTape"})
@@ -121,13 +125,25 @@ class UnnormalizedInput(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute):
+            if self._keras_object(func):  # `model(x)`, `layer(x)`: the model runs on x
+                x = node.args[0].value if node.args and node.args[0].keyword is None else None
+                if x is not None:
+                    self._check_float16(node, x, f"`{self.compact(func, 40)}`", func)
+            else:
+                self._check_cast(node)
             return
-        if func.attr.value in TRAINING_METHODS:
+        if func.attr.value in INFERENCE_METHODS:
             x = self.analysis.keyword(node, "x")
             if x is None and node.args and node.args[0].keyword is None:
                 x = node.args[0].value
             if x is not None and self._is_model(func.value):
-                self._check(node, x, f"`{self.source(func)}`")
+                self._check_float16(node, x, f"`{self.compact(func, 40)}`", func.value)
+        elif func.attr.value in TRAINING_METHODS:
+            x = self.analysis.keyword(node, "x")
+            if x is None and node.args and node.args[0].keyword is None:
+                x = node.args[0].value
+            if x is not None and self._is_model(func.value):
+                self._check(node, x, f"`{self.source(func)}`", func.value)
         elif func.attr.value == "run":
             feed = self.analysis.keyword(node, "feed_dict")
             if isinstance(feed, cst.Dict) and self._runs_a_training_step(node):
@@ -182,8 +198,9 @@ class UnnormalizedInput(Rule):
             self._scaled_in_model = bool(self.analysis.calls_of("normalization_layer"))
         return self._scaled_in_model
 
-    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str) -> None:
-        if not self.analysis.gradient_may_flow():
+    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str,
+               model: Optional[cst.BaseExpression] = None) -> None:
+        if not self.analysis.gradient_may_flow() or self._check_float16(node, x, where, model):
             return
         raw = self._raw(x, self.analysis.here(), 0)
         moment = self.analysis.moment(x) if raw is None or raw[1] != "images" else None
@@ -219,6 +236,86 @@ class UnnormalizedInput(Rule):
                                 if what == "images" else
                                 "standardize the features (`(x - mean) / std`) or put a "
                                 "`tf.keras.layers.Normalization` layer first in the model"))
+
+    # -- data beyond float16's range, computed in float16 ------------------------------------
+    def _keras_object(self, func: cst.BaseExpression) -> bool:
+        """`model` of `model(x)` made by a Keras constructor (a Model, Sequential, a layer,
+        `load_model`), or the constructor call itself (`layers.Dense(3)(x)`)."""
+        made = self.analysis.definition(func) if isinstance(func, cst.Name) else func
+        return isinstance(made, cst.Call) and (
+            self.analysis.qualified_name(made.func) or "").startswith(KERAS)
+
+    def _float16_layers(self, model: Optional[cst.BaseExpression]) -> Optional[Evidence]:
+        """Why the model computes in float16: the float16 dtype policy in force, or a layer
+        made with a float16 dtype; None where a layer is kept in float32 (`dtype='float32'`,
+        `autocast=False`), which is how such data is meant to enter a float16 model. Layers
+        count where the model is used, or built (`model = build()`: in `build`)."""
+        units = {id(self.analysis.in_function())}
+        made = self.analysis.definition(model) if isinstance(model, cst.Name) else None
+        if isinstance(made, cst.Call):
+            callee = self.analysis.callee(made)
+            if callee is not None and isinstance(callee.node, cst.FunctionDef):
+                units.add(id(callee.node))
+        layers = [(layer.call, layer.dtype) for layer in self.analysis.layer_dtypes()
+                  if id(layer.function) in units]
+        if any(dtype == "float32" for _, dtype in layers):
+            return None
+        policy = self.analysis.dtype_policy()
+        if policy is not None:
+            return Evidence(policy.call, f"run under the '{policy.name}' dtype policy set by "
+                            "`{op}`", "which makes Keras layers cast their inputs to float16 "
+                            "(autocast)", producer="policy")
+        for call, _ in layers:
+            return Evidence(call, "run by a model with the float16 layer `{src}`",
+                            "which casts its inputs to float16", "medium", producer="policy")
+        return None
+
+    def _beyond_float16(self, x: cst.BaseExpression) -> Optional[Moment]:
+        """The moments of ``x`` where the code shows values beyond the float16 maximum."""
+        moment = self.analysis.moment(x)
+        if moment is None or moment.extreme is None or moment.extreme <= FLOAT16_MAX:
+            return None
+        return moment
+
+    def _check_float16(self, node: cst.CSTNode, x: cst.BaseExpression, where: str,
+                       model: Optional[cst.BaseExpression] = None) -> bool:
+        """Data beyond 65504 reaching a model that computes in float16: not a slow start
+        but an immediate inf, at any use of the model. True where it is (or was) reported."""
+        if not self.analysis.gradient_may_flow():
+            return False
+        moment = self._beyond_float16(x)
+        evidence = self._float16_layers(model) if moment is not None else None
+        if moment is None or evidence is None:
+            return False
+        if id(moment.source) not in self._reported:
+            self._reported.add(id(moment.source))
+            self.report(node, f"{moment.what} holds values up to {moment.extreme:g}, above "
+                        f"float16's maximum {FLOAT16_MAX:g}, and reaches {where}: {{evidence}}; "
+                        "cast to float16 these values are inf, and what the layers compute "
+                        "from them (a normalization, a loss) is inf/NaN",
+                        evidence=evidence,
+                        suggestion="scale the data first (divide by its range, or standardize "
+                                   "it), or keep the layer that receives it in float32 "
+                                   "(`dtype='float32'`, `autocast=False`)")
+        return True
+
+    def _check_cast(self, node: cst.Call) -> None:
+        """`tf.cast(x, tf.float16)` of data beyond 65504: inf at the cast itself."""
+        op = self.analysis.op_of(node)
+        if op is None or op.name != "cast" or not node.args or node.args[0].keyword is not None:
+            return
+        if self.analysis.value(node).dtype not in ("float16", "half"):
+            return
+        moment = self._beyond_float16(node.args[0].value)
+        if moment is None or id(moment.source) in self._reported:
+            return
+        self._reported.add(id(moment.source))
+        evidence = Evidence(moment.source, "the data of `{src}`",
+                            f"which holds values up to {moment.extreme:g}", producer="raw_input")
+        self.report(node, f"`{self.compact(node, 50)}` casts to float16 data beyond its maximum "
+                    f"{FLOAT16_MAX:g}: {{evidence}}, and each of them becomes inf",
+                    evidence=evidence,
+                    suggestion="scale the data before the cast, or keep it in float32")
 
     def _raw(self, expr: cst.BaseExpression, place: Place, depth: int,
              element: Optional[Raw] = None, path: Tuple[int, ...] = ()) -> Optional[Raw]:

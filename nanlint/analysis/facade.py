@@ -19,7 +19,7 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import Value
-from nanlint.analysis.precision import Policy, Precision
+from nanlint.analysis.precision import Layer, Policy, Precision
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
@@ -59,9 +59,9 @@ class Analysis(Expressions):
         None where the layers compute in float32 (see ``analysis.precision``)."""
         return self._precise().policy(self.cursor.statements)
 
-    def layer_dtypes(self) -> List[Tuple[cst.Call, str]]:
-        """The module's Keras layers and Inputs made with a dtype of their own: (the call,
-        "float16" | "float32"); `autocast=False` counts as float32."""
+    def layer_dtypes(self) -> List[Layer]:
+        """The module's Keras layers and Inputs made with a dtype of their own (the call,
+        "float16" | "float32", the function it is made in); `autocast=False` is float32."""
         return self._precise().layers()
 
     def _precise(self) -> Precision:

@@ -15,7 +15,7 @@ made before the setter). A layer or ``Input`` can also choose its own dtype
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import libcst as cst
 
@@ -34,6 +34,23 @@ class Policy:
 
     name: str
     call: cst.Call
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A Keras layer or ``Input`` made with a dtype of its own: the call, "float16" or
+    "float32", and the function it is made in (None: the module's top level)."""
+
+    call: cst.Call
+    dtype: str
+    function: Optional[cst.FunctionDef]
+
+
+def _function_of(analysis, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    parent = analysis.parent(node)
+    while parent is not None and not isinstance(parent, cst.FunctionDef):
+        parent = analysis.parent(parent)
+    return parent
 
 
 def _text(expr: Optional[cst.BaseExpression]) -> Optional[str]:
@@ -90,15 +107,15 @@ class Precision:
         return walk.at
 
     # -- layers that choose their own dtype -------------------------------------------------
-    def layers(self) -> List[Tuple[cst.Call, str]]:
-        """The Keras layers and ``Input``s of the module made with a dtype of their own:
-        (the call, "float16" | "float32"); ``autocast=False`` counts as float32 (the layer
-        computes in the dtype its inputs arrive in)."""
+    def layers(self) -> List[Layer]:
+        """The Keras layers and ``Input``s of the module made with a dtype of their own;
+        ``autocast=False`` counts as float32 (the layer computes in the dtype its inputs
+        arrive in)."""
         if self._layers is None:
             self._layers = self._dtype_layers()
         return self._layers
 
-    def _dtype_layers(self) -> List[Tuple[cst.Call, str]]:
+    def _dtype_layers(self) -> List[Layer]:
         analysis, found = self.analysis, []
         module = Place(analysis.module_scope, END)
 
@@ -112,17 +129,16 @@ class Precision:
                 if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
                     return
                 if isinstance(autocast, cst.Name) and autocast.value == "False":
-                    found.append((node, "float32"))
+                    found.append(Layer(node, "float32", _function_of(analysis, node)))
                     return
                 if isinstance(dtype, cst.Call):
                     op = analysis.op_at(dtype, module)
                     dtype = analysis.argument(dtype, op, 0) if op is not None and (
                         op.name == "dtype_policy") else None
                 name = _text(dtype)
-                if name in FLOAT16:
-                    found.append((node, "float16"))
-                elif name in ("float32", "float64"):
-                    found.append((node, "float32"))
+                if name in FLOAT16 or name in ("float32", "float64"):
+                    found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
+                                       _function_of(analysis, node)))
 
         visit(analysis.module, _Calls())
         return found
