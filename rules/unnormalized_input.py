@@ -124,13 +124,12 @@ class UnnormalizedInput(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        self._check_cast(node)
         if not isinstance(func, cst.Attribute):
             if self._keras_object(func):  # `model(x)`, `layer(x)`: the model runs on x
                 x = node.args[0].value if node.args and node.args[0].keyword is None else None
                 if x is not None:
                     self._check_float16(node, x, f"`{self.compact(func, 40)}`", func)
-            else:
-                self._check_cast(node)
             return
         if func.attr.value in INFERENCE_METHODS:
             x = self.analysis.keyword(node, "x")
@@ -146,10 +145,33 @@ class UnnormalizedInput(Rule):
                 self._check(node, x, f"`{self.source(func)}`", func.value)
         elif func.attr.value == "run":
             feed = self.analysis.keyword(node, "feed_dict")
-            if isinstance(feed, cst.Dict) and self._runs_a_training_step(node):
-                for element in feed.elements:
-                    if isinstance(element, cst.DictElement):
-                        self._check(node, element.value, "the `feed_dict` of a training step")
+            if not isinstance(feed, cst.Dict):
+                return
+            training = self._runs_a_training_step(node)
+            for element in feed.elements:
+                if not isinstance(element, cst.DictElement):
+                    continue
+                if self._float16_placeholder(node, element):
+                    continue
+                if training:
+                    self._check(node, element.value, "the `feed_dict` of a training step")
+
+    def _float16_placeholder(self, node: cst.Call, element: cst.DictElement) -> bool:
+        """`sess.run(..., feed_dict={x: data})` where `x` is a float16 placeholder: data
+        beyond 65504 is inf once fed, in any run (training or not)."""
+        key = element.key
+        made = self.analysis.definition(key) if isinstance(key, cst.Name) else None
+        if not isinstance(made, cst.Call) or not (
+                self.analysis.qualified_name(made.func) or "").endswith(".placeholder"):
+            return False
+        dtype = self.analysis.keyword(made, "dtype")
+        if dtype is None and made.args and made.args[0].keyword is None:
+            dtype = made.args[0].value
+        if dtype is None or self.analysis.dtype_name(dtype) not in ("float16", "half"):
+            return False
+        evidence = Evidence(made, "fed to the placeholder `{src}`", "which holds float16",
+                            producer="placeholder")
+        return self._check_float16(node, element.value, "a `feed_dict`", evidence=evidence)
 
     def visit_For(self, node: cst.For) -> None:
         """`for x, y in dataset:` with a training step in the body, where `x` is used as
@@ -278,19 +300,21 @@ class UnnormalizedInput(Rule):
         return moment
 
     def _check_float16(self, node: cst.CSTNode, x: cst.BaseExpression, where: str,
-                       model: Optional[cst.BaseExpression] = None) -> bool:
+                       model: Optional[cst.BaseExpression] = None,
+                       evidence: Optional[Evidence] = None) -> bool:
         """Data beyond 65504 reaching a model that computes in float16: not a slow start
         but an immediate inf, at any use of the model. True where it is (or was) reported."""
         if not self.analysis.gradient_may_flow():
             return False
         moment = self._beyond_float16(x)
-        evidence = self._float16_layers(model) if moment is not None else None
+        if moment is not None and evidence is None:
+            evidence = self._float16_layers(model)
         if moment is None or evidence is None:
             return False
         if id(moment.source) not in self._reported:
             self._reported.add(id(moment.source))
-            self.report(node, f"{moment.what} holds values up to {moment.extreme:g}, above "
-                        f"float16's maximum {FLOAT16_MAX:g}, and reaches {where}: {{evidence}}; "
+            self.report(node, f"{moment.what} holds values up to {_number(moment.extreme)}, "
+                        f"above float16's maximum 65,504, and reaches {where}: {{evidence}}; "
                         "cast to float16 these values are inf, and what the layers compute "
                         "from them (a normalization, a loss) is inf/NaN",
                         evidence=evidence,
@@ -302,7 +326,8 @@ class UnnormalizedInput(Rule):
     def _check_cast(self, node: cst.Call) -> None:
         """`tf.cast(x, tf.float16)` of data beyond 65504: inf at the cast itself."""
         op = self.analysis.op_of(node)
-        if op is None or op.name != "cast" or not node.args or node.args[0].keyword is not None:
+        if op is None or op.name != "cast" or not node.args or node.args[0].keyword is not None \
+                or not self.analysis.gradient_may_flow():
             return
         if self.analysis.value(node).dtype not in ("float16", "half"):
             return
@@ -311,9 +336,10 @@ class UnnormalizedInput(Rule):
             return
         self._reported.add(id(moment.source))
         evidence = Evidence(moment.source, "the data of `{src}`",
-                            f"which holds values up to {moment.extreme:g}", producer="raw_input")
+                            f"which holds values up to {_number(moment.extreme)}",
+                            producer="raw_input")
         self.report(node, f"`{self.compact(node, 50)}` casts to float16 data beyond its maximum "
-                    f"{FLOAT16_MAX:g}: {{evidence}}, and each of them becomes inf",
+                    "65,504: {evidence}, and each of them becomes inf",
                     evidence=evidence,
                     suggestion="scale the data before the cast, or keep it in float32")
 
@@ -399,6 +425,11 @@ class UnnormalizedInput(Rule):
         if not found or any(f is None for f in found):
             return None
         return found[0]
+
+
+def _number(value: float) -> str:
+    """70000 -> "70,000"; 2.5e12 -> "2.5e+12"."""
+    return f"{value:,.0f}" if value == int(value) and value < 1e12 else f"{value:.3g}"
 
 
 class _Body(cst.CSTVisitor):

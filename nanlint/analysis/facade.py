@@ -19,7 +19,7 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import Value
-from nanlint.analysis.precision import Layer, Policy, Precision
+from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
@@ -63,6 +63,11 @@ class Analysis(Expressions):
         """The module's Keras layers and Inputs made with a dtype of their own (the call,
         "float16" | "float32", the function it is made in); `autocast=False` is float32."""
         return self._precise().layers()
+
+    @staticmethod
+    def dtype_name(expr: cst.BaseExpression) -> Optional[str]:
+        """The dtype `"float16"`, `tf.float16` or `np.float16` names, else None."""
+        return dtype_name(expr)
 
     def _precise(self) -> Precision:
         if self._precision is None:

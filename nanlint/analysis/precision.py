@@ -53,7 +53,7 @@ def _function_of(analysis, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
     return parent
 
 
-def _text(expr: Optional[cst.BaseExpression]) -> Optional[str]:
+def dtype_name(expr: Optional[cst.BaseExpression]) -> Optional[str]:
     """``'float16'`` or ``tf.float16`` / ``np.float16`` as the dtype name, else None."""
     if isinstance(expr, cst.SimpleString):
         text = expr.evaluated_value
@@ -91,7 +91,7 @@ class Precision:
             return None
         if isinstance(expr, cst.Name):
             return last_object  # `policy = Policy(...)`, then `set_global_policy(policy)`
-        return _text(expr)
+        return dtype_name(expr)
 
     def _policies(self) -> Dict[int, Optional[Policy]]:
         """The policy in force at each statement, in one walk in source order (only for a
@@ -135,7 +135,7 @@ class Precision:
                     op = analysis.op_at(dtype, module)
                     dtype = analysis.argument(dtype, op, 0) if op is not None and (
                         op.name == "dtype_policy") else None
-                name = _text(dtype)
+                name = dtype_name(dtype)
                 if name in FLOAT16 or name in ("float32", "float64"):
                     found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
                                        _function_of(analysis, node)))
