@@ -64,6 +64,18 @@ class UnnormalizedInput(Rule):
     `map` with a function nanlint cannot see; a `Rescaling`, `Normalization` or other
     normalization layer anywhere in the file silences the rule.
 
+    Data beyond float16's maximum (65504) that reaches a model computing in float16 is
+    reported at its first use of any kind — `model(x)`, `layer(x)`, `predict`, `evaluate`,
+    `fit`, a `sess.run` feeding a float16 placeholder — and `tf.cast(x, tf.float16)` of such
+    data where it is cast. The data's greatest value must be written in the code (a literal
+    range such as `np.random.uniform(60000, 70000)`, `np.arange`, `np.linspace`, a literal
+    table, constant arithmetic on them); the model computes in float16 under the float16
+    dtype policy in force at the use (`set_global_policy('mixed_float16')` or `'float16'`,
+    TF 2.3's `mixed_precision.experimental.set_policy`, a `Policy` object, `set_floatx`), or
+    where the function that uses or builds the model makes a layer or `Input` with a float16
+    dtype. A layer kept in float32 there (`dtype='float32'`, `autocast=False`) is how such
+    data is meant to enter, and silences it; so does any scaling on the way.
+
     ## Why is this bad?
     Pixel values are integers in 0..255 and tabular features come in their own units (a
     price in thousands, a tax rate in hundreds). The first layer multiplies them by weights
@@ -71,10 +83,21 @@ class UnnormalizedInput(Rule):
     sigmoids and softmaxes saturate to exactly 0 and 1, `log` of them is `-inf`, the
     gradients are as large as the inputs and the first steps overflow to NaN.
 
+    In float16 it does not take training: float16's largest finite value is 65504, and under
+    a float16 policy Keras layers cast their inputs to float16 (autocast) before `call`, so
+    a value of 70000 is `inf` before the first operation, and a normalization or loss of it is
+    `inf - inf = NaN`. (LayerNormalization and GroupNormalization skip the cast since Keras
+    3.15, keras-team/keras PR 23070; other layers, and older versions, do not.)
+
     ## Example
     ```python
     (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
     model.fit(x_train, y_train, epochs=5)
+    ```
+    ```python
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    x = np.random.uniform(60000, 70000, size=(1, 16))
+    model(x)  # 70000 is inf in float16
     ```
 
     ## Use instead
@@ -82,6 +105,11 @@ class UnnormalizedInput(Rule):
     (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
     model.fit(x_train / 255.0, y_train, epochs=5)
     # or put tf.keras.layers.Rescaling(1 / 255) first in the model
+    ```
+    ```python
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    x = np.random.uniform(60000, 70000, size=(1, 16))
+    model(x / 70000.0)  # or keep the first layer in float32: dtype="float32" / autocast=False
     ```
 
     ## Fix safety
@@ -94,7 +122,7 @@ class UnnormalizedInput(Rule):
     code = "NAN401"
     name = "unnormalized-input"
     severity = "warning"
-    summary = "raw input data reaches training without scaling"
+    summary = "raw input data reaches training without scaling, or float16 beyond its range"
     VALID = [
         "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
         "model.fit(x / 255.0, y)\n",
@@ -105,6 +133,8 @@ class UnnormalizedInput(Rule):
         "                             tf.keras.layers.Dense(10)])\nmodel.fit(x, y)\n",
         "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.imdb.load_data()\n"
         "model.fit(x, y)\n",
+        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "model.predict(np.random.uniform(60000, 70000, size=(8, 4)) / 70000.0)\n",
     ]
     INVALID = [
         "import tensorflow as tf\n(x_train, y_train), _ = tf.keras.datasets.mnist.load_data()\n"
@@ -115,6 +145,8 @@ class UnnormalizedInput(Rule):
         "import tensorflow as tf\ndef load(path):\n"
         "    return tf.io.decode_jpeg(tf.io.read_file(path))\n"
         "ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)\nmodel.fit(ds)\n",
+        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "model.predict(np.random.uniform(60000, 70000, size=(8, 4)))\n",
     ]
 
     def __init__(self, *args, **kwargs) -> None:

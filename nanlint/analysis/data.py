@@ -7,7 +7,8 @@ on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call dat
 scale is known only where the code writes it: a literal range (``np.random.uniform(-10,
 10, n)``, ``np.arange(100)``, ``np.linspace(a, b, n)``, ``np.random.randn``, a literal list),
 a dataset whose values are known (``keras.datasets.boston_housing``), and constant
-arithmetic on them (``x * 2 + 1``, ``x / 255``). Anything else — a file, a standardization,
+arithmetic on them (``x * 2 + 1``, ``x / 255``); with the span of the values where those
+pin it down (float16 holds at most 65504). Anything else — a file, a standardization,
 a call nanlint cannot see — has no known scale, and the question's answer is None.
 """
 
