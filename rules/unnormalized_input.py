@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional, Set, Tuple
 
@@ -86,8 +87,9 @@ class UnnormalizedInput(Rule):
     In float16 it does not take training: float16's largest finite value is 65504, and under
     a float16 policy Keras layers cast their inputs to float16 (autocast) before `call`, so
     a value of 70000 is `inf` before the first operation, and a normalization or loss of it is
-    `inf - inf = NaN`. (LayerNormalization and GroupNormalization skip the cast since Keras
-    3.15, keras-team/keras PR 23070; other layers, and older versions, do not.)
+    `inf - inf = NaN`. (Recent Keras 3 — 3.15.1 has it, keras-team/keras PR 23070 — lets
+    LayerNormalization and GroupNormalization skip the cast; other layers, and older
+    versions, do not.)
 
     ## Example
     ```python
@@ -461,7 +463,9 @@ class UnnormalizedInput(Rule):
 
 def _number(value: float) -> str:
     """70000 -> "70,000"; 2.5e12 -> "2.5e+12"."""
-    return f"{value:,.0f}" if value == int(value) and value < 1e12 else f"{value:.3g}"
+    if math.isfinite(value) and value == int(value) and value < 1e12:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
 
 
 class _Body(cst.CSTVisitor):
