@@ -16,6 +16,7 @@ TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
 INFERENCE_METHODS = frozenset({"predict", "evaluate", "predict_on_batch", "test_on_batch"})
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 KERAS = ("keras.", "tensorflow.keras.", "tf_keras.")
+MODELS = frozenset({"Model", "Sequential", "load_model"})
 # Calls that make a loop a training loop.
 TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
                             "GradientTape"})
@@ -298,8 +299,11 @@ class UnnormalizedInput(Rule):
         """`model` of `model(x)` made by a Keras constructor (a Model, Sequential, a layer,
         `load_model`), or the constructor call itself (`layers.Dense(3)(x)`)."""
         made = self.analysis.definition(func) if isinstance(func, cst.Name) else func
-        return isinstance(made, cst.Call) and (
-            self.analysis.qualified_name(made.func) or "").startswith(KERAS)
+        if not isinstance(made, cst.Call):
+            return False
+        qualified = self.analysis.qualified_name(made.func) or ""
+        return qualified.startswith(KERAS) and (".layers." in qualified or qualified.rsplit(
+            ".", 1)[-1] in MODELS)  # not a loss or metric object: they compute in float32
 
     def _float16_layers(self, model: Optional[cst.BaseExpression]) -> Optional[Evidence]:
         """Why the model computes in float16: the float16 dtype policy in force, or a layer
