@@ -167,6 +167,20 @@ class Analysis(Expressions):
         callee = self._callee(call.func, place.scope, place.index)
         return callee.op if callee is not None and callee.kind == "op" else None
 
+    def calls_named(self, *names: str) -> List[cst.Call]:
+        """Every call `f(...)` or `a.b.f(...)` of the module whose callee's last name is one
+        of ``names``, wherever it is."""
+        found = self._by_last_name()
+        return [call for name in names for call in found.get(name, ())]
+
+    def call_place(self, call: cst.Call) -> Place:
+        """The place where ``call`` is made: its callee resolves there (a function's own
+        imports included); the module's end for a call whose callee is not a name."""
+        self._named_calls()
+        scopes, statement = self._call_places.get(id(call), ((), None))
+        scope, index = self._place_of(scopes, [statement] if statement else [])
+        return Place(scope, index)
+
     def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
         callee = self._callee(expr, place.scope, place.index)
         return callee.qualified if callee is not None else None

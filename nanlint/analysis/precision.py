@@ -19,12 +19,17 @@ from typing import Dict, List, Optional, Sequence
 
 import libcst as cst
 
-from nanlint.analysis.bindings import Place
+from nanlint import optable
+from nanlint.optable import Op
 from nanlint.analysis.lattice import DTYPES
-from nanlint.analysis.scopes import END
 from nanlint.analysis.tree import visit
 
 FLOAT16 = frozenset({"float16", "half", "mixed_float16"})
+# The last names of the calls that set a policy or make one (their ops: set_dtype_policy,
+# set_floatx, dtype_policy in nanlint.optable).
+NAMES = tuple(sorted({spelling.rsplit(".", 1)[-1] for op in ("set_dtype_policy", "set_floatx",
+                                                             "dtype_policy")
+                      for spelling in optable.TABLE.by_name[op].spellings}))
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,7 @@ class Precision:
     def name(self, expr: Optional[cst.BaseExpression], last_object: Optional[str]
               ) -> Optional[str]:
         if isinstance(expr, cst.Call):
-            op = self.analysis.op_at(expr, Place(self.analysis.module_scope, END))
+            op = self.analysis.op_at(expr, self.analysis.call_place(expr))
             if op is not None and op.name == "dtype_policy":
                 return self.name(self.analysis.argument(expr, op, 0), None)
             return None
@@ -97,11 +102,15 @@ class Precision:
         """The policy in force at each statement, in one walk in source order (only for a
         module that sets a policy)."""
         analysis = self.analysis
-        setters = {id(c): c for name in ("set_dtype_policy", "set_floatx")
-                   for c in analysis.calls_of(name)}
+        setters, objects = {}, set()
+        for call in analysis.calls_named(*NAMES):
+            op = analysis.op_at(call, analysis.call_place(call))
+            if op is not None and op.name in ("set_dtype_policy", "set_floatx"):
+                setters[id(call)] = op
+            elif op is not None and op.name == "dtype_policy":
+                objects.add(id(call))
         if not setters:
             return {}
-        objects = {id(c) for c in analysis.calls_of("dtype_policy")}
         walk = _PolicyWalk(self, setters, objects)
         visit(analysis.module, walk)
         return walk.at
@@ -117,7 +126,6 @@ class Precision:
 
     def _dtype_layers(self) -> List[Layer]:
         analysis, found = self.analysis, []
-        module = Place(analysis.module_scope, END)
 
         class _Calls(cst.CSTVisitor):
             def visit_Call(self, node: cst.Call) -> None:
@@ -125,14 +133,15 @@ class Precision:
                 autocast = analysis.keyword(node, "autocast")
                 if dtype is None and autocast is None:
                     return
-                qualified = analysis.qualified_at(node.func, module) or ""
+                place = analysis.call_place(node)
+                qualified = analysis.qualified_at(node.func, place) or ""
                 if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
                     return
                 if isinstance(autocast, cst.Name) and autocast.value == "False":
                     found.append(Layer(node, "float32", _function_of(analysis, node)))
                     return
                 if isinstance(dtype, cst.Call):
-                    op = analysis.op_at(dtype, module)
+                    op = analysis.op_at(dtype, place)
                     dtype = analysis.argument(dtype, op, 0) if op is not None and (
                         op.name == "dtype_policy") else None
                 name = dtype_name(dtype)
@@ -147,7 +156,7 @@ class Precision:
 class _PolicyWalk(cst.CSTVisitor):
     """Records, at each statement, the policy in force when it starts (source order)."""
 
-    def __init__(self, precision: Precision, setters: Dict[int, cst.Call], objects) -> None:
+    def __init__(self, precision: Precision, setters: Dict[int, Op], objects) -> None:
         self.precision, self.setters, self.objects = precision, setters, objects
         self.at: Dict[int, Optional[Policy]] = {}
         self.policy: Optional[Policy] = None
@@ -161,11 +170,9 @@ class _PolicyWalk(cst.CSTVisitor):
         if key in self.objects:
             self.last_object = self.precision.name(node, None)
         elif key in self.setters:
-            analysis = self.precision.analysis
-            op = analysis.op_at(node, Place(analysis.module_scope, END))
-            if op is None:
-                return
-            name = self.precision.name(analysis.argument(node, op, 0), self.last_object)
+            op = self.setters[key]
+            name = self.precision.name(self.precision.analysis.argument(node, op, 0),
+                                       self.last_object)
             if name in FLOAT16:
                 self.policy = Policy("mixed_float16" if name == "mixed_float16" else "float16",
                                      node)
