@@ -5,7 +5,9 @@ questions.
 A dtype policy is set for the whole process by a call (``set_global_policy``, TF 2.3's
 ``mixed_precision.experimental.set_policy``, ``set_floatx``), so the policy in force at a
 statement is the one the last such call before it in source order set (a later call replaces
-an earlier one; ``'float32'``, ``'mixed_bfloat16'``, ... end float16). The argument is a
+an earlier one; ``'float32'``, ``'mixed_bfloat16'``, ... end float16; ``set_floatx`` only
+counts until a policy is set: Keras derives the policy from floatx only while none is set).
+The argument is a
 string, a ``Policy('mixed_float16')`` call, or a name bound to one (the last ``Policy(...)``
 made before the setter). A layer or ``Input`` can also choose its own dtype
 (``dtype='mixed_float16'``, ``dtype=tf.float16``) or opt out of the cast of its inputs
@@ -161,6 +163,7 @@ class _PolicyWalk(cst.CSTVisitor):
         self.at: Dict[int, Optional[Policy]] = {}
         self.policy: Optional[Policy] = None
         self.last_object: Optional[str] = None  # the name of the last `Policy(...)`
+        self.explicit = False  # a policy was set: `set_floatx` no longer changes it
 
     def record(self, node: cst.CSTNode) -> None:
         self.at[id(node)] = self.policy
@@ -171,6 +174,9 @@ class _PolicyWalk(cst.CSTVisitor):
             self.last_object = self.precision.name(node, None)
         elif key in self.setters:
             op = self.setters[key]
+            if op.name == "set_floatx" and self.explicit:
+                return
+            self.explicit = self.explicit or op.name == "set_dtype_policy"
             name = self.precision.name(self.precision.analysis.argument(node, op, 0),
                                        self.last_object)
             if name in FLOAT16:
