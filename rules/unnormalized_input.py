@@ -74,10 +74,10 @@ class UnnormalizedInput(Rule):
     table, constant arithmetic on them); the model computes in float16 under the float16
     dtype policy in force at the use (`set_global_policy('mixed_float16')` or `'float16'`,
     TF 2.3's `mixed_precision.experimental.set_policy`, a `Policy` object; `set_floatx`
-    while no policy is set), or
-    where the function that uses or builds the model makes a layer or `Input` with a float16
-    dtype. A layer kept in float32 there (`dtype='float32'`, `autocast=False`) is how such
-    data is meant to enter, and silences it; so does any scaling on the way.
+    while no policy is set), or where the function that uses or builds the model makes a
+    layer or `Input` with a float16 dtype. A layer kept in float32 there (`dtype='float32'`,
+    `autocast=False`) is how such data is meant to enter, and silences it; so does any
+    scaling on the way.
 
     ## Why is this bad?
     Pixel values are integers in 0..255 and tabular features come in their own units (a
