@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Place, Rule, visit_tree
+from nanlint.rule import Evidence, Moment, Place, Rule, visit_tree
 
 # Methods that train on their first argument (`x`).
 TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
+# Methods that only run the model on it: a hazard of the values, not of training.
+INFERENCE_METHODS = frozenset({"predict", "evaluate", "predict_on_batch", "test_on_batch"})
+FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
+KERAS = ("keras.", "tensorflow.keras.", "tf_keras.")
+MODELS = frozenset({"Model", "Sequential", "load_model"})
 # Calls that make a loop a training loop.
 TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on_batch",
                             "GradientTape"})
@@ -60,6 +66,19 @@ class UnnormalizedInput(Rule):
     `map` with a function nanlint cannot see; a `Rescaling`, `Normalization` or other
     normalization layer anywhere in the file silences the rule.
 
+    Data beyond float16's maximum (65504) that reaches a model computing in float16 is
+    reported at its first use of any kind — `model(x)`, `layer(x)`, `predict`, `evaluate`,
+    `fit`, a `sess.run` feeding a float16 placeholder — and `tf.cast(x, tf.float16)` of such
+    data where it is cast. The data's greatest value must be written in the code (a literal
+    range such as `np.random.uniform(60000, 70000)`, `np.arange`, `np.linspace`, a literal
+    table, constant arithmetic on them); the model computes in float16 under the float16
+    dtype policy in force at the use (`set_global_policy('mixed_float16')` or `'float16'`,
+    TF 2.3's `mixed_precision.experimental.set_policy`, a `Policy` object; `set_floatx`
+    while no policy is set), or where the function that uses or builds the model makes a
+    layer or `Input` with a float16 dtype. A layer kept in float32 there (`dtype='float32'`,
+    `autocast=False`) is how such data is meant to enter, and silences it; so does any
+    scaling on the way.
+
     ## Why is this bad?
     Pixel values are integers in 0..255 and tabular features come in their own units (a
     price in thousands, a tax rate in hundreds). The first layer multiplies them by weights
@@ -67,10 +86,22 @@ class UnnormalizedInput(Rule):
     sigmoids and softmaxes saturate to exactly 0 and 1, `log` of them is `-inf`, the
     gradients are as large as the inputs and the first steps overflow to NaN.
 
+    In float16 it does not take training: float16's largest finite value is 65504, and under
+    a float16 policy Keras layers cast their inputs to float16 (autocast) before `call`, so
+    a value of 70000 is `inf` before the first operation, and a normalization or loss of it is
+    `inf - inf = NaN`. (Recent Keras 3 — 3.15.1 has it, keras-team/keras PR 23070 — lets
+    LayerNormalization and GroupNormalization skip the cast; other layers, and older
+    versions, do not.)
+
     ## Example
     ```python
     (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
     model.fit(x_train, y_train, epochs=5)
+    ```
+    ```python
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    x = np.random.uniform(60000, 70000, size=(1, 16))
+    model(x)  # 70000 is inf in float16
     ```
 
     ## Use instead
@@ -78,6 +109,11 @@ class UnnormalizedInput(Rule):
     (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
     model.fit(x_train / 255.0, y_train, epochs=5)
     # or put tf.keras.layers.Rescaling(1 / 255) first in the model
+    ```
+    ```python
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    x = np.random.uniform(60000, 70000, size=(1, 16))
+    model(x / 70000.0)  # or keep the first layer in float32: dtype="float32" / autocast=False
     ```
 
     ## Fix safety
@@ -90,7 +126,7 @@ class UnnormalizedInput(Rule):
     code = "NAN401"
     name = "unnormalized-input"
     severity = "warning"
-    summary = "raw input data reaches training without scaling"
+    summary = "raw input data reaches training without scaling, or float16 beyond its range"
     VALID = [
         "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
         "model.fit(x / 255.0, y)\n",
@@ -101,6 +137,8 @@ class UnnormalizedInput(Rule):
         "                             tf.keras.layers.Dense(10)])\nmodel.fit(x, y)\n",
         "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.imdb.load_data()\n"
         "model.fit(x, y)\n",
+        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "model.predict(np.random.uniform(60000, 70000, size=(8, 4)) / 70000.0)\n",
     ]
     INVALID = [
         "import tensorflow as tf\n(x_train, y_train), _ = tf.keras.datasets.mnist.load_data()\n"
@@ -111,6 +149,8 @@ class UnnormalizedInput(Rule):
         "import tensorflow as tf\ndef load(path):\n"
         "    return tf.io.decode_jpeg(tf.io.read_file(path))\n"
         "ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)\nmodel.fit(ds)\n",
+        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "model.predict(np.random.uniform(60000, 70000, size=(8, 4)))\n",
     ]
 
     def __init__(self, *args, **kwargs) -> None:
@@ -120,20 +160,54 @@ class UnnormalizedInput(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        self._check_cast(node)
         if not isinstance(func, cst.Attribute):
+            if self._keras_object(func):  # `model(x)`, `layer(x)`: the model runs on x
+                x = node.args[0].value if node.args and node.args[0].keyword is None else None
+                if x is not None:
+                    self._check_float16(node, x, f"`{self.compact(func, 40)}`", func)
             return
-        if func.attr.value in TRAINING_METHODS:
+        if func.attr.value in INFERENCE_METHODS:
             x = self.analysis.keyword(node, "x")
             if x is None and node.args and node.args[0].keyword is None:
                 x = node.args[0].value
             if x is not None and self._is_model(func.value):
-                self._check(node, x, f"`{self.source(func)}`")
+                self._check_float16(node, x, f"`{self.compact(func, 40)}`", func.value)
+        elif func.attr.value in TRAINING_METHODS:
+            x = self.analysis.keyword(node, "x")
+            if x is None and node.args and node.args[0].keyword is None:
+                x = node.args[0].value
+            if x is not None and self._is_model(func.value):
+                self._check(node, x, f"`{self.source(func)}`", func.value)
         elif func.attr.value == "run":
             feed = self.analysis.keyword(node, "feed_dict")
-            if isinstance(feed, cst.Dict) and self._runs_a_training_step(node):
-                for element in feed.elements:
-                    if isinstance(element, cst.DictElement):
-                        self._check(node, element.value, "the `feed_dict` of a training step")
+            if not isinstance(feed, cst.Dict):
+                return
+            training = self._runs_a_training_step(node)
+            for element in feed.elements:
+                if not isinstance(element, cst.DictElement):
+                    continue
+                if self._float16_placeholder(node, element):
+                    continue
+                if training:
+                    self._check(node, element.value, "the `feed_dict` of a training step")
+
+    def _float16_placeholder(self, node: cst.Call, element: cst.DictElement) -> bool:
+        """`sess.run(..., feed_dict={x: data})` where `x` is a float16 placeholder: data
+        beyond 65504 is inf once fed, in any run (training or not)."""
+        key = element.key
+        made = self.analysis.definition(key) if isinstance(key, cst.Name) else None
+        if not isinstance(made, cst.Call) or not (
+                self.analysis.qualified_name(made.func) or "").endswith(".placeholder"):
+            return False
+        dtype = self.analysis.keyword(made, "dtype")
+        if dtype is None and made.args and made.args[0].keyword is None:
+            dtype = made.args[0].value
+        if dtype is None or self.analysis.dtype_name(dtype) not in ("float16", "half"):
+            return False
+        evidence = Evidence(made, "fed to the placeholder `{src}`", "which holds float16",
+                            producer="placeholder")
+        return self._check_float16(node, element.value, "a `feed_dict`", evidence=evidence)
 
     def visit_For(self, node: cst.For) -> None:
         """`for x, y in dataset:` with a training step in the body, where `x` is used as
@@ -182,8 +256,9 @@ class UnnormalizedInput(Rule):
             self._scaled_in_model = bool(self.analysis.calls_of("normalization_layer"))
         return self._scaled_in_model
 
-    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str) -> None:
-        if not self.analysis.gradient_may_flow():
+    def _check(self, node: cst.CSTNode, x: cst.BaseExpression, where: str,
+               model: Optional[cst.BaseExpression] = None) -> None:
+        if not self.analysis.gradient_may_flow() or self._check_float16(node, x, where, model):
             return
         raw = self._raw(x, self.analysis.here(), 0)
         moment = self.analysis.moment(x) if raw is None or raw[1] != "images" else None
@@ -219,6 +294,93 @@ class UnnormalizedInput(Rule):
                                 if what == "images" else
                                 "standardize the features (`(x - mean) / std`) or put a "
                                 "`tf.keras.layers.Normalization` layer first in the model"))
+
+    # -- data beyond float16's range, computed in float16 ------------------------------------
+    def _keras_object(self, func: cst.BaseExpression) -> bool:
+        """`model` of `model(x)` made by a Keras constructor (a Model, Sequential, a layer,
+        `load_model`), or the constructor call itself (`layers.Dense(3)(x)`)."""
+        made = self.analysis.definition(func) if isinstance(func, cst.Name) else func
+        if not isinstance(made, cst.Call):
+            return False
+        qualified = self.analysis.qualified_name(made.func) or ""
+        return qualified.startswith(KERAS) and (".layers." in qualified or qualified.rsplit(
+            ".", 1)[-1] in MODELS)  # not a loss or metric object: they compute in float32
+
+    def _float16_layers(self, model: Optional[cst.BaseExpression]) -> Optional[Evidence]:
+        """Why the model computes in float16: the float16 dtype policy in force, or a layer
+        made with a float16 dtype; None where a layer is kept in float32 (`dtype='float32'`,
+        `autocast=False`), which is how such data is meant to enter a float16 model. Layers
+        count where the model is used, or built (`model = build()`: in `build`)."""
+        units = {id(self.analysis.in_function())}
+        made = self.analysis.definition(model) if isinstance(model, cst.Name) else None
+        if isinstance(made, cst.Call):
+            callee = self.analysis.callee(made)
+            if callee is not None and isinstance(callee.node, cst.FunctionDef):
+                units.add(id(callee.node))
+        layers = [(layer.call, layer.dtype) for layer in self.analysis.layer_dtypes()
+                  if id(layer.function) in units]
+        if any(dtype == "float32" for _, dtype in layers):
+            return None
+        policy = self.analysis.dtype_policy()
+        if policy is not None:
+            return Evidence(policy.call, f"run under the '{policy.name}' dtype policy set by "
+                            "`{op}`", "which makes Keras layers cast their inputs to float16 "
+                            "(autocast)", producer="policy")
+        for call, _ in layers:
+            return Evidence(call, "run by a model with the float16 layer `{src}`",
+                            "which casts its inputs to float16", "medium", producer="policy")
+        return None
+
+    def _beyond_float16(self, x: cst.BaseExpression) -> Optional[Moment]:
+        """The moments of ``x`` where the code shows values beyond the float16 maximum."""
+        moment = self.analysis.moment(x)
+        if moment is None or moment.extreme is None or moment.extreme <= FLOAT16_MAX:
+            return None
+        return moment
+
+    def _check_float16(self, node: cst.CSTNode, x: cst.BaseExpression, where: str,
+                       model: Optional[cst.BaseExpression] = None,
+                       evidence: Optional[Evidence] = None) -> bool:
+        """Data beyond 65504 reaching a model that computes in float16: not a slow start
+        but an immediate inf, at any use of the model. True where it is (or was) reported."""
+        if not self.analysis.gradient_may_flow():
+            return False
+        moment = self._beyond_float16(x)
+        if moment is not None and evidence is None:
+            evidence = self._float16_layers(model)
+        if moment is None or evidence is None:
+            return False
+        if id(moment.source) not in self._reported:
+            self._reported.add(id(moment.source))
+            self.report(node, f"{moment.what} holds values up to {_number(moment.extreme)}, "
+                        f"above float16's maximum 65,504, and reaches {where}: {{evidence}}; "
+                        "cast to float16 these values are inf, and what the layers compute "
+                        "from them (a normalization, a loss) is inf/NaN",
+                        evidence=evidence,
+                        suggestion="scale the data first (divide by its range, or standardize "
+                                   "it), or keep the layer that receives it in float32 "
+                                   "(`dtype='float32'`, `autocast=False`)")
+        return True
+
+    def _check_cast(self, node: cst.Call) -> None:
+        """`tf.cast(x, tf.float16)` of data beyond 65504: inf at the cast itself."""
+        op = self.analysis.op_of(node)
+        if op is None or op.name != "cast" or not node.args or node.args[0].keyword is not None \
+                or not self.analysis.gradient_may_flow():
+            return
+        if self.analysis.value(node).dtype not in ("float16", "half"):
+            return
+        moment = self._beyond_float16(node.args[0].value)
+        if moment is None or id(moment.source) in self._reported:
+            return
+        self._reported.add(id(moment.source))
+        evidence = Evidence(moment.source, "the data of `{src}`",
+                            f"which holds values up to {_number(moment.extreme)}",
+                            producer="raw_input")
+        self.report(node, f"`{self.compact(node, 50)}` casts to float16 data beyond its maximum "
+                    "65,504: {evidence}, and each of them becomes inf",
+                    evidence=evidence,
+                    suggestion="scale the data before the cast, or keep it in float32")
 
     def _raw(self, expr: cst.BaseExpression, place: Place, depth: int,
              element: Optional[Raw] = None, path: Tuple[int, ...] = ()) -> Optional[Raw]:
@@ -302,6 +464,13 @@ class UnnormalizedInput(Rule):
         if not found or any(f is None for f in found):
             return None
         return found[0]
+
+
+def _number(value: float) -> str:
+    """70000 -> "70,000"; 2.5e12 -> "2.5e+12"."""
+    if math.isfinite(value) and value == int(value) and value < 1e12:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
 
 
 class _Body(cst.CSTVisitor):

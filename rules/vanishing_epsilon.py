@@ -146,46 +146,12 @@ class VanishingEpsilon(Rule):
         "opt = tf.train.AdamOptimizer(1e-3, 0.9, 0.999, 1e-8)\n",
     ]
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # The module's dtype policy, recorded in source order: ("float16" | "mixed_float16",
-        # the call that set it). A later call replaces an earlier one.
-        self._policy: Optional[Tuple[str, cst.Call]] = None
-        self._last_policy_object: Optional[str] = None  # `Policy('mixed_float16')` seen last
-
-    # -- the dtype policy -------------------------------------------------------------------
-    def _policy_name(self, expr: Optional[cst.BaseExpression]) -> Optional[str]:
-        if isinstance(expr, cst.SimpleString):
-            text = expr.evaluated_value
-            return text if isinstance(text, str) else None
-        if isinstance(expr, cst.Call):
-            op = self.analysis.op_of(expr)
-            if op is not None and op.name == "dtype_policy":
-                return self._policy_name(self.analysis.argument(expr, op, 0))
-            return None
-        if isinstance(expr, cst.Name):
-            return self._last_policy_object  # `policy = Policy(...)`, then set_global_policy
-        return None
-
-    def _record_policy(self, node: cst.Call, name: Optional[str]) -> None:
-        if name in ("float16", "mixed_float16"):
-            self._policy = (name, node)
-        elif name is not None:
-            self._policy = None  # float32, bfloat16, ...: float16 no longer applies
-
     # -- visits -----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
         if op is None:
             return
-        if op.name == "dtype_policy":
-            self._last_policy_object = self._policy_name(self.analysis.argument(node, op, 0))
-        elif op.name == "set_dtype_policy":
-            self._record_policy(node, self._policy_name(self.analysis.argument(node, op, 0)))
-        elif op.name == "set_floatx":
-            name = self._policy_name(self.analysis.argument(node, op, 0))
-            self._record_policy(node, "float16" if name in FLOAT16 else name)
-        elif "optimizer" in op.tags:
+        if "optimizer" in op.tags:
             self._check_optimizer(node)
         elif op.name in MEETING_OPS:
             self._check_call(node)
@@ -296,10 +262,10 @@ class VanishingEpsilon(Rule):
             return None
         if value.dtype in FLOAT16:
             return "high", None
-        if value.dtype or self._policy is None:
+        policy = self.analysis.dtype_policy()
+        if value.dtype or policy is None:
             return None
-        call = self._policy[1]
-        evidence = Evidence(call, "computed under the dtype policy set by `{src}`",
+        evidence = Evidence(policy.call, "computed under the dtype policy set by `{src}`",
                             "which makes Keras layers compute in float16",
                             producer="policy")
         function = self.analysis.in_function()
@@ -398,8 +364,9 @@ class VanishingEpsilon(Rule):
     def _float16_variables(self) -> Optional[Evidence]:
         """Why the optimizer's slots are float16: a pure float16 dtype policy, or variables
         created with a float16 dtype in this module."""
-        if self._policy is not None and self._policy[0] == "float16":
-            return Evidence(self._policy[1], "created under the dtype policy set by `{src}`",
+        policy = self.analysis.dtype_policy()
+        if policy is not None and policy.name == "float16":
+            return Evidence(policy.call, "created under the dtype policy set by `{src}`",
                             "which makes the model's variables, and so the optimizer's slots, "
                             "float16", producer="policy")
         for call in self.analysis.calls_of("variable"):

@@ -30,3 +30,35 @@ def test_the_same_kernels_are_reported_once_a_hand_written_log_follows():
     message = next(f.message for f in lint_source(source, "t.py", options_for(["NAN304"])))
     assert "stddev x sqrt(fan-in) = 1 x 28" in message
     assert "tf.log(p)" in message
+
+
+FLOAT16 = """import keras
+import numpy as np
+
+keras.mixed_precision.set_global_policy("mixed_float16")
+inputs = keras.Input(shape=(16,))
+model = keras.Model(inputs, keras.layers.Dense(4)(inputs))
+data = np.random.uniform(low=60000, high=70000, size=(1, 16)).astype("float32")
+model.predict(data)
+model(data)
+model.fit(data, data)
+"""
+
+
+def test_float16_overflow_names_the_value_the_maximum_and_the_policy():
+    findings = [f for f in lint_source(FLOAT16, "m.py", options_for(["NAN401"]))]
+    assert [f.line for f in findings] == [8]  # once per source, at its first use of any kind
+    message = findings[0].message
+    assert "up to 70,000" in message and "maximum 65,504" in message
+    assert "'mixed_float16' dtype policy" in message and "(line 4)" in message
+    assert findings[0].evidence["line"] == 4
+
+
+def test_float16_overflow_is_the_policy_not_the_data_alone():
+    float32 = FLOAT16.replace('"mixed_float16"', '"float32"')
+    # float32: prediction and the call are no hazard; the raw range still reaches fit
+    assert _lines(float32, "NAN401") == [10]
+    assert "float16" not in next(f.message for f in lint_source(
+        float32, "m.py", options_for(["NAN401"])))
+    in_range = FLOAT16.replace("low=60000, high=70000", "low=0, high=255")
+    assert _lines(in_range, "NAN401") == [10]

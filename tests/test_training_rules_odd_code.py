@@ -31,6 +31,17 @@ ODD = [
  "import tensorflow as tf\nA = B\nB = A\nopt = tf.keras.optimizers.Adam(A)\nmodel.fit(A)\n",
  "import tensorflow as tf\nfor (a, b), c in zip(*z):\n    tape.gradient(a, b)\n",
  "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(2 ** 2000)\nopt=tf.keras.optimizers.SGD(10 // 0)\n",
+ # float16 policies, layer dtypes and data spans (NAN401's float16 overflow)
+ "import numpy as np, keras\nkeras.mixed_precision.set_global_policy()\n"
+ "keras.mixed_precision.set_global_policy(*p)\nkeras.mixed_precision.set_global_policy(1)\n"
+ "keras.config.set_floatx(dtype=None)\nmodel.predict(np.arange(10) * 1e400)\n",
+ "import numpy as np, keras\nkeras.mixed_precision.set_global_policy(keras.mixed_precision.Policy())\n"
+ "i = keras.Input(dtype=keras.mixed_precision.Policy(), autocast=1)\nm = keras.Model(i, i)\n"
+ "m(np.random.uniform(1e400, -1e400))\nm(np.linspace(0, float('nan')))\nm()\nm(x=1)\n",
+ "import numpy as np, tensorflow as tf\ntf.keras.backend.set_floatx('float16')\n"
+ "x = tf.cast(np.linspace(0, 1e400, 5), tf.float16)\nx = tf.cast(dtype=tf.float16)\n"
+ "sess.run(l, feed_dict={tf.compat.v1.placeholder(): 1, p: np.arange(1e5), **d})\n"
+ "p = tf.compat.v1.placeholder()\nsess.run(l, feed_dict={p: np.arange(1e5)})\n",
  # data ranges, training steps and kernel uses (issue 16)
  "import numpy as np, tensorflow as tf\nx = np.random.uniform(*r)\nx = np.arange(0, 10, 0)\n"
  "x = np.arange(1e400)\nx = np.linspace()\nx = np.random.normal(size=(s, 2))\nmodel.fit(x)\n",

@@ -23,6 +23,8 @@ The layers, each importing only the ones below it (no arrow points back up)::
 
     data         the scale of input data (np.random.uniform(-10, 10), np.arange, known
                  datasets) and `name.method(...)` uses; asks only the facade's questions
+    precision    the float16 dtype policy in force at each statement, layers with a dtype
+                 of their own; asks only the facade's questions
     flow         gradient reach: where a value goes (objective, unknown, none), per function
       │
     sinks        what calls do with a value, as data        defuse  one walk per function:

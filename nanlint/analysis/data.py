@@ -7,7 +7,8 @@ on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call dat
 scale is known only where the code writes it: a literal range (``np.random.uniform(-10,
 10, n)``, ``np.arange(100)``, ``np.linspace(a, b, n)``, ``np.random.randn``, a literal list),
 a dataset whose values are known (``keras.datasets.boston_housing``), and constant
-arithmetic on them (``x * 2 + 1``, ``x / 255``). Anything else — a file, a standardization,
+arithmetic on them (``x * 2 + 1``, ``x / 255``); with the span of the values where those
+pin it down (float16 holds at most 65504). Anything else — a file, a standardization,
 a call nanlint cannot see — has no known scale, and the question's answer is None.
 """
 
@@ -28,13 +29,15 @@ from nanlint.analysis.tree import visit
 #   mean^2 + var over the features is ~3.4e5. california_housing (keras 3): 8 features,
 #   population ~ 1425 +- 1130 dominates (~3.4e6). mnist / fashion_mnist: 784 pixels of
 #   0..255, E[x^2] ~ 7.3e3 / 1.3e4 per pixel. cifar10/100: 3072 values, E[x^2] ~ 2.6e4.
+#   The span is the least and greatest value (boston_housing: TAX reaches 711), None where
+#   not pinned down.
 DATASETS = {
-    "boston_housing": (3.4e5 / 13, 70.0, 13),
-    "california_housing": (3.4e6 / 8, 200.0, 8),
-    "mnist": (7.3e3, 33.3, 784),
-    "fashion_mnist": (1.3e4, 72.9, 784),
-    "cifar10": (2.6e4, 120.7, 3072),
-    "cifar100": (2.6e4, 121.9, 3072),
+    "boston_housing": (3.4e5 / 13, 70.0, 13, (0.0, 711.0)),
+    "california_housing": (3.4e6 / 8, 200.0, 8, None),
+    "mnist": (7.3e3, 33.3, 784, (0.0, 255.0)),
+    "fashion_mnist": (1.3e4, 72.9, 784, (0.0, 255.0)),
+    "cifar10": (2.6e4, 120.7, 3072, (0.0, 255.0)),
+    "cifar100": (2.6e4, 121.9, 3072, (0.0, 255.0)),
 }
 # Calls and methods that keep the values of their first argument (or receiver).
 KEEP = frozenset({"numpy.asarray", "numpy.array", "numpy.reshape", "numpy.float32",
@@ -103,6 +106,7 @@ class Moment:
     source: cst.CSTNode  # the call or literal that makes the data
     what: str  # "`np.random.uniform(-10, 10, 100)`"
     count: Optional[int] = None  # examples in the array, where the code writes it
+    span: Optional[Tuple[float, float]] = None  # the least and greatest value, where known
 
     @property
     def total(self) -> float:
@@ -115,9 +119,18 @@ class Moment:
         """The largest magnitude a value reaches, about (the root of the mean square)."""
         return math.sqrt(self.square)
 
+    @property
+    def extreme(self) -> Optional[float]:
+        """The largest magnitude the values reach (an end of ``span``), where known."""
+        return max(abs(self.span[0]), abs(self.span[1])) if self.span is not None else None
+
 
 def _uniform(low: float, high: float) -> Tuple[float, float]:
     return (low * low + low * high + high * high) / 3.0, (low + high) / 2.0
+
+
+def _sorted(a: float, b: float) -> Tuple[float, float]:
+    return (a, b) if a <= b else (b, a)
 
 
 def _count(size: Optional[cst.BaseExpression], number) -> Optional[int]:
@@ -196,10 +209,13 @@ class DataMoments:
             return None
         if data is None:
             return None
+        span = data.span
         if isinstance(operator, cst.Multiply):
             square, mean = data.square * constant ** 2, data.mean * constant
+            span = _sorted(span[0] * constant, span[1] * constant) if span else None
         elif isinstance(operator, cst.Divide) and data_left and constant != 0:
             square, mean = data.square / constant ** 2, data.mean / constant
+            span = _sorted(span[0] / constant, span[1] / constant) if span else None
         elif isinstance(operator, (cst.Add, cst.Subtract)):
             # s * x + t: E[(s x + t)^2] = E[x^2] + 2 s t E[x] + t^2
             subtract = isinstance(operator, cst.Subtract)
@@ -207,11 +223,12 @@ class DataMoments:
             t = -constant if subtract and data_left else constant
             square = data.square + 2 * s * t * data.mean + t * t
             mean = s * data.mean + t
+            span = _sorted(s * span[0] + t, s * span[1] + t) if span else None
         else:
             return None
         text = " ".join(self.analysis.code(expr).split())
         return Moment(square, mean, data.features, data.source,
-                      f"`{text[:57] + '...' if len(text) > 60 else text}`", data.count)
+                      f"`{text[:57] + '...' if len(text) > 60 else text}`", data.count, span)
 
     def _call(self, call: cst.Call, place, depth: int,
               path: Tuple[int, ...]) -> Optional[Moment]:
@@ -243,10 +260,11 @@ class DataMoments:
                 return None
             square, mean = _uniform(low, high)
             features = _features(arg(2, "size"), lambda e: self._number(e, place))
-            return Moment(square, mean, features, call, what, count(arg(2, "size")))
+            return Moment(square, mean, features, call, what, count(arg(2, "size")),
+                          _sorted(low, high))
         if qualified in ("numpy.random.rand", "numpy.random.random", "numpy.random.random_sample"):
             return Moment(1 / 3, 0.5, 1 if len(positional) < 2 else _features(
-                shape, lambda e: self._number(e, place)), call, what, count(shape))
+                shape, lambda e: self._number(e, place)), call, what, count(shape), (0.0, 1.0))
         if qualified == "numpy.random.randn":
             return Moment(1.0, 0.0, 1 if len(positional) < 2 else _features(
                 shape, lambda e: self._number(e, place)), call, what, count(shape))
@@ -273,21 +291,21 @@ class DataMoments:
             k2 = (number_of - 1) * number_of * (2 * number_of - 1) / 6
             total = number_of * start * start + 2 * start * step * k1 + step * step * k2
             return Moment(total / number_of, start + step * (number_of - 1) / 2, 1, call, what,
-                          number_of)
+                          number_of, _sorted(start, start + step * (number_of - 1)))
         if qualified == "numpy.linspace":
             low, high = num(0, None, "start"), num(1, None, "stop")
             if low is None or high is None:
                 return None
             square, mean = _uniform(low, high)
             return Moment(square, mean, 1, call, what, count(arg(2, "num")) if arg(2, "num")
-                          is not None else 50)
+                          is not None else 50, _sorted(low, high))
         if qualified.endswith(".load_data") and qualified.startswith(
                 ("keras.", "tensorflow.keras.", "tf_keras.")):
             dataset = qualified.split(".")[-2]
             if dataset not in DATASETS or (path and path[-1] != 0) or (path and path[0] != 0):
                 return None  # (x, y), (x_test, y_test): only x is known
-            square, mean, features = DATASETS[dataset]
-            return Moment(square, mean, features, call, what)
+            square, mean, features, span = DATASETS[dataset]
+            return Moment(square, mean, features, call, what, span=span)
         if qualified in ("numpy.asarray", "numpy.array") and positional and isinstance(
                 positional[0], (cst.List, cst.Tuple)):
             literal = self._literal(positional[0].elements, place, call)
@@ -322,7 +340,8 @@ class DataMoments:
         square = sum(v * v for v in values) / len(values)
         text = " ".join(self.analysis.code(source).split())
         return Moment(square, sum(values) / len(values), features, source,
-                      f"`{text[:57] + '...' if len(text) > 60 else text}`", len(elements))
+                      f"`{text[:57] + '...' if len(text) > 60 else text}`", len(elements),
+                      (min(values), max(values)))
 
 
 class MethodCalls:

@@ -19,6 +19,7 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import DTYPE_WORDS, Value
+from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.sinks import Reach
@@ -41,6 +42,7 @@ class Analysis(Expressions):
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
+        self._precision: Optional[Precision] = None
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
 
@@ -75,6 +77,28 @@ class Analysis(Expressions):
         """Where the data ``expr`` holds comes from: back through assignments, tuple
         unpacking (``path``), subscripts, ``.values`` and ``.T`` (see ``data.origin``)."""
         return origin(self, expr, place or self.here(), path)
+
+    # -- the dtype the layers compute in ----------------------------------------------------
+    def dtype_policy(self) -> Optional[Policy]:
+        """The float16 dtype policy in force at the current statement (the last
+        `set_global_policy`, `set_policy` or `set_floatx` before it in source order), or
+        None where the layers compute in float32 (see ``analysis.precision``)."""
+        return self._precise().policy(self.cursor.statements)
+
+    def layer_dtypes(self) -> List[Layer]:
+        """The module's Keras layers and Inputs made with a dtype of their own (the call,
+        "float16" | "float32", the function it is made in); `autocast=False` is float32."""
+        return self._precise().layers()
+
+    @staticmethod
+    def dtype_name(expr: cst.BaseExpression) -> Optional[str]:
+        """The dtype `"float16"`, `tf.float16` or `np.float16` names, else None."""
+        return dtype_name(expr)
+
+    def _precise(self) -> Precision:
+        if self._precision is None:
+            self._precision = Precision(self)
+        return self._precision
 
     @staticmethod
     def run_fetches(run: cst.Call) -> List[cst.BaseExpression]:
@@ -168,6 +192,20 @@ class Analysis(Expressions):
         """The canonical op ``call`` invokes, resolved at ``place``."""
         callee = self._callee(call.func, place.scope, place.index)
         return callee.op if callee is not None and callee.kind == "op" else None
+
+    def calls_named(self, *names: str) -> List[cst.Call]:
+        """Every call `f(...)` or `a.b.f(...)` of the module whose callee's last name is one
+        of ``names``, wherever it is."""
+        found = self._by_last_name()
+        return [call for name in names for call in found.get(name, ())]
+
+    def call_place(self, call: cst.Call) -> Place:
+        """The place where ``call`` is made: its callee resolves there (a function's own
+        imports included); the module's end for a call whose callee is not a name."""
+        self._named_calls()
+        scopes, statement = self._call_places.get(id(call), ((), None))
+        scope, index = self._place_of(scopes, [statement] if statement else [])
+        return Place(scope, index)
 
     def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
         callee = self._callee(expr, place.scope, place.index)

@@ -53,9 +53,8 @@ class Sites(Producers):
                 found.extend(self._calls_named(_assigned_name(parent), node))
         return found
 
-    def _calls_named(self, name: Optional[str], node: Callable
-                     ) -> List[Tuple[cst.Call, Scope, int, bool]]:
-        """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
+    def _by_last_name(self) -> Dict[str, List[cst.Call]]:
+        """The module's calls `f(...)` and `a.b.f(...)`, by the callee's last name `f`."""
         if self._calls_by_name is None:
             by_name: Dict[str, List[cst.Call]] = {}
             for call in self._named_calls():
@@ -63,8 +62,13 @@ class Sites(Producers):
                 last = func.attr.value if isinstance(func, cst.Attribute) else func.value
                 by_name.setdefault(last, []).append(call)
             self._calls_by_name = by_name
+        return self._calls_by_name
+
+    def _calls_named(self, name: Optional[str], node: Callable
+                     ) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
         found = []
-        for call in self._calls_by_name.get(name or "", ()):
+        for call in self._by_last_name().get(name or "", ()):
             scopes, statement = self._call_places.get(id(call), ((), None))
             where, index = self._place_of(scopes, [statement] if statement else [])
             callee = self._callee(call.func, where, index)

@@ -8,6 +8,11 @@ its moments and `variance + epsilon` in float32 (`backend.result_type(inputs_dty
 inputs of 60000-70000 to float16 (maximum 65504, so inf) before `call`. The fix disables
 autocast for the layer, as LayerNormalization already does (PR 23070).
 
+The reporter read it as NAN105 (a float16 epsilon); the bug is the data: NAN401 reports
+values beyond float16's maximum reaching a model that computes in float16. `fixed_model`
+is the same model with the fix of PR 23070 written in the user's code (`autocast=False`:
+the layer computes in the float32 its inputs arrive in).
+
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/22586
 fixed: https://github.com/keras-team/keras/pull/23070
@@ -19,8 +24,16 @@ import numpy as np
 
 keras.mixed_precision.set_global_policy("mixed_float16")
 inputs = keras.Input(shape=(16, 16, 64))
-x = keras.layers.GroupNormalization(groups=8, epsilon=1e-12)(inputs)  # miss: NAN105 -- float16 epsilon: layer epsilon under a mixed_float16 policy (as reported; Keras 3 adds it in float32, the NaN is the float16 overflow of autocast inputs above 65504)
+x = keras.layers.GroupNormalization(groups=8, epsilon=1e-12)(inputs)
 model = keras.Model(inputs, x)
 
 extreme_data = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64)).astype("float32")
-output = model(extreme_data)
+output = model(extreme_data)  # error: NAN401
+
+
+def fixed_model():
+    inputs = keras.Input(shape=(16, 16, 64))
+    x = keras.layers.GroupNormalization(groups=8, epsilon=1e-12, autocast=False)(inputs)
+    model = keras.Model(inputs, x)
+    extreme_data = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64))
+    return model(extreme_data)  # ok: NAN401
