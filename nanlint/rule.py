@@ -9,11 +9,11 @@ A rule never reads files, configuration or output formats.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
-from libcst.helpers._template import mangle_template, unmangle_nodes
+from libcst.helpers._template import mangle_template, unmangled_name
 
 from nanlint import optable
 from nanlint.optable import Op
@@ -130,14 +130,15 @@ class Rule:
     @staticmethod
     def template(text: str, **parts: cst.BaseExpression) -> cst.BaseExpression:
         """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside.
-        (libcst's ``parse_template_expression``, with each template parsed only once.)"""
+        (libcst's ``parse_template_expression``, with each template parsed only once and the
+        parts shared, not deep-cloned: nodes are immutable, and a fix is generated as text.)"""
         key = (text, tuple(sorted(parts)))
         parsed = _TEMPLATES.get(key)
         if parsed is None:
             parsed = cst.parse_expression(mangle_template(text, set(parts)))
             if len(_TEMPLATES) < 512:
                 _TEMPLATES[key] = parsed
-        return unmangle_nodes(parsed, parts)
+        return _substitute(parsed, parts)
 
     def epsilon(self, value: Optional[Value] = None,
                 evidence: Optional[Evidence] = None) -> str:
@@ -322,3 +323,26 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     if getattr(node, "lpar", None):
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _substitute(node: cst.CSTNode, parts: Dict[str, cst.BaseExpression]) -> Any:
+    """``node`` (a parsed template) with each placeholder name replaced by its part, as
+    libcst's ``unmangle_nodes`` does for expressions; only the nodes above a placeholder are
+    rebuilt."""
+    if node.__class__ is cst.Name:
+        name = unmangled_name(node.value)
+        return parts[name] if name in parts else node
+    changes: Dict[str, Any] = {}
+    for field in fields(node):
+        old = getattr(node, field.name)
+        if isinstance(old, cst.CSTNode):
+            new = _substitute(old, parts)
+        elif isinstance(old, (tuple, list)):
+            items = [_substitute(item, parts) if isinstance(item, cst.CSTNode) else item
+                     for item in old]
+            new = old if all(a is b for a, b in zip(items, old)) else type(old)(items)
+        else:
+            continue
+        if new is not old:
+            changes[field.name] = new
+    return node.with_changes(**changes) if changes else node

@@ -13,9 +13,14 @@ import hypothesmith
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import libcst as cst
+from libcst.helpers import parse_template_expression
+import pytest
+
 from conftest import FIXTURES, options_for
 from nanlint.engine import LintOptions, lint_source, parse
 from nanlint.fixing import SAFETIES, fix_source
+from nanlint.rule import Rule
 
 UNSAFE = SAFETIES["unsafe"]
 NAMES = st.sampled_from(["x", "z", "logits", "h", "d", "counts", "scale", "a_b"])
@@ -142,3 +147,24 @@ def test_sigkill_during_fix_leaves_every_file_whole(tmp_path):
                 states.add(data == fixed[name])
         mixed += states == {True, False}
     assert mixed >= 1, "no kill landed while files were being written: widen the window"
+
+
+@pytest.mark.parametrize("text", [
+    "{x} + 1e-7",
+    "tf.math.log({x} + eps)",
+    "tf.nn.softmax_cross_entropy_with_logits(labels={y}, logits={x}, axis=-1)",
+    "({x}) * ({y})",
+    "tf.where({x} > 0, {x}, tf.ones_like({x}))",
+    "[{x}, {y}][0]",
+])
+@pytest.mark.parametrize("x, y", [("a", "b"), ("f(a, b=1)", "a[..., 2:] * 3"),
+                                  ("(a + b)", "-(c)")])
+def test_a_template_fills_in_as_libcst_does(text, x, y):
+    # Rule.template shares the parts instead of deep-cloning them: the same code comes out.
+    parts = {name: cst.parse_expression(part) for name, part in (("x", x), ("y", y))
+             if "{" + name + "}" in text}
+    expected = parse_template_expression(text, **parts)
+    got = Rule.template(text, **parts)
+    module = cst.Module(body=[])
+    assert module.code_for_node(got) == module.code_for_node(expected)
+    assert got.deep_equals(expected)

@@ -17,7 +17,7 @@ made before the setter). A layer or ``Input`` can also choose its own dtype
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
