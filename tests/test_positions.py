@@ -6,6 +6,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from nanlint.analysis import Analysis
 from nanlint.positions import Positions
 
 HERE = Path(__file__).parent
@@ -51,3 +52,14 @@ def test_a_node_outside_the_module_has_no_position():
     assert Positions(module, []).get(cst.Name("y")) is None
     with pytest.raises(KeyError):
         Positions(module, [])[cst.Name("y")]
+
+
+@pytest.mark.parametrize("expression", [
+    "a", "tf.math.log", "(tf).math", "tf . math", "(a.b)", "tf.\\\n  x", "f(x).y",
+    "a.b.c.d", "a.b[0]", "( a )", "a.  b",
+])
+def test_the_code_of_a_dotted_name_is_libcst_s(expression):
+    # Analysis.code spells plain dotted names itself; anything else goes to libcst.
+    module = cst.parse_module(f"y = {expression}\n")
+    node = module.body[0].body[0].value
+    assert Analysis(module).code(node) == module.code_for_node(node)

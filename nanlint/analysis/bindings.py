@@ -83,7 +83,10 @@ class Bindings:
         and spellings ask for the same nodes many times, and each costs a code generation)."""
         text = self._code.get(node)
         if text is None:
-            text = self._code[node] = self.module.code_for_node(node)
+            text = _dotted_code(node)
+            if text is None:
+                text = self.module.code_for_node(node)
+            self._code[node] = text
         return text
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
@@ -389,3 +392,22 @@ class Bindings:
         if self._parents is None:
             self._parents = parent_map(self.module)
         return self._parents.get(id(node))
+
+
+def _dotted_code(node: cst.CSTNode) -> Optional[str]:
+    """The code of a plain name or dotted name (``tf.math.log``) without a code generation,
+    which costs more than the rest of a short message; None for anything else."""
+    parts = []
+    while node.__class__ is cst.Attribute and not node.lpar and _tight(node.dot):
+        parts.append(node.attr.value)
+        node = node.value
+    if node.__class__ is not cst.Name or node.lpar:
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def _tight(dot: cst.Dot) -> bool:
+    """A dot with no space, comment or line break around it."""
+    return all(side.__class__ is cst.SimpleWhitespace and not side.value
+               for side in (dot.whitespace_before, dot.whitespace_after))
