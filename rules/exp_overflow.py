@@ -8,7 +8,6 @@ import libcst as cst
 
 from nanlint.rule import Evidence, Fix, Rule, Value
 
-_AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
 
 
@@ -348,14 +347,8 @@ class ExpOverflow(Rule):
         only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
         if numerator is not exp_call or not isinstance(denominator, cst.Call):
             return None
-        axis = keepdims = None
-        for arg in denominator.args[1:]:
-            if arg.keyword is None and axis is None:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value == "keepdims":
-                keepdims = arg.value
+        axis = self.analysis.axis(denominator)
+        keepdims = self.analysis.keyword(denominator, "keepdims")
         inner = denominator.args[0].value if denominator.args else None
         if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
                 or not isinstance(inner, cst.Call)
@@ -411,13 +404,8 @@ class ExpOverflow(Rule):
         return f"{prefix}.logsumexp"
 
     def _axis(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
-        if reduce_call is None:
-            return None
-        for arg in reduce_call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        axis = self.analysis.axis(reduce_call) if reduce_call is not None else None
+        return self.source(axis) if axis is not None else None
 
 
 def _exp_argument(call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:

@@ -213,11 +213,7 @@ class ReluIntoCosine(Rule):
             call, position = inner, 1
         else:
             position = 2  # tf.norm(tensor, ord, axis)
-        axis = self.analysis.keyword(call, "axis")
-        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-        if axis is None and len(positional) > position:
-            axis = positional[position]
-        return axis
+        return self.analysis.axis(call, position)
 
     def _suggestion(self, norm: cst.BaseExpression, normalized: Optional[str],
                     cosine: bool) -> str:

@@ -10,7 +10,6 @@ from nanlint import optable
 from nanlint.rule import Evidence, Fix, Rule, visit_tree
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
-_AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
 
 
 class UnstableSoftmaxCrossEntropy(Rule):
@@ -412,13 +411,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return "tf"
 
     def _axis(self, reduce_call: Optional[cst.CSTNode]) -> Optional[str]:
-        if not isinstance(reduce_call, cst.Call):
-            return None
-        for arg in reduce_call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        axis = self.analysis.axis(reduce_call) if isinstance(reduce_call, cst.Call) else None
+        return self.source(axis) if axis is not None else None
 
     def _log_form(self, kind: str, complement: bool, root: str, logits: Optional[str],
                   call: Optional[cst.Call], arguments_here: bool = True) -> str:
@@ -471,14 +465,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     def _axis_of_softmax(self, call: Optional[cst.Call]) -> Optional[str]:
         if call is None or not self._is_softmax(call):
             return None
-        return self._axis_argument(call)
-
-    def _axis_argument(self, call: cst.Call) -> Optional[str]:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        return self._axis(call)
 
     def _call_arguments(self, call: cst.Call) -> str:
         parts = []
