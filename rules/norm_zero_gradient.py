@@ -6,8 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from nanlint import optable
-from nanlint.rule import Evidence, Rule, visit_tree
+from nanlint.rule import Evidence, Op, Rule, visit_tree
 
 # Producers whose output can be the whole zero vector: a difference `a - b` of equal
 # sides, a relu whose units are all inactive, and a gradient (a dead relu zeroes it all).
@@ -147,7 +146,7 @@ class NormZeroGradient(Rule):
             evidence = evidence.weaker("medium")
         return evidence
 
-    def _check_norm(self, node: cst.Call, op: optable.Op) -> None:
+    def _check_norm(self, node: cst.Call, op: Op) -> None:
         argument = self.analysis.argument(node, op, 0)
         if argument is None:
             return
@@ -160,8 +159,7 @@ class NormZeroGradient(Rule):
         keepdims = self.analysis.keyword(node, "keepdims")
         extra = "".join(f", {name}={self.source(expr)}" for name, expr in
                         (("axis", axis), ("keepdims", keepdims)) if expr is not None)
-        qualified = self.analysis.qualified_name(node.func) or ""
-        spelling = optable.spelling_of(qualified) or ""
+        spelling = self.analysis.spelling(node.func)
         if spelling.startswith("ops.") and "." in func:
             ns, total = func.rsplit(".", 1)[0], "sum"
         else:

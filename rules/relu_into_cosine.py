@@ -7,7 +7,6 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from nanlint import optable
 from nanlint.rule import Evidence, Rule
 
 _RELU_PRODUCERS = frozenset({"relu", "relu6"})
@@ -224,7 +223,7 @@ class ReluIntoCosine(Rule):
         normalize = "tf.math.l2_normalize"
         if call is not None:
             func = self.source(call.func)
-            spelling = optable.spelling_of(self.analysis.qualified_name(call.func) or "") or ""
+            spelling = self.analysis.spelling(call.func)
             root = func.rsplit(".", 1)[0] if "." in func else ""
             if spelling.startswith("ops."):
                 normalize = f"{root}.normalize" if root else "keras.ops.normalize"

@@ -6,7 +6,6 @@ from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint import optable
 from nanlint.rule import Evidence, Fix, Rule, visit_tree
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
@@ -362,8 +361,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
             if self.analysis.value(expr.left).const == 1:
                 expr = expr.right
         if isinstance(expr, cst.Call):
-            qualified = self.analysis.qualified_name(expr.func) or ""
-            spelling = optable.spelling_of(qualified) or ""
+            spelling = self.analysis.spelling(expr.func)
             if spelling.endswith(".one_hot") and expr.args:
                 return self.source(expr.args[0].value), True
         return self.source(expr), False
@@ -392,15 +390,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
 
     def _namespace(self, call: cst.Call) -> str:
         """`tf`, `ops` or `K`: the family of the call's canonical spelling."""
-        qualified = self.analysis.qualified_name(call.func) or ""
-        return (optable.spelling_of(qualified) or "").partition(".")[0]
+        return self.analysis.spelling(call.func).partition(".")[0]
 
     def _root(self, call: Optional[cst.Call]) -> str:
         """`tf`, `tf1`, `tf.compat.v1`, `ops` or `keras.ops`: where the fused op lives."""
         if call is None:
             return "tf"
-        qualified = self.analysis.qualified_name(call.func) or ""
-        spelling = optable.spelling_of(qualified) or ""
+        spelling = self.analysis.spelling(call.func)
         func = self.source(call.func)
         namespace, _, tail = spelling.partition(".")
         if namespace == "tf" and func.endswith("." + tail):
