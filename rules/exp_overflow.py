@@ -25,9 +25,10 @@ class ExpOverflow(Rule):
     its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`.
     Also a box size decoded from a detection head's regression output with nothing
     clipping the exponent, `exp(tw) * wa`, where `tw` comes from a parameter named like box
-    deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`, `*_deltas`, `box_delta`, `box_encodings`, `bbox_pred`:
-    a naming convention, medium confidence, said in the message; the `delta-parameters`
-    setting), also through `unstack`/`split`, slicing, `transpose`, scale factors
+    deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`,
+    `*_deltas`, `box_delta`, `box_encodings`, `bbox_pred`: a naming convention, medium
+    confidence, said in the message; the `delta-parameters` setting), also through
+    `unstack`/`split`, slicing, `transpose`, scale factors
     (`tw /= scale_factors[3]`, `delta * variance`), variables and `multiply`; the encoder's
     `log(w / wa)` (the inverse direction) is not concerned. The log of a hand-written
     softmax in one expression is NAN103's (its `log_softmax` fix covers both). `exp` of a

@@ -73,9 +73,9 @@ class NormZeroGradient(Rule):
     origin (a parameter, an attribute) are not reported, nor norms whose value reaches no
     differentiated objective (only a metric, a summary, a print, a `sess.run` fetch, an
     assertion or a comparison; a test, a metric's methods, a `@tf.custom_gradient`
-    function; see "gradient reach" in the README). A hand-written norm with an epsilon inside the root, a squared
-    distance and `tf.nn.l2_normalize` are safe. This rule replaces NAN201 on a hand-written
-    norm.
+    function; see "gradient reach" in the README). A hand-written norm with an epsilon
+    inside the root, a squared distance and `tf.nn.l2_normalize` are safe. This rule
+    replaces NAN201 on a hand-written norm.
     """
 
     code = "NAN202"

@@ -66,10 +66,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
     A softmax assigned to a variable first is fixed too when its logits are a plain name not
     assigned again in between; inside a function, the assignment `probs = softmax(z)` is
     then removed if nothing else mentions `probs` and it stands alone on its line in the
-    same block (a softmax call has no side effect, so this is safe too). The fix keeps the user's namespace (`tf`, `tf.compat.v1`,
-    `keras.ops`); softmaxes from `K.` or from a layer's activation, and hand-written
-    cross-entropies as a whole, are left to you: a fused cross-entropy returns the
-    per-example loss and replaces the reduction around it, which no fix should guess.
+    same block (a softmax call has no side effect, so this is safe too). The fix keeps the
+    user's namespace (`tf`, `tf.compat.v1`, `keras.ops`); softmaxes from `K.` or from a
+    layer's activation, and hand-written cross-entropies as a whole, are left to you: a
+    fused cross-entropy returns the per-example loss and replaces the reduction around it,
+    which no fix should guess.
 
     ## Options
     None.

@@ -42,3 +42,24 @@ def test_rules_import_only_the_rule_api(path):
 ])
 def test_the_import_check_sees_every_form(source, imported):
     assert nanlint_imports(source) == imported
+
+
+LINE_LIMIT = 100  # no linter config enforces it (there is none): this test does
+SOURCE_FILES = sorted([*(ROOT / "nanlint").rglob("*.py"), *RULE_FILES])
+
+
+def long_lines(text, limit=LINE_LIMIT):
+    """The 1-based numbers of the lines longer than ``limit`` characters."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if len(line) > limit]
+
+
+def test_source_lines_fit_in_100_characters():
+    found = [f"{path.relative_to(ROOT)}:{number}" for path in SOURCE_FILES
+             for number in long_lines(path.read_text(encoding="utf-8"))]
+    assert len(SOURCE_FILES) > 30, SOURCE_FILES  # the globs found the packages
+    assert not found, f"lines over {LINE_LIMIT} characters: {found}"
+
+
+def test_long_lines_sees_a_101_character_docstring_line():
+    text = '"""Doc.\n\n' + "x" * 101 + '\n"""\n' + "y" * 100 + "\n"
+    assert long_lines(text) == [3]
