@@ -296,6 +296,13 @@ def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintO
                       text=new.decode("utf-8-sig"), data=data)
 
 
+def fix_notebook(data: bytes, display_path: str, options: LintOptions, safeties: frozenset
+                 ) -> FixOutcome:
+    """The fixes of the notebook ``data``, not written: ``text`` is the fixed notebook (the
+    language server's fix-all in a notebook cell)."""
+    return _fix_notebook(display_path, display_path, data, options, safeties, False, [])
+
+
 def write_atomically(path: str, expected: bytes, new: bytes) -> Optional[str]:
     """Replace the file's bytes ``expected`` by ``new``; a problem as one phrase, or None."""
     try:

@@ -409,6 +409,10 @@ OPS: Tuple[Op, ...] = (
 STATE_METHODS = frozenset({"add_weight", "add_variable"})
 ZERO_INITIALIZERS = frozenset({"zeros", "zero", "Zeros"})
 
+# The keywords that name the axis of a reduction or a softmax: Keras 3 and numpy `axis`, TF1's
+# `reduction_indices` (reductions) and `dim` (softmax, l2_normalize).
+AXIS_KEYWORDS = ("axis", "reduction_indices", "dim")
+
 # The last names of the map ops: a function passed first to one of them is called there.
 MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map"})
 

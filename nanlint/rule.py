@@ -15,15 +15,14 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 from libcst.helpers._template import mangle_template, unmangled_name
 
-from nanlint import optable
-from nanlint.optable import Op
+from nanlint.optable import OPTIMIZER_EPSILON, Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 from nanlint.analysis.data import Moment
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
-           "Place", "Value", "Op", "Report", "visit_tree"]
+           "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree"]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")
@@ -208,7 +207,7 @@ class Rule:
         the file spells them."""
         if call is None:
             return "tf", "tf"
-        spelling = optable.spelling_of(self.analysis.qualified_name(call.func) or "") or ""
+        spelling = self.analysis.spelling(call.func)
         func = self.source(call.func)
         family, _, tail = spelling.partition(".")
         if family == "tf":

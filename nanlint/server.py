@@ -34,7 +34,7 @@ from nanlint import __version__, registry, suppression
 from nanlint import config as configuration
 from nanlint.engine import FileTimeout, lint_bytes, lint_text, source_lines, within_budget
 from nanlint.finding import Finding
-from nanlint.fixing import SAFETIES, fix_source, fixable
+from nanlint.fixing import SAFETIES, fix_notebook, fix_source, fixable
 
 SOURCE = "nanlint"
 FIX_ALL = "source.fixAll.nanlint"
@@ -252,11 +252,13 @@ def ignore_edit(text: str, line: int, last_line: int, code: str,
 # -- the server ------------------------------------------------------------------------------
 @dataclass
 class Overrides:
-    """initializationOptions / workspace/didChangeConfiguration settings."""
+    """initializationOptions / workspace/didChangeConfiguration / workspace/configuration
+    settings."""
 
     select: Optional[List[str]] = None
     ignore: List[str] = field(default_factory=list)
     min_confidence: Optional[str] = None
+    preview: Optional[bool] = None
     low_confidence_as_hint: bool = False
 
 
@@ -315,11 +317,14 @@ class NanlintServer(LanguageServer):
         config.ignore = config.ignore + self.overrides.ignore
         if self.overrides.min_confidence is not None:
             config.min_confidence = self.overrides.min_confidence
+        if self.overrides.preview is not None:
+            config.preview = self.overrides.preview
         return config
 
     def set_overrides(self, settings: Any) -> None:
-        """Settings from the client (select, ignore, min-confidence, low-confidence-as-hint),
-        checked as the configuration file's keys; a bad one is shown and not used."""
+        """Settings from the client (select, ignore, min-confidence, preview,
+        low-confidence-as-hint), checked as the configuration file's keys; a bad one is shown
+        and not used."""
         if not isinstance(settings, dict):
             return
         settings = settings.get("nanlint", settings)
@@ -338,6 +343,8 @@ class NanlintServer(LanguageServer):
                         raise configuration.ConfigError(
                             f"`min-confidence` must be one of high, medium, low, got {value!r}")
                     overrides.min_confidence = value
+                elif name == "preview":
+                    overrides.preview = bool(value)
                 elif name == "low-confidence-as-hint":
                     overrides.low_confidence_as_hint = bool(value)
         except configuration.ConfigError as error:
@@ -345,6 +352,24 @@ class NanlintServer(LanguageServer):
             return
         self.overrides = overrides
         self.configs.clear()
+
+    async def pull_settings(self) -> bool:
+        """Ask the client for its "nanlint" settings (``workspace/configuration``), if it can
+        answer; True if it has some: they replace the earlier ones."""
+        workspace = getattr(self.client_capabilities, "workspace", None)
+        if not getattr(workspace, "configuration", None):
+            return False
+        try:
+            answer = await self.workspace_configuration_async(types.ConfigurationParams(
+                items=[types.ConfigurationItem(section=SOURCE)]))
+        except Exception:  # noqa: BLE001 — a client that cannot answer keeps what it sent
+            logger.info("nanlint: the client did not answer workspace/configuration")
+            return False
+        settings = answer[0] if answer else None
+        if not isinstance(settings, dict):
+            return False
+        self.set_overrides(settings)
+        return True
 
     def report_config(self, problem: Optional[str], path: Optional[Path]) -> None:
         """One error diagnostic on a broken configuration file (and a message); none once it
@@ -423,26 +448,37 @@ class NanlintServer(LanguageServer):
 
         self.worker.submit(uri, job, delay)
 
+    def cell_texts(self, cells: List[str]) -> List[str]:
+        """The current text of each of the documents ``cells`` ("" for one not open)."""
+        return [self.workspace.text_documents[cell].source
+                if cell in self.workspace.text_documents else "" for cell in cells]
+
+    def notebook_snapshot(self, notebook: types.NotebookDocument
+                          ) -> Tuple[List[str], List[str], bytes, str]:
+        """The notebook's cells (URIs), their texts, the notebook as a file, and its name."""
+        cells = [cell.document for cell in notebook.cells]
+        texts = self.cell_texts(cells)
+        path = _path(notebook.uri)
+        display = str(path) if path is not None else "notebook.ipynb"
+        if not display.lower().endswith(".ipynb"):
+            display += ".ipynb"
+        return cells, texts, _notebook_bytes(notebook, texts,
+                                             self.workspace.text_documents), display
+
     def schedule_notebook(self, uri: str, delay: float) -> None:
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         if notebook is None:
             return
-        cells = [cell.document for cell in notebook.cells]
+        cells, texts, data, display = self.notebook_snapshot(notebook)
         self.cells_of[uri] = cells
         path = _path(uri)
         config = self.config_for(path)
-        texts = [self.workspace.text_documents[cell].source
-                 if cell in self.workspace.text_documents else "" for cell in cells]
         if config is None:
             for cell in cells:
                 self.linted.pop(cell, None)
                 self.publish(cell, [])
             return
         options = config.options_for(path)
-        data = _notebook_bytes(notebook, texts, self.workspace.text_documents)
-        display = str(path) if path is not None else "notebook.ipynb"
-        if not display.lower().endswith(".ipynb"):
-            display += ".ipynb"
         version = notebook.version
 
         def job() -> None:
@@ -469,9 +505,7 @@ class NanlintServer(LanguageServer):
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         if notebook is None or notebook.version != version:
             return
-        current = [self.workspace.text_documents[c].source
-                   if c in self.workspace.text_documents else "" for c in cells]
-        if current != texts:
+        if self.cell_texts(cells) != texts:
             return
         by_cell: Dict[str, List[Finding]] = {cell: [] for cell in cells}
         for finding in findings:
@@ -591,40 +625,49 @@ class NanlintServer(LanguageServer):
 
     async def fix_all_edit(self, uri: str) -> Optional[types.WorkspaceEdit]:
         """The safe fixes of the document, as ``nanlint check --fix`` applies them: one edit
-        that replaces the whole text (computed in the worker, within the time budget)."""
+        that replaces the whole text (computed in the worker, within the time budget). In a
+        notebook cell, the fixes of the whole notebook: one such edit per cell they change."""
         linted = self.current(uri)
         if linted is None or self.loop is None:
             return None
-        path = _path(uri)
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        path = _path(notebook.uri if notebook is not None else uri)
         config = self.config_for(path)
         if config is None:
             return None
         options = config.options_for(path)
-        text = linted.text
-        display = str(path) if path is not None else "-"
+        safe = SAFETIES["safe"]
+        if notebook is None:
+            cells, texts = [uri], [linted.text]
+            display = str(path) if path is not None else "-"
+
+            def fix() -> Optional[List[str]]:
+                outcome = fix_source(linted.text, display, options, safe)
+                return [outcome.text] if outcome.changed else None
+        else:
+            cells, texts, data, display = self.notebook_snapshot(notebook)
+
+            def fix() -> Optional[List[str]]:
+                outcome = fix_notebook(data, display, options, safe)
+                return _cell_sources(outcome.text) if outcome.changed else None
+
         future: asyncio.Future = self.loop.create_future()
 
         def job() -> None:
             try:
-                outcome = within_budget(options.file_timeout, lambda: fix_source(
-                    text, display, options, SAFETIES["safe"]))
-                fixed: Optional[str] = outcome.text if outcome.changed else None
+                fixed = within_budget(options.file_timeout, fix)
             except FileTimeout:
                 fixed = None
             self.deliver(lambda: future.done() or future.set_result(fixed))
 
-        self.worker.submit(f"fix-all {uri}", job)
+        self.worker.submit(f"fix-all {notebook.uri if notebook is not None else uri}", job)
         fixed = await future
-        if fixed is None or self.current(uri) is None:
-            return None
-        lines = source_lines(text)
-        if not lines or text.endswith(("\n", "\r")):
-            end = types.Position(line=len(lines), character=0)
-        else:
-            end = _position(lines, len(lines), len(lines[-1]) + 1,
-                            self.workspace.position_codec)
-        whole = types.Range(start=types.Position(line=0, character=0), end=end)
-        return types.WorkspaceEdit(changes={uri: [types.TextEdit(range=whole, new_text=fixed)]})
+        if fixed is None or self.cell_texts(cells) != texts:
+            return None  # nothing to fix, or edited since
+        codec = self.workspace.position_codec
+        changes = {cell: [types.TextEdit(range=_whole(text, codec), new_text=new)]
+                   for cell, text, new in zip(cells, texts, fixed) if new != text}
+        return types.WorkspaceEdit(changes=changes) if changes else None
 
     def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
         linted = self.current(params.text_document.uri)
@@ -661,6 +704,22 @@ def _joined(value: Any) -> str:
         return value
     raise configuration.ConfigError("expected a list of codes such as NAN101 or prefixes "
                                     f"such as NAN1, got {value!r}")
+
+
+def _whole(text: str, codec: Any) -> types.Range:
+    """The range of all of ``text``."""
+    lines = source_lines(text)
+    if not lines or text.endswith(("\n", "\r")):
+        end = types.Position(line=len(lines), character=0)
+    else:
+        end = _position(lines, len(lines), len(lines[-1]) + 1, codec)
+    return types.Range(start=types.Position(line=0, character=0), end=end)
+
+
+def _cell_sources(notebook_text: str) -> List[str]:
+    """The source of each cell of an nbformat 4 notebook."""
+    return ["".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            for cell in json.loads(notebook_text)["cells"]]
 
 
 def _wants(only: Optional[Sequence[str]], kind: str) -> bool:
@@ -709,6 +768,8 @@ def build() -> NanlintServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
+        if await server.pull_settings():
+            server.lint_all()
         watched = getattr(getattr(server.client_capabilities, "workspace", None),
                           "did_change_watched_files", None)
         if watched is None or not watched.dynamic_registration:
@@ -780,8 +841,9 @@ def build() -> NanlintServer:
             server.configuration_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def settings_changed(params: types.DidChangeConfigurationParams) -> None:
-        server.set_overrides(params.settings)
+    async def settings_changed(params: types.DidChangeConfigurationParams) -> None:
+        server.set_overrides(params.settings)  # pushed, or None (the client is to be asked)
+        await server.pull_settings()
         server.lint_all()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)

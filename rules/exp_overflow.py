@@ -8,7 +8,6 @@ import libcst as cst
 
 from nanlint.rule import Evidence, Fix, Rule, Value
 
-_AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
 
 
@@ -26,9 +25,10 @@ class ExpOverflow(Rule):
     its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`.
     Also a box size decoded from a detection head's regression output with nothing
     clipping the exponent, `exp(tw) * wa`, where `tw` comes from a parameter named like box
-    deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`, `*_deltas`, `box_delta`, `box_encodings`, `bbox_pred`:
-    a naming convention, medium confidence, said in the message; the `delta-parameters`
-    setting), also through `unstack`/`split`, slicing, `transpose`, scale factors
+    deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`,
+    `*_deltas`, `box_delta`, `box_encodings`, `bbox_pred`: a naming convention, medium
+    confidence, said in the message; the `delta-parameters` setting), also through
+    `unstack`/`split`, slicing, `transpose`, scale factors
     (`tw /= scale_factors[3]`, `delta * variance`), variables and `multiply`; the encoder's
     `log(w / wa)` (the inverse direction) is not concerned. The log of a hand-written
     softmax in one expression is NAN103's (its `log_softmax` fix covers both). `exp` of a
@@ -350,14 +350,8 @@ class ExpOverflow(Rule):
         only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
         if numerator is not exp_call or not isinstance(denominator, cst.Call):
             return None
-        axis = keepdims = None
-        for arg in denominator.args[1:]:
-            if arg.keyword is None and axis is None:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                axis = arg.value
-            elif arg.keyword is not None and arg.keyword.value == "keepdims":
-                keepdims = arg.value
+        axis = self.analysis.axis(denominator)
+        keepdims = self.analysis.keyword(denominator, "keepdims")
         inner = denominator.args[0].value if denominator.args else None
         if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
                 or not isinstance(inner, cst.Call)
@@ -413,13 +407,8 @@ class ExpOverflow(Rule):
         return f"{prefix}.logsumexp"
 
     def _axis(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
-        if reduce_call is None:
-            return None
-        for arg in reduce_call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        axis = self.analysis.axis(reduce_call) if reduce_call is not None else None
+        return self.source(axis) if axis is not None else None
 
 
 def _exp_argument(call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:

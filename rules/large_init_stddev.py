@@ -390,7 +390,8 @@ class LargeInitStddev(Rule):
                     f"({given}): with {where} each layer multiplies the scale of its input by "
                     f"~{gain:.3g} (stddev x sqrt(fan-in) = {stddev:g} x {math.sqrt(fan_in):.3g}, "
                     f"limit {limit:g}), so two such layers make the logits ~{gain * gain:.3g} "
-                    "times larger than the inputs, and the outputs reach a hand-written log or exp: {evidence}",
+                    "times larger than the inputs, and the outputs reach a hand-written log or "
+                    "exp: {evidence}",
                     evidence=evidence, confidence="high" if known else "medium",
                     suggestion=f"use a Glorot or He initializer, or stddev ~{advice:.2g} "
                                f"(sqrt(2 / fan-in)), e.g. `tf.random.truncated_normal(shape, "

@@ -6,8 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from nanlint import optable
-from nanlint.rule import Evidence, Rule, visit_tree
+from nanlint.rule import Evidence, Op, Rule, visit_tree
 
 # Producers whose output can be the whole zero vector: a difference `a - b` of equal
 # sides, a relu whose units are all inactive, and a gradient (a dead relu zeroes it all).
@@ -74,9 +73,9 @@ class NormZeroGradient(Rule):
     origin (a parameter, an attribute) are not reported, nor norms whose value reaches no
     differentiated objective (only a metric, a summary, a print, a `sess.run` fetch, an
     assertion or a comparison; a test, a metric's methods, a `@tf.custom_gradient`
-    function; see "gradient reach" in the README). A hand-written norm with an epsilon inside the root, a squared
-    distance and `tf.nn.l2_normalize` are safe. This rule replaces NAN201 on a hand-written
-    norm.
+    function; see "gradient reach" in the README). A hand-written norm with an epsilon
+    inside the root, a squared distance and `tf.nn.l2_normalize` are safe. This rule
+    replaces NAN201 on a hand-written norm.
     """
 
     code = "NAN202"
@@ -147,7 +146,7 @@ class NormZeroGradient(Rule):
             evidence = evidence.weaker("medium")
         return evidence
 
-    def _check_norm(self, node: cst.Call, op: optable.Op) -> None:
+    def _check_norm(self, node: cst.Call, op: Op) -> None:
         argument = self.analysis.argument(node, op, 0)
         if argument is None:
             return
@@ -160,8 +159,7 @@ class NormZeroGradient(Rule):
         keepdims = self.analysis.keyword(node, "keepdims")
         extra = "".join(f", {name}={self.source(expr)}" for name, expr in
                         (("axis", axis), ("keepdims", keepdims)) if expr is not None)
-        qualified = self.analysis.qualified_name(node.func) or ""
-        spelling = optable.spelling_of(qualified) or ""
+        spelling = self.analysis.spelling(node.func)
         if spelling.startswith("ops.") and "." in func:
             ns, total = func.rsplit(".", 1)[0], "sum"
         else:

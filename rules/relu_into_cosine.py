@@ -7,7 +7,6 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from nanlint import optable
 from nanlint.rule import Evidence, Rule
 
 _RELU_PRODUCERS = frozenset({"relu", "relu6"})
@@ -213,11 +212,7 @@ class ReluIntoCosine(Rule):
             call, position = inner, 1
         else:
             position = 2  # tf.norm(tensor, ord, axis)
-        axis = self.analysis.keyword(call, "axis")
-        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-        if axis is None and len(positional) > position:
-            axis = positional[position]
-        return axis
+        return self.analysis.axis(call, position)
 
     def _suggestion(self, norm: cst.BaseExpression, normalized: Optional[str],
                     cosine: bool) -> str:
@@ -228,7 +223,7 @@ class ReluIntoCosine(Rule):
         normalize = "tf.math.l2_normalize"
         if call is not None:
             func = self.source(call.func)
-            spelling = optable.spelling_of(self.analysis.qualified_name(call.func) or "") or ""
+            spelling = self.analysis.spelling(call.func)
             root = func.rsplit(".", 1)[0] if "." in func else ""
             if spelling.startswith("ops."):
                 normalize = f"{root}.normalize" if root else "keras.ops.normalize"

@@ -62,9 +62,9 @@ class UnguardedDivision(Rule):
     ```
 
     ## Fix safety
-    Unsafe, except for a count. A count (of a mask, or a 0/1 mask itself) is clamped: `total / tf.maximum(count, 1.0)`
-    (`1` for a count cast to an integer dtype; `tf.` as the file spells it, `ops.` or `K.`
-    for Keras).
+    Unsafe, except for a count. A count (of a mask, or a 0/1 mask itself) is clamped:
+    `total / tf.maximum(count, 1.0)` (`1` for a count cast to an integer dtype; `tf.` as the
+    file spells it, `ops.` or `K.` for Keras).
     That is safe: a count is either 0 or at least 1, so the result equals the old one
     wherever the old one was finite, and the numerator keeps its gradient; `--fix` applies
     it. If an empty count should give 0, `tf.math.divide_no_nan(total, count)` is the

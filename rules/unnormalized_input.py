@@ -25,7 +25,8 @@ STEP_NAME = re.compile(r"train|step|optim|update|minimi")
 # Data written in the code (a literal range) count as raw above this root mean square.
 LARGE_RMS = 10.0
 # Receivers whose `fit` is not training: they only compute statistics of the data.
-NOT_MODELS = ("ImageDataGenerator", "preprocessing", "sklearn", "Normalization", "TextVectorization")
+NOT_MODELS = ("ImageDataGenerator", "preprocessing", "sklearn", "Normalization",
+              "TextVectorization")
 # Calls and methods that keep the range of their first argument (or receiver).
 KEEP_RANGE = frozenset({"numpy.reshape", "numpy.expand_dims", "numpy.asarray", "numpy.array",
                         "numpy.squeeze", "numpy.stack", "numpy.concatenate",

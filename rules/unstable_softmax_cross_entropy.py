@@ -6,11 +6,9 @@ from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint import optable
 from nanlint.rule import Evidence, Fix, Rule, visit_tree
 
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
-_AXIS_KEYWORDS = ("axis", "dim", "reduction_indices")
 
 
 class UnstableSoftmaxCrossEntropy(Rule):
@@ -68,10 +66,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
     A softmax assigned to a variable first is fixed too when its logits are a plain name not
     assigned again in between; inside a function, the assignment `probs = softmax(z)` is
     then removed if nothing else mentions `probs` and it stands alone on its line in the
-    same block (a softmax call has no side effect, so this is safe too). The fix keeps the user's namespace (`tf`, `tf.compat.v1`,
-    `keras.ops`); softmaxes from `K.` or from a layer's activation, and hand-written
-    cross-entropies as a whole, are left to you: a fused cross-entropy returns the
-    per-example loss and replaces the reduction around it, which no fix should guess.
+    same block (a softmax call has no side effect, so this is safe too). The fix keeps the
+    user's namespace (`tf`, `tf.compat.v1`, `keras.ops`); softmaxes from `K.` or from a
+    layer's activation, and hand-written cross-entropies as a whole, are left to you: a
+    fused cross-entropy returns the per-example loss and replaces the reduction around it,
+    which no fix should guess.
 
     ## Options
     None.
@@ -363,8 +362,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
             if self.analysis.value(expr.left).const == 1:
                 expr = expr.right
         if isinstance(expr, cst.Call):
-            qualified = self.analysis.qualified_name(expr.func) or ""
-            spelling = optable.spelling_of(qualified) or ""
+            spelling = self.analysis.spelling(expr.func)
             if spelling.endswith(".one_hot") and expr.args:
                 return self.source(expr.args[0].value), True
         return self.source(expr), False
@@ -393,15 +391,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
 
     def _namespace(self, call: cst.Call) -> str:
         """`tf`, `ops` or `K`: the family of the call's canonical spelling."""
-        qualified = self.analysis.qualified_name(call.func) or ""
-        return (optable.spelling_of(qualified) or "").partition(".")[0]
+        return self.analysis.spelling(call.func).partition(".")[0]
 
     def _root(self, call: Optional[cst.Call]) -> str:
         """`tf`, `tf1`, `tf.compat.v1`, `ops` or `keras.ops`: where the fused op lives."""
         if call is None:
             return "tf"
-        qualified = self.analysis.qualified_name(call.func) or ""
-        spelling = optable.spelling_of(qualified) or ""
+        spelling = self.analysis.spelling(call.func)
         func = self.source(call.func)
         namespace, _, tail = spelling.partition(".")
         if namespace == "tf" and func.endswith("." + tail):
@@ -412,13 +408,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return "tf"
 
     def _axis(self, reduce_call: Optional[cst.CSTNode]) -> Optional[str]:
-        if not isinstance(reduce_call, cst.Call):
-            return None
-        for arg in reduce_call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in reduce_call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        axis = self.analysis.axis(reduce_call) if isinstance(reduce_call, cst.Call) else None
+        return self.source(axis) if axis is not None else None
 
     def _log_form(self, kind: str, complement: bool, root: str, logits: Optional[str],
                   call: Optional[cst.Call], arguments_here: bool = True) -> str:
@@ -471,14 +462,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     def _axis_of_softmax(self, call: Optional[cst.Call]) -> Optional[str]:
         if call is None or not self._is_softmax(call):
             return None
-        return self._axis_argument(call)
-
-    def _axis_argument(self, call: cst.Call) -> Optional[str]:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in _AXIS_KEYWORDS:
-                return self.source(arg.value)
-        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-        return self.source(positional[1].value) if len(positional) > 1 else None
+        return self._axis(call)
 
     def _call_arguments(self, call: cst.Call) -> str:
         parts = []

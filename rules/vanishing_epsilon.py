@@ -8,8 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint import optable
-from nanlint.rule import Evidence, Fix, Option, Rule, Value
+from nanlint.rule import OPTIMIZER_EPSILON, Evidence, Fix, Option, Rule, Value
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
 FLOAT32_EPSILON = 1.1920929e-07  # machine epsilon: 1 + 1e-7 is the next float32 after 1
@@ -340,8 +339,8 @@ class VanishingEpsilon(Rule):
         evidence = self._float16_variables()
         if evidence is None:
             return  # mixed precision keeps variables and optimizer slots in float32
-        spelling = optable.spelling_of(self.analysis.qualified_name(node.func) or "") or ""
-        position, default = optable.OPTIMIZER_EPSILON.get(spelling, (None, None))
+        spelling = self.analysis.spelling(node.func)
+        position, default = OPTIMIZER_EPSILON.get(spelling, (None, None))
         expr = self.analysis.keyword(node, "epsilon")
         if expr is None and position is not None:
             positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]

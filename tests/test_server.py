@@ -47,6 +47,14 @@ def workspace(tmp_path_factory):
 async def client(workspace):
     client = make_test_lsp_client()
     client.registrations = []
+    client.sections_asked = []  # the sections of the server's workspace/configuration requests
+    answer = client.get_configuration
+
+    def get_configuration(*, section=None, scope_uri=None):
+        client.sections_asked.append(section)
+        return answer(section=section, scope_uri=scope_uri)
+
+    client.get_configuration = get_configuration  # what pytest-lsp answers the server with
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
@@ -346,26 +354,42 @@ async def test_hover_shows_what_the_rule_does_and_why(client, workspace):
 
 
 # -- notebooks -------------------------------------------------------------------------------
+def notebook_cells(uri, cells):
+    """The NotebookCells and their TextDocumentItems for nbformat ``cells``."""
+    notebook_cells, items = [], []
+    for number, cell in enumerate(cells, start=1):
+        cell_uri = f"vscode-notebook-cell:{uri}#C{number}"
+        code = cell["cell_type"] == "code"
+        notebook_cells.append(types.NotebookCell(
+            kind=types.NotebookCellKind.Code if code else types.NotebookCellKind.Markup,
+            document=cell_uri))
+        items.append(types.TextDocumentItem(uri=cell_uri, language_id="python" if code
+                                            else "markdown", version=1,
+                                            text="".join(cell["source"])))
+    return notebook_cells, items
+
+
+def open_notebook(client, uri, cells, items):
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(uri=uri, notebook_type="jupyter-notebook",
+                                                 version=1, cells=cells),
+        cell_text_documents=items))
+
+
+def close_notebook(client, uri, items):
+    client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
+        notebook_document=types.NotebookDocumentIdentifier(uri=uri),
+        cell_text_documents=[types.TextDocumentIdentifier(uri=item.uri) for item in items]))
+
+
 @in_server
 async def test_a_notebook_has_findings_in_two_cells(client, workspace):
     document = json.loads((FIXTURES / "notebooks" / "two_cells.ipynb").read_text())
     uri = (workspace / "main" / "train.ipynb").as_uri()
-    cells, items = [], []
-    for number, cell in enumerate(document["cells"], start=1):
-        cell_uri = f"vscode-notebook-cell:{uri}#C{number}"
-        code = cell["cell_type"] == "code"
-        cells.append(types.NotebookCell(kind=types.NotebookCellKind.Code if code else
-                                        types.NotebookCellKind.Markup, document=cell_uri))
-        items.append(types.TextDocumentItem(uri=cell_uri, language_id="python" if code
-                                            else "markdown", version=1,
-                                            text="".join(cell["source"])))
+    cells, items = notebook_cells(uri, document["cells"])
     third, sixth = items[2].uri, items[5].uri
     client.diagnostics.pop(sixth, None)
-    found = await published(client, third, lambda: client.notebook_document_did_open(
-        types.DidOpenNotebookDocumentParams(
-            notebook_document=types.NotebookDocument(uri=uri, notebook_type="jupyter-notebook",
-                                                     version=1, cells=cells),
-            cell_text_documents=items)))
+    found = await published(client, third, lambda: open_notebook(client, uri, cells, items))
     while sixth not in client.diagnostics:
         await asyncio.sleep(0.02)
     [log] = found
@@ -381,9 +405,39 @@ async def test_a_notebook_has_findings_in_two_cells(client, workspace):
         text_document=types.TextDocumentIdentifier(uri=third), range=log.range,
         context=types.CodeActionContext(diagnostics=[log])))
     assert "Ignore NAN102 on this line" in [a.title for a in actions]
-    client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
-        notebook_document=types.NotebookDocumentIdentifier(uri=uri),
-        cell_text_documents=[types.TextDocumentIdentifier(uri=item.uri) for item in items]))
+    close_notebook(client, uri, items)
+
+
+@in_server
+async def test_a_fix_in_a_notebook_cell_edits_that_cell(client, workspace):
+    # The import is in the first cell, the log of a softmax in the third (indented, which
+    # IPython removes: the edits keep it).
+    uri = (workspace / "main" / "fix_cell.ipynb").as_uri()
+    cells, items = notebook_cells(uri, [
+        {"cell_type": "code", "source": "import tensorflow as tf\n"},
+        {"cell_type": "markdown", "source": "The loss:"},
+        {"cell_type": "code", "source": "  def loss(labels, logits):\n"
+                                        "      p = tf.math.log(tf.nn.softmax(logits))\n"
+                                        "      return -tf.reduce_sum(labels * p, axis=-1)\n"}])
+    third = items[2].uri
+    fixed = items[2].text.replace("tf.math.log(tf.nn.softmax(logits))",
+                                  "tf.nn.log_softmax(logits)")
+    [diagnostic] = await published(client, third, lambda: open_notebook(client, uri, cells,
+                                                                         items))
+    assert (diagnostic.code, diagnostic.range.start.line) == ("NAN103", 1)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=third), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic])))
+    fix = next(a for a in actions if a.title.startswith("Fix NAN103"))
+    assert list(fix.edit.changes) == [third]  # the cell, in its own lines and columns
+    assert apply(items[2].text, fix.edit.changes[third]) == fixed
+    # Fix-all fixes the notebook as `nanlint check --fix` does, as edits of its cells.
+    # (pytest-lsp reads some actions as Commands, which have no `kind`)
+    [action] = [a for a in actions if getattr(a, "kind", None) == "source.fixAll.nanlint"]
+    resolved = await client.code_action_resolve_async(action)
+    assert list(resolved.edit.changes) == [third]
+    assert apply(items[2].text, resolved.edit.changes[third]) == fixed
+    close_notebook(client, uri, items)
 
 
 # -- configuration ---------------------------------------------------------------------------
@@ -466,6 +520,37 @@ async def test_settings_from_the_client_override_select(client, workspace):
         restored = await published(client, path.as_uri(),
                                    settings({"low-confidence-as-hint": True}))
     assert len(restored) == 4
+    close_file(client, path)
+
+
+@in_server
+async def test_settings_pulled_from_the_client_add_to_the_configuration_file(client,
+                                                                              workspace):
+    deadline = time.monotonic() + 30
+    while "nanlint" not in client.sections_asked:  # asked once initialized
+        assert time.monotonic() < deadline, client.sections_asked
+        await asyncio.sleep(0.02)
+    path = workspace / "other" / "pulled.py"  # its .nanlint.yaml ignores NAN102
+    uri = path.as_uri()
+    text = TF_MIXED + ("grads = tape.gradient(loss, variables)\n"  # NAN302: preview
+                       "grads = [tf.clip_by_value(g, -1.0, 1.0) for g in grads]\n")
+    before = await published(client, uri, lambda: open_file(client, path, text))
+    assert sorted(d.code for d in before) == ["NAN101", "NAN201"]
+
+    def changed(settings=None):  # None: the client is to be asked
+        return lambda: client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings=settings))
+
+    client.set_configuration({"ignore": ["NAN101"], "preview": True,
+                              "low-confidence-as-hint": True}, section="nanlint")
+    try:
+        pulled = await published(client, uri, changed())
+        assert sorted(d.code for d in pulled) == ["NAN201", "NAN302"]
+    finally:
+        client.set_configuration(None, section="nanlint")  # nothing to pull: a push counts
+        restored = await published(client, uri, changed(
+            {"nanlint": {"low-confidence-as-hint": True}}))
+    assert [as_tuple(d) for d in restored] == [as_tuple(d) for d in before]
     close_file(client, path)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import options_for
 from nanlint.engine import LintOptions, lint_source
-from nanlint.rule import Rule
+from nanlint.rule import Analysis, Rule
 from nanlint.analysis import Settings
 
 TF = "import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
@@ -840,3 +840,20 @@ def test_huge_evidence_comes_with_its_name_in_the_module(name, patterns):
 def test_a_module_without_a_delta_name_holds_nothing_huge():
     assert at_probe(TF + "def decode(codes):\n    probe(codes)\n", huge_question) == (
         False, False)
+
+
+@pytest.mark.parametrize("call, axis", [
+    ("tf.reduce_sum(x, axis=1)", "1"),
+    ("tf.reduce_sum(x, 1)", "1"),
+    ("tf.compat.v1.reduce_sum(x, reduction_indices=[1])", "[1]"),
+    ("tf.compat.v1.nn.softmax(z, dim=-1)", "-1"),
+    ("keras.ops.sum(x, keepdims=True, axis=-1)", "-1"),
+    ("np.sum(x, axis=None)", "None"),
+    ("tf.reduce_sum(x)", None),
+    ("tf.reduce_sum(x, keepdims=True)", None),
+    ("tf.reduce_sum(*xs)", None),
+])
+def test_axis_argument(call, axis):
+    """One question for every spelling of a reduction's or softmax's axis."""
+    found = Analysis.axis(cst.parse_expression(call))
+    assert (cst.Module([]).code_for_node(found) if found is not None else None) == axis

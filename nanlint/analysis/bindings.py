@@ -16,8 +16,9 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tup
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.callsites import (Activation, Places, argument_expression, collect_calls,
-                                        keyword_argument, op_argument, parent_map)
+from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
+                                        collect_calls, keyword_argument, op_argument,
+                                        parent_map)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
@@ -368,6 +369,7 @@ class Bindings:
     # -- calls and arguments ----------------------------------------------------------------
     argument = staticmethod(op_argument)
     keyword = staticmethod(keyword_argument)
+    axis = staticmethod(axis_argument)
 
     def _named_calls(self) -> List[cst.Call]:
         """Every call of the module whose callee is a name or a dotted name, in order."""

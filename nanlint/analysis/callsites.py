@@ -14,7 +14,7 @@ import libcst as cst
 
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.tree import children, last_name
-from nanlint.optable import MAP_NAMES, Op
+from nanlint.optable import AXIS_KEYWORDS, MAP_NAMES, Op
 
 # id(call) -> (the scope nodes around it, outermost first; the innermost statement)
 Places = Dict[int, Tuple[Tuple[cst.CSTNode, ...], Optional[cst.CSTNode]]]
@@ -161,3 +161,14 @@ def keyword_argument(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value == name:
             return arg.value
     return None
+
+
+def axis_argument(call: cst.Call, position: int = 1) -> Optional[cst.BaseExpression]:
+    """The axis a reduction or softmax passes, under any of its keywords (``axis=``,
+    ``reduction_indices=``, ``dim=``) or as the positional argument at ``position``; None if
+    it passes none (an explicit ``axis=None`` is returned as the expression ``None``)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in AXIS_KEYWORDS:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position] if len(positional) > position else None

@@ -266,7 +266,8 @@ class Expressions(Sites):
             fnmatch.fnmatchcase(name, pattern) for pattern in patterns)), None)
         if isinstance(node, cst.FunctionDef) and role is not None:
             return self._conventional_role(name, node, PARAMETER_ROLES[role])
-        if not isinstance(node, cst.FunctionDef) or name not in self.settings.probability_parameters:
+        if (not isinstance(node, cst.FunctionDef)
+                or name not in self.settings.probability_parameters):
             return UNKNOWN
         params = {p.name.value for p in node.params.params}
         if not (self._loss_re.search(node.name.value.lower()) or "y_true" in params):

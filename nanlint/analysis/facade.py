@@ -151,6 +151,11 @@ class Analysis(Expressions):
         callee = self._callee(expr, scope, index)
         return callee.qualified if callee is not None else None
 
+    def spelling(self, expr: cst.BaseExpression) -> str:
+        """The op table's spelling of the TF/Keras name ``expr`` stands for, through the
+        file's imports and aliases (`tf.math.log`, `ops.log`, `K.log`), or "" if it is none."""
+        return optable.spelling_of(self.qualified_name(expr) or "") or ""
+
     def definition(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The expression last assigned to ``name`` before the current statement, or None
         (a parameter, an import, an augmented assignment, a name bound by a loop)."""

@@ -98,7 +98,10 @@ class Producers(Sources):
         if transfer == "pow":
             return power(arg(0), arg(1), call)
         if transfer == "reduce":
-            return reduce(op.name, arg(0), call, self._has_axis(call))
+            axis = self.axis(call)  # `axis=None` reduces over all axes, as no axis does
+            over_axes = axis is not None and not (isinstance(axis, cst.Name)
+                                                  and axis.value == "None")
+            return reduce(op.name, arg(0), call, over_axes)
         if transfer in ("add", "subtract", "multiply", "divide"):
             return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
         if transfer == "divide_no_nan":

@@ -120,16 +120,6 @@ class Sources(Constants):
                 return False
         return True
 
-    @staticmethod
-    def _has_axis(call: cst.Call) -> bool:
-        """A reduction over some axes (a second positional argument, or `axis=`)."""
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        if len(positional) > 1:
-            return True
-        return any(a.keyword is not None and a.keyword.value in (
-            "axis", "reduction_indices", "dim") and not (
-            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
-
     def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         if op.activation is not None:
             activation = op.activation
