@@ -138,7 +138,8 @@ class UnnormalizedInput(Rule):
         "                             tf.keras.layers.Dense(10)])\nmodel.fit(x, y)\n",
         "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.imdb.load_data()\n"
         "model.fit(x, y)\n",
-        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "import numpy as np\nimport keras\n"
+        "keras.mixed_precision.set_global_policy('mixed_float16')\n"
         "model.predict(np.random.uniform(60000, 70000, size=(8, 4)) / 70000.0)\n",
     ]
     INVALID = [
@@ -150,7 +151,8 @@ class UnnormalizedInput(Rule):
         "import tensorflow as tf\ndef load(path):\n"
         "    return tf.io.decode_jpeg(tf.io.read_file(path))\n"
         "ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)\nmodel.fit(ds)\n",
-        "import numpy as np\nimport keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n"
+        "import numpy as np\nimport keras\n"
+        "keras.mixed_precision.set_global_policy('mixed_float16')\n"
         "model.predict(np.random.uniform(60000, 70000, size=(8, 4)))\n",
     ]
 
