@@ -196,7 +196,9 @@ class ExpOverflow(Rule):
     def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression,
                         numerator: Optional[cst.BaseExpression] = None) -> None:
         bottom = self.analysis.value(denominator)
-        if numerator is not None and "handwritten_softmax" in self.analysis.value(node).tags:
+        # A quotient is a hand-written softmax only over a sum of exps: ask its value then.
+        if numerator is not None and "sum_exp" in bottom.tags and (
+                "handwritten_softmax" in self.analysis.value(node).tags):
             self._check_softmax(node, numerator, denominator)
             return
         if "sum_exp_unbounded" in bottom.tags:

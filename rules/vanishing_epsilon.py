@@ -24,6 +24,7 @@ CANDIDATES = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
 MEETING_OPS = frozenset({"clip", "maximum", "minimum", "add", "subtract", "multiply",
                          "divide", "where", "divide_no_nan"})
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+_LITERALS = (cst.Integer, cst.Float)
 
 
 def stored(number: float, dtype: str) -> float:
@@ -177,9 +178,14 @@ class VanishingEpsilon(Rule):
         if not (isinstance(expr, cst.BinaryOperation)
                 and isinstance(expr.operator, (cst.Add, cst.Subtract))):
             return None
-        a, b = self._constant(expr.left), self._constant(expr.right)
-        if a is None or b is None:
+        # Both sides must be constants: stop at the first that is not, trying a literal first.
+        first, second = ((expr.right, expr.left) if isinstance(expr.right, _LITERALS)
+                         else (expr.left, expr.right))
+        found = self._constant(first)
+        other = self._constant(second) if found is not None else None
+        if other is None:
             return None
+        a, b = (found, other) if first is expr.left else (other, found)
         sign = -1.0 if isinstance(expr.operator, cst.Subtract) else 1.0
         big, small = (a, sign * b) if abs(a) >= abs(b) else (sign * b, a)
         if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big):
@@ -314,12 +320,14 @@ class VanishingEpsilon(Rule):
     def _check_call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
         expressions = [arg.value for arg in node.args]
-        tensors = [expr for expr in expressions
-                   if (value := self.analysis.value(expr)).tensor and value.const is None]
-        for expr in expressions:
-            if tensors and self._check_constant_sum(expr, tensors[0]):
-                return
-        if op is None or op.name not in ("clip", "maximum", "add"):
+        if any(self._constant_sum(expr) is not None for expr in expressions):
+            tensors = [expr for expr in expressions
+                       if (value := self.analysis.value(expr)).tensor and value.const is None]
+            for expr in expressions:
+                if tensors and self._check_constant_sum(expr, tensors[0]):
+                    return
+        if op is None or op.name not in ("clip", "maximum", "add") or not (
+                self.analysis.may_hold("float16")):
             return
         first = self.analysis.argument(node, op, 0)
         second = self.analysis.argument(node, op, 1)

@@ -54,10 +54,7 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
         child = getattr(node, name)
         kind = child.__class__
         if kind is tuple or kind is list:
-            for item in child:
-                flag = known.get(item.__class__)
-                if flag or (flag is None and is_node(item)):
-                    found.append(item)
+            found.extend(child)  # libcst's sequence fields hold nodes only
         else:
             flag = known.get(kind)
             if flag or (flag is None and is_node(child)):
