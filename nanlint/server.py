@@ -41,6 +41,7 @@ SOURCE = "nanlint"
 FIX_ALL = "source.fixAll.nanlint"
 SHOW_DOCUMENTATION = "nanlint.showDocumentation"
 DEBOUNCE = 0.3  # seconds of quiet after an edit before it is linted
+INTERRUPT_REPEAT = 0.05  # seconds between the signals that interrupt a stale run
 UNSAFE = "unsafe: changes values near 0"
 CONFIG_NAMES = (configuration.CONFIG_FILE, "pyproject.toml")
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -85,10 +86,23 @@ class Worker:
             if waiting is not None and waiting[2] is not None:
                 waiting[2]()
             self._pending[key] = (time.monotonic() + delay, job, dropped)
-            if key == self._running and self._interrupt is not None:
+            if (key == self._running and self._interrupt is not None
+                    and self._cancel != self._serial):
                 self._cancel = self._serial
-                signal.pthread_kill(threading.main_thread().ident, self._interrupt)
+                threading.Thread(target=self._interrupt_job, args=(self._serial,),
+                                 name="nanlint-interrupt", daemon=True).start()
             self._condition.notify()
+
+    def _interrupt_job(self, serial: int) -> None:
+        """Signal the main thread until the job ``serial`` has stopped: a signal that lands
+        where exceptions are swallowed (a gc callback, a ``__del__``) is followed by another,
+        as the file-timeout alarm repeats."""
+        while True:
+            with self._condition:
+                if self._running is None or self._serial != serial:
+                    return
+            signal.pthread_kill(threading.main_thread().ident, self._interrupt)
+            time.sleep(INTERRUPT_REPEAT)
 
     def stop(self) -> None:
         with self._condition:
