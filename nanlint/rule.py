@@ -201,15 +201,19 @@ class Rule:
         visit_tree(node, _Calls())
         return found[0] if found else None
 
-    def namespace(self, call: Optional[cst.Call]) -> Tuple[str, str]:
+    def namespace(self, call: Optional[cst.Call],
+                  families: Tuple[str, ...] = ("tf", "ops", "K")) -> Tuple[str, str]:
         """(family of the op's canonical spelling: `tf`, `ops` or `K`; the user's prefix for
         it: `tf`, `tf1`, `tf.compat.v1`, `ops`, `keras.ops`, `K`), to spell a fix's ops the way
-        the file spells them."""
+        the file spells them. A call of another family (`activations.softmax`), or of one
+        not in ``families`` (those that have the ops the caller spells), gives `tf`."""
         if call is None:
             return "tf", "tf"
         spelling = self.analysis.spelling(call.func)
         func = self.source(call.func)
         family, _, tail = spelling.partition(".")
+        if family not in families:
+            return "tf", "tf"
         if family == "tf":
             return "tf", func[: -len(tail) - 1] if func.endswith("." + tail) else "tf"
         if family in ("ops", "K"):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -40,6 +41,7 @@ SOURCE = "nanlint"
 FIX_ALL = "source.fixAll.nanlint"
 SHOW_DOCUMENTATION = "nanlint.showDocumentation"
 DEBOUNCE = 0.3  # seconds of quiet after an edit before it is linted
+INTERRUPT_REPEAT = 0.05  # seconds between the signals that interrupt a stale run
 UNSAFE = "unsafe: changes values near 0"
 CONFIG_NAMES = (configuration.CONFIG_FILE, "pyproject.toml")
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -61,27 +63,46 @@ class Worker:
 
     A job waits ``delay`` seconds (the debounce); a job submitted under the key of a waiting
     one replaces it, and under the key of the running one interrupts it (a signal raises
-    Cancelled in the main thread, as the file-timeout alarm raises FileTimeout).
+    Cancelled in the main thread, as the file-timeout alarm raises FileTimeout). Either way
+    the superseded job's ``dropped`` is called (in the thread that submits the newer one, or
+    in the main thread), so that a request that waits on it can still be answered.
     """
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
-        self._pending: Dict[str, Tuple[float, Callable[[], None]]] = {}
+        self._pending: Dict[str, Tuple[float, Callable[[], None], Optional[Callable]]] = {}
         self._running: Optional[str] = None
+        self._dropped: Optional[Callable[[], None]] = None  # of the running job
         self._serial = 0  # of the running job
         self._cancel = -1  # the serial of the job to interrupt
         self._armed = False
         self._stopped = False
         self._interrupt = getattr(signal, "SIGUSR1", None)
 
-    def submit(self, key: str, job: Callable[[], None], delay: float = 0.0) -> None:
+    def submit(self, key: str, job: Callable[[], None], delay: float = 0.0,
+               dropped: Optional[Callable[[], None]] = None) -> None:
         with self._condition:
-            self._pending.pop(key, None)
-            self._pending[key] = (time.monotonic() + delay, job)
-            if key == self._running and self._interrupt is not None:
+            waiting = self._pending.pop(key, None)
+            if waiting is not None and waiting[2] is not None:
+                waiting[2]()
+            self._pending[key] = (time.monotonic() + delay, job, dropped)
+            if (key == self._running and self._interrupt is not None
+                    and self._cancel != self._serial):
                 self._cancel = self._serial
-                signal.pthread_kill(threading.main_thread().ident, self._interrupt)
+                threading.Thread(target=self._interrupt_job, args=(self._serial,),
+                                 name="nanlint-interrupt", daemon=True).start()
             self._condition.notify()
+
+    def _interrupt_job(self, serial: int) -> None:
+        """Signal the main thread until the job ``serial`` has stopped: a signal that lands
+        where exceptions are swallowed (a gc callback, a ``__del__``) is followed by another,
+        as the file-timeout alarm repeats."""
+        while True:
+            with self._condition:
+                if self._running is None or self._serial != serial:
+                    return
+            signal.pthread_kill(threading.main_thread().ident, self._interrupt)
+            time.sleep(INTERRUPT_REPEAT)
 
     def stop(self) -> None:
         with self._condition:
@@ -96,11 +117,12 @@ class Worker:
         with self._condition:
             while not self._stopped:
                 if self._pending:
-                    key, (due, job) = min(self._pending.items(), key=lambda item: item[1][0])
+                    key, (due, job, dropped) = min(self._pending.items(),
+                                                   key=lambda item: item[1][0])
                     wait = due - time.monotonic()
                     if wait <= 0:
                         del self._pending[key]
-                        self._running = key
+                        self._running, self._dropped = key, dropped
                         self._serial += 1
                         return job
                     self._condition.wait(wait)
@@ -124,10 +146,12 @@ class Worker:
                     self._armed = False
             except Cancelled:
                 self._armed = False
+                if self._dropped is not None:
+                    self._dropped()
             except Exception:  # noqa: BLE001 — one failed job must not stop the server
                 logger.exception("nanlint: a job failed")
             with self._condition:
-                self._running = None
+                self._running, self._dropped = None, None
 
 
 # -- documents and positions -----------------------------------------------------------------
@@ -137,6 +161,29 @@ class Linted:
 
     text: str
     findings: List[Finding] = field(default_factory=list)
+
+
+@dataclass
+class FixAll:
+    """One fix-all run in the worker: the texts it fixes (of ``cells``, the document or the
+    notebook's cells), under which options, and its answer, a future that every request for
+    those same texts awaits."""
+
+    cells: List[str]
+    texts: List[str]
+    options: Any
+    answer: asyncio.Future
+
+
+def _settle(future: asyncio.Future, result: Any = None,
+            error: Optional[BaseException] = None) -> None:
+    """Give ``future`` its result or error, unless it has one already."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _position(lines: Sequence[str], line: int, column: int, codec: Any) -> types.Position:
@@ -278,6 +325,7 @@ class NanlintServer(LanguageServer):
         self.cells_of: Dict[str, List[str]] = {}  # notebook URI → its cells' URIs
         self.configs: Dict[str, Tuple[Any, Optional[str], Optional[Path]]] = {}
         self.config_problems: Dict[str, str] = {}  # configuration file URI → its problem
+        self.fixing: Dict[str, FixAll] = {}  # worker key → the fix-all run it waits for
         self.exit_code = 1
 
     # -- configuration -----------------------------------------------------------------------
@@ -626,7 +674,12 @@ class NanlintServer(LanguageServer):
     async def fix_all_edit(self, uri: str) -> Optional[types.WorkspaceEdit]:
         """The safe fixes of the document, as ``nanlint check --fix`` applies them: one edit
         that replaces the whole text (computed in the worker, within the time budget). In a
-        notebook cell, the fixes of the whole notebook: one such edit per cell they change."""
+        notebook cell, the fixes of the whole notebook: one such edit per cell they change.
+
+        A second request for the same texts shares the first one's run. A request whose
+        texts changed before its answer was ready (an edit, or a newer request that
+        superseded its run) is answered with ContentModified: its whole-text edit would undo
+        the change."""
         linted = self.current(uri)
         if linted is None or self.loop is None:
             return None
@@ -651,23 +704,48 @@ class NanlintServer(LanguageServer):
                 outcome = fix_notebook(data, display, options, safe)
                 return _cell_sources(outcome.text) if outcome.changed else None
 
-        future: asyncio.Future = self.loop.create_future()
-
-        def job() -> None:
-            try:
-                fixed = within_budget(options.file_timeout, fix)
-            except FileTimeout:
-                fixed = None
-            self.deliver(lambda: future.done() or future.set_result(fixed))
-
-        self.worker.submit(f"fix-all {notebook.uri if notebook is not None else uri}", job)
-        fixed = await future
-        if fixed is None or self.cell_texts(cells) != texts:
-            return None  # nothing to fix, or edited since
+        key = f"fix-all {notebook.uri if notebook is not None else uri}"
+        run = self.fixing.get(key)
+        if run is None or (run.cells, run.texts) != (cells, texts) or run.options is not options:
+            run = self.fixing[key] = FixAll(cells, texts, options, self.loop.create_future())
+            self.fix_in_worker(key, run, fix)
+        fixed = await asyncio.shield(run.answer)  # a cancelled request leaves it to the others
+        if self.cell_texts(cells) != texts:
+            raise JsonRpcContentModified("nanlint: the document changed while its fixes were "
+                                         "computed")
+        if fixed is None:
+            return None  # nothing to fix
         codec = self.workspace.position_codec
         changes = {cell: [types.TextEdit(range=_whole(text, codec), new_text=new)]
                    for cell, text, new in zip(cells, texts, fixed) if new != text}
         return types.WorkspaceEdit(changes=changes) if changes else None
+
+    def fix_in_worker(self, key: str, run: FixAll, fix: Callable[[], Optional[List[str]]]
+                      ) -> None:
+        """Compute ``fix()`` in the worker as ``run``'s answer: None past the time budget, the
+        error if it fails, ContentModified if a newer run supersedes it."""
+        answer = run.answer
+
+        def job() -> None:
+            try:
+                fixed = within_budget(run.options.file_timeout, fix)
+            except FileTimeout:
+                fixed = None
+            except Exception as error:  # noqa: BLE001 — the request's answer is the error
+                self.deliver(functools.partial(_settle, answer, error=error))
+                return
+            self.deliver(lambda: _settle(answer, fixed))
+
+        def dropped() -> None:
+            self.deliver(lambda: _settle(answer, error=JsonRpcContentModified(
+                "nanlint: a newer fix-all request for changed text superseded this one")))
+
+        def forget(_: asyncio.Future) -> None:
+            if self.fixing.get(key) is run:
+                del self.fixing[key]
+
+        answer.add_done_callback(forget)
+        self.worker.submit(key, job, dropped=dropped)
 
     def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
         linted = self.current(params.text_document.uri)
@@ -859,7 +937,10 @@ def build() -> NanlintServer:
         if resolve is None or "edit" not in (resolve.properties or []):
             for action in actions:
                 if action.kind == FIX_ALL:
-                    action.edit = await server.fix_all_edit(action.data["uri"])
+                    try:
+                        action.edit = await server.fix_all_edit(action.data["uri"])
+                    except JsonRpcContentModified:  # stale: the quick fixes go without it
+                        action.edit = None
             actions = [a for a in actions if a.kind != FIX_ALL or a.edit is not None]
         return actions
 

@@ -8,6 +8,9 @@ import libcst as cst
 
 from nanlint.rule import Evidence, Fix, Rule, visit_tree
 
+# Where the fused ops this rule suggests live: `tf` and Keras 3's `ops`. The Keras backend `K`
+# has no log_softmax or log_sigmoid, so a `K.softmax` is answered in `tf`.
+_FUSED_FAMILIES = ("tf", "ops")
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
 
 
@@ -149,7 +152,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         func = self.source(node.func)
         shown = self.compact(argument)
         logits, call = self._logits(producer)
-        root = self._root(call)
+        root = self.namespace(call, _FUSED_FAMILIES)[1]
         factor = self._factors.get(id(node))
         what = "1 - sigmoid" if complement else kind
         if factor is not None and self.analysis.value(factor).const is not None:
@@ -225,8 +228,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         evidence = found_a[2]
         logits, call = self._logits(evidence.node)
         labels, _ = self._labels(labels_a)
-        suggestion = self._cross_entropy("sigmoid", self._root(call), labels, logits, False,
-                                         call)
+        suggestion = self._cross_entropy("sigmoid", self.namespace(call, _FUSED_FAMILIES)[1],
+                                         labels, logits, False, call)
         self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
                     f"of the sigmoid output is -inf once it saturates to 0, and the log of "
                     f"`1 - p` once it saturates to 1, so the loss is inf and its gradient NaN: "
@@ -281,9 +284,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if not isinstance(producer, cst.Call) or probability is None:
             return None
         op = self.analysis.op_of(producer)
-        namespace = self._namespace(producer)
-        if op is None or op.name not in ("softmax", "sigmoid") or namespace not in ("tf", "ops"):
-            return None
+        family, root = self.namespace(producer, _FUSED_FAMILIES)
+        if (op is None or op.name not in ("softmax", "sigmoid")
+                or self.analysis.spelling(producer.func).partition(".")[0] != family):
+            return None  # `K.softmax`, `activations.softmax`: the fused op would be `tf`'s
         if probability is not producer:
             logits = _first_argument(producer)
             if not (isinstance(probability, cst.Name)
@@ -293,8 +297,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
                             for arg in producer.args)
                     and self.analysis.unchanged_since(logits, probability)):
                 return None
-        root = self._root(producer)
-        ops = namespace == "ops"
+        ops = family == "ops"
         if op.name == "softmax":
             func = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
             fix = self.fix(f"use `{func}`", node, producer.with_changes(
@@ -388,24 +391,6 @@ class UnstableSoftmaxCrossEntropy(Rule):
             argument = _first_argument(exp_call)
             return (self.source(argument) if argument is not None else None), exp_call
         return None, None
-
-    def _namespace(self, call: cst.Call) -> str:
-        """`tf`, `ops` or `K`: the family of the call's canonical spelling."""
-        return self.analysis.spelling(call.func).partition(".")[0]
-
-    def _root(self, call: Optional[cst.Call]) -> str:
-        """`tf`, `tf1`, `tf.compat.v1`, `ops` or `keras.ops`: where the fused op lives."""
-        if call is None:
-            return "tf"
-        spelling = self.analysis.spelling(call.func)
-        func = self.source(call.func)
-        namespace, _, tail = spelling.partition(".")
-        if namespace == "tf" and func.endswith("." + tail):
-            return func[: -len(tail) - 1]
-        if namespace == "ops":
-            head = func.rpartition(".")[0]
-            return head or "keras.ops"
-        return "tf"
 
     def _axis(self, reduce_call: Optional[cst.CSTNode]) -> Optional[str]:
         axis = self.analysis.axis(reduce_call) if isinstance(reduce_call, cst.Call) else None

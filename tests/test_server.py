@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException
 from pytest_lsp import client_capabilities, make_test_lsp_client
 
 from cli_helpers import TF_LOG, TF_MIXED, make
 from conftest import FIXTURES, run_cli
 from nanlint import registry
-from nanlint.server import ignore_edit
+from nanlint.server import Cancelled, Worker, ignore_edit
 
 in_server = pytest.mark.asyncio(loop_scope="module")  # one event loop, one server
 
@@ -28,6 +29,8 @@ def loss(labels, logits):
     return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
 """
 CLEAN = "import tensorflow as tf\n\n\ndef loss(labels, logits):\n    return 0.0\n"
+# Seconds of analysis (about 4 s on an idle core): a run that holds the worker.
+SLOW = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 3000
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 KNOWN = frozenset(registry.all_codes())
 
@@ -133,6 +136,37 @@ def as_tuple(diagnostic):
             r.end.character + 1, diagnostic.message)
 
 
+async def behind_a_slow_run(client, path, *steps):
+    """Run ``steps`` while the server's worker lints a slow file ``path``, so that the
+    requests they send wait in its queue together; then end the slow run. A step may return
+    a request (an awaitable): the answers (or errors) of those, in order."""
+    open_file(client, path, SLOW)
+    await asyncio.sleep(0.3)  # the slow run has started
+    requests = []
+    for step in steps:
+        request = step()
+        if request is not None:
+            requests.append(asyncio.ensure_future(request))
+        await asyncio.sleep(0.2)  # the server has it
+    replace_text(client, path, CLEAN, 2)  # interrupts the slow run
+    try:
+        # A request without an answer would wait forever.
+        return await asyncio.wait_for(asyncio.gather(*requests, return_exceptions=True), 30)
+    finally:
+        close_file(client, path)
+
+
+async def fix_all_action(client, uri):
+    whole = types.Range(start=types.Position(line=0, character=0),
+                        end=types.Position(line=0, character=0))
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"])))
+    # (pytest-lsp reads some actions as Commands, which have no `kind`)
+    [action] = [a for a in actions if getattr(a, "kind", None) == "source.fixAll.nanlint"]
+    return action
+
+
 async def actions_at(client, path, diagnostic, only=None):
     return await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
@@ -209,10 +243,8 @@ async def test_an_edit_updates_the_diagnostics_and_only_the_last_edit_is_linted(
 async def test_a_newer_edit_interrupts_a_stale_run(client, workspace):
     path = workspace / "main" / "slow.py"
     uri = path.as_uri()
-    # About 30 s of analysis: far longer than this test may take.
-    slow = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 3000
     client.diagnostics.pop(uri, None)
-    open_file(client, path, slow)
+    open_file(client, path, SLOW)
     await asyncio.sleep(0.3)  # the run has started
     started = time.monotonic()
     assert await published(client, uri, lambda: replace_text(client, path, TF_LOG, 2)) != []
@@ -322,6 +354,51 @@ async def test_fix_all_applies_the_safe_fixes_like_check_fix(client, workspace, 
     assert fixed == cli_fix(tmp_path, source)
     assert fixed != source
     close_file(client, path)
+
+
+@in_server
+async def test_two_fix_all_requests_for_one_document_both_get_its_edit(client, workspace,
+                                                                      tmp_path):
+    # The second request used to replace the first one's job: the first was never answered.
+    source = (FIXTURES / "fixes" / "NAN103_unstable_softmax_cross_entropy.in.py").read_text()
+    path = workspace / "main" / "fix_twice.py"
+    uri = path.as_uri()
+    await published(client, uri, lambda: open_file(client, path, source))
+    action = await fix_all_action(client, uri)
+    first, second = await behind_a_slow_run(
+        client, workspace / "main" / "slow_fix.py",
+        lambda: client.code_action_resolve_async(action),
+        lambda: client.code_action_resolve_async(action))
+    expected = cli_fix(tmp_path, source)
+    assert apply(source, first.edit.changes[uri]) == expected != source
+    assert apply(source, second.edit.changes[uri]) == expected
+    close_file(client, path)
+
+
+@in_server
+async def test_two_fix_all_code_actions_both_get_the_edit_without_resolve(workspace,
+                                                                          tmp_path):
+    # A client without codeAction/resolve (emacs) gets the edit in the code action itself.
+    emacs = make_test_lsp_client()
+    await emacs.start_io(sys.executable, "-m", "nanlint", "server",
+                         cwd=str(workspace / "main"))
+    await emacs.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("emacs"), root_uri=(workspace / "main").as_uri()))
+    try:
+        source = SOFTMAX_CE
+        path = workspace / "main" / "fix_twice_emacs.py"
+        uri = path.as_uri()
+        await published(emacs, uri, lambda: open_file(emacs, path, source))
+        first, second = await behind_a_slow_run(
+            emacs, workspace / "main" / "slow_emacs.py",
+            lambda: fix_all_action(emacs, uri), lambda: fix_all_action(emacs, uri))
+        expected = cli_fix(tmp_path, source)
+        assert apply(source, first.edit.changes[uri]) == expected != source
+        assert apply(source, second.edit.changes[uri]) == expected
+        close_file(emacs, path)
+    finally:
+        await emacs.shutdown_session()
+        await emacs.stop()
 
 
 @in_server
@@ -438,6 +515,106 @@ async def test_a_fix_in_a_notebook_cell_edits_that_cell(client, workspace):
     assert list(resolved.edit.changes) == [third]
     assert apply(items[2].text, resolved.edit.changes[third]) == fixed
     close_notebook(client, uri, items)
+
+
+@in_server
+async def test_a_fix_all_superseded_by_one_for_newer_cells_is_content_modified(client,
+                                                                               workspace):
+    # Fix-all in a notebook fixes all its cells: an edit of another cell between two requests
+    # from the same cell makes the first one's answer stale (its edits would undo it).
+    uri = (workspace / "main" / "fix_superseded.ipynb").as_uri()
+    cells, items = notebook_cells(uri, [
+        {"cell_type": "code", "source": "import tensorflow as tf\n"},
+        {"cell_type": "code", "source": "def loss(labels, logits):\n"
+                                        "    p = tf.math.log(tf.nn.softmax(logits))\n"
+                                        "    return -tf.reduce_sum(labels * p, axis=-1)\n"}])
+    first_cell, second_cell = items[0].uri, items[1].uri
+    await published(client, second_cell, lambda: open_notebook(client, uri, cells, items))
+    action = await fix_all_action(client, second_cell)
+    imports = "import tensorflow as tf\nimport numpy as np\n"
+
+    def edit_the_first_cell():
+        client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=uri, version=2),
+            change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(
+                text_content=[types.NotebookDocumentCellContentChanges(
+                    document=types.VersionedTextDocumentIdentifier(uri=first_cell, version=2),
+                    changes=[types.TextDocumentContentChangeWholeDocument(text=imports)])]))))
+
+    stale, fresh = await behind_a_slow_run(
+        client, workspace / "main" / "slow_notebook.py",
+        lambda: client.code_action_resolve_async(action), edit_the_first_cell,
+        lambda: client.code_action_resolve_async(action))
+    assert isinstance(stale, JsonRpcException)
+    assert stale.code == JsonRpcContentModified.CODE == -32801
+    assert list(fresh.edit.changes) == [second_cell]
+    assert "tf.nn.log_softmax(logits)" in fresh.edit.changes[second_cell][0].new_text
+    close_notebook(client, uri, items)
+
+
+def test_a_superseded_job_is_dropped_whether_waiting_or_running():
+    """The worker tells a job's owner when a newer job of its key replaces it before it ran
+    or interrupts it while it runs (the owner answers the request that waits on it)."""
+    import signal
+    import threading
+
+    worker = Worker()
+    events = []
+
+    def slow():
+        events.append("slow started")
+        threading.Timer(0.1, worker.submit, args=("doc", newer)).start()
+        time.sleep(30)
+        events.append("slow finished")
+
+    def newer():
+        events.append("newer")
+        worker.stop()
+
+    worker.submit("doc", lambda: events.append("waiting"), delay=10,
+                  dropped=lambda: events.append("waiting dropped"))
+    worker.submit("doc", slow, dropped=lambda: events.append("slow dropped"))
+    previous = signal.getsignal(signal.SIGUSR1)
+    started = time.monotonic()
+    try:
+        worker.run()
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert events == ["waiting dropped", "slow started", "slow dropped", "newer"]
+    assert time.monotonic() - started < 10
+
+
+def test_a_stale_run_is_interrupted_even_if_one_signal_is_lost():
+    """One interrupt can land where exceptions are swallowed (a gc callback, a __del__: the
+    stale run went on to its end); the worker signals again until the run stops."""
+    import signal
+    import threading
+
+    worker = Worker()
+    events = []
+
+    def stubborn():
+        threading.Timer(0.1, worker.submit, args=("doc", newer)).start()
+        try:
+            time.sleep(30)
+        except Cancelled:
+            events.append("swallowed")
+        time.sleep(30)
+        events.append("stubborn finished")
+
+    def newer():
+        events.append("newer")
+        worker.stop()
+
+    worker.submit("doc", stubborn, dropped=lambda: events.append("stubborn dropped"))
+    previous = signal.getsignal(signal.SIGUSR1)
+    started = time.monotonic()
+    try:
+        worker.run()
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert events == ["swallowed", "stubborn dropped", "newer"]
+    assert time.monotonic() - started < 10
 
 
 # -- configuration ---------------------------------------------------------------------------
