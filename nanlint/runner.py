@@ -14,7 +14,7 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
@@ -189,13 +189,14 @@ def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        size = max(1, min(32, len(work) // (jobs * 4)))
-        chunks = [work[i:i + size] for i in range(0, len(work), size)]
-        results = []
+        chunks = _chunks([_size(path) for path, _ in work], jobs)
+        results: List[Any] = [None] * len(work)
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                  initargs=(config, registry.local_rule_files(), mode)) as pool:
-            for chunk_result in pool.map(_fix_chunk, chunks):
-                results.extend(chunk_result)
+            for indices, chunk_result in zip(chunks, pool.map(
+                    _fix_chunk, [[work[i] for i in chunk] for chunk in chunks])):
+                for index, result in zip(indices, chunk_result):
+                    results[index] = result
     for (_, display), (findings, codes, diff) in zip(work, results):
         outcome.findings.extend(findings)
         outcome.fixed += len(codes)
@@ -289,12 +290,41 @@ def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs
         return results
     from concurrent.futures import ProcessPoolExecutor  # not paid by a pre-commit run
 
-    size = max(1, min(32, len(work) // (jobs * 4)))
-    chunks = [work[i:i + size] for i in range(0, len(work), size)]
+    chunks = _chunks([len(data) if data is not None else _size(path)
+                      for path, _, data in work], jobs)
+    results: List[List[Finding]] = [[] for _ in work]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                              initargs=(config, registry.local_rule_files())) as pool:
-        results: List[List[Finding]] = []
-        for chunk_result in pool.map(_lint_chunk, chunks):
-            results.extend(chunk_result)
+        for indices, chunk_result in zip(chunks, pool.map(
+                _lint_chunk, [[work[i] for i in chunk] for chunk in chunks])):
+            for index, findings in zip(indices, chunk_result):
+                results[index] = findings
             advance(len(chunk_result))
     return results
+
+
+def _chunks(sizes: List[int], jobs: int) -> List[List[int]]:
+    """The work's indices in chunks for a pool of ``jobs`` workers: the largest files first,
+    so that no worker is left alone with a big file at the end while the others idle, and
+    about eight chunks of similar size per worker (at most 32 files each)."""
+    order = sorted(range(len(sizes)), key=lambda index: -sizes[index])
+    target = max(1, sum(sizes) // (jobs * 8))
+    chunks: List[List[int]] = []
+    current: List[int] = []
+    total = 0
+    for index in order:
+        current.append(index)
+        total += sizes[index]
+        if total >= target or len(current) >= 32:
+            chunks.append(current)
+            current, total = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # unreadable: the worker reports it

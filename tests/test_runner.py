@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from conftest import run_cli
 from nanlint import runner
 
@@ -137,3 +139,19 @@ def test_check_all_files_analyses_files_without_tensorflow(tmp_path):
     assert seen == []
     lint_source(source, "a.py", LintOptions(rules=[Recorder], check_all_files=True))
     assert len(seen) == 1
+
+
+@pytest.mark.parametrize("sizes, jobs", [
+    ([10] * 100, 2),
+    ([5000] + [10] * 300, 2),
+    ([1, 900, 3, 70000, 12, 0, 0, 450] * 40, 4),
+    ([0] * 50, 2),
+])
+def test_the_pool_gets_every_file_once_largest_first(sizes, jobs):
+    chunks = runner._chunks(sizes, jobs)
+    flat = [index for chunk in chunks for index in chunk]
+    assert sorted(flat) == list(range(len(sizes)))  # each file once
+    assert [sizes[i] for i in flat] == sorted(sizes, reverse=True)  # big files start first
+    assert all(0 < len(chunk) <= 32 for chunk in chunks)
+    if sizes.count(max(sizes)) == 1 and max(sizes) > sum(sizes) // 2:
+        assert chunks[0] == [sizes.index(max(sizes))]  # a big file is a chunk of its own
