@@ -28,8 +28,9 @@ def normalized(source):
     return textwrap.dedent(source)
 
 
-def probes(source, settings=None):
-    """The value of the first argument of every `probe(...)` call, in traversal order."""
+def probes(source, settings=None, question=lambda analysis, value: value):
+    """The value of the first argument of every `probe(...)` call, in traversal order (or
+    ``question(analysis, value)`` there)."""
     seen = []
 
     class Recorder(Rule):
@@ -39,7 +40,7 @@ def probes(source, settings=None):
 
         def visit_Call(self, node):
             if isinstance(node.func, cst.Name) and node.func.value == "probe":
-                seen.append(self.analysis.value(node.args[0].value))
+                seen.append(question(self.analysis, self.analysis.value(node.args[0].value)))
 
     options = LintOptions(rules=[Recorder], settings=settings or Settings(),
                           check_all_files=True)
@@ -784,22 +785,8 @@ def test_lookup_finds_the_latest_binding_before_each_statement():
 # -- the cheap questions: may_hold, may_be_huge ---------------------------------------------
 def at_probe(source, question, settings=None):
     """``question(analysis, value of the argument)`` at the one `probe(...)` of ``source``."""
-    seen = []
-
-    class Recorder(Rule):
-        code = "NAN999"
-        name = "question-recorder"
-        severity = "info"
-
-        def visit_Call(self, node):
-            if isinstance(node.func, cst.Name) and node.func.value == "probe":
-                seen.append(question(self.analysis, self.analysis.value(node.args[0].value)))
-
-    options = LintOptions(rules=[Recorder], settings=settings or Settings(),
-                          check_all_files=True)
-    assert not lint_source(normalized(source), "questions.py", options)
-    assert len(seen) == 1
-    return seen[0]
+    [answer] = probes(source, settings, question)
+    return answer
 
 
 def float16_question(analysis, value):
