@@ -6,9 +6,10 @@ It is the top of the stack ``Bindings`` → ``Constants`` → ``Producers`` → 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -26,10 +27,12 @@ from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
 
 
-def _literal_part(glob: str) -> str:
-    """The longest run of ``glob`` that every name it matches contains (``_deltas`` of
+@functools.lru_cache(maxsize=16)
+def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
+    """For each glob, the longest run that every name it matches contains (``_deltas`` of
     ``*_deltas``)."""
-    return max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", glob)), key=len)
+    return tuple(max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", glob)), key=len)
+                 for glob in sorted(globs))
 
 
 class Analysis(Expressions):
@@ -39,6 +42,7 @@ class Analysis(Expressions):
                  source: Optional[str] = None) -> None:
         super().__init__(module, settings)
         self._source = source  # the module's text, when the engine has it
+        self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
@@ -58,10 +62,16 @@ class Analysis(Expressions):
     def may_be_huge(self) -> bool:
         """False when no value of the module can carry ``huge`` evidence: it comes only from
         a parameter named by the regression-delta convention, whose name the module spells."""
-        return self._mentions(_literal_part(glob) for glob in self.settings.delta_parameters)
+        return self._mentions(_literal_parts(self.settings.delta_parameters))
 
-    def _mentions(self, words: Iterable[str]) -> bool:
-        return self._source is None or any(word in self._source for word in words)
+    def _mentions(self, words: Tuple[str, ...]) -> bool:
+        """Whether the module's text holds one of ``words`` (asked per operand: answered
+        once per module, as each answer reads the whole text)."""
+        found = self._mentioned.get(words)
+        if found is None:
+            found = self._mentioned[words] = self._source is None or any(
+                word in self._source for word in words)
+        return found
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
