@@ -78,3 +78,37 @@ def test_the_traceback_only_with_verbose(tmp_path, nanlint, monkeypatch):
 
 def _boom(self, node):
     raise ZeroDivisionError("the rule divided by zero")
+
+
+class SeesTheCollector(Rule):
+    """Records whether Python's cyclic garbage collector runs during the analysis."""
+
+    code = "NAN997"
+    name = "sees-the-collector"
+    seen = []
+
+    def visit_Call(self, node):
+        import gc
+
+        SeesTheCollector.seen.append(gc.isenabled())
+        if len(SeesTheCollector.seen) == 2:
+            raise ValueError("crash")
+
+
+def test_the_collector_pauses_for_a_file_and_comes_back_even_after_a_crash():
+    import gc
+
+    SeesTheCollector.seen.clear()
+    options = options_for(["NAN102"])
+    options.rules = [SeesTheCollector, *options.rules]
+    assert gc.isenabled()
+    findings = lint_source(TF_MIXED, "m.py", options)
+    assert SeesTheCollector.seen and not any(SeesTheCollector.seen)  # paused in the analysis
+    assert any(f.name == "internal-error" for f in findings)
+    assert gc.isenabled()  # and running again afterwards
+    gc.disable()
+    try:  # a caller that paused it itself keeps it paused
+        lint_source(TF_MIXED, "m.py", options)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
