@@ -931,12 +931,24 @@ def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
             raise FileTimeout() from error
         raise
     finally:
-        _alarm_armed[0] = False  # first: from here on an alarm is a no-op
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous_handler)
-        if previous_delay:  # someone else's timer was running: give back what is left of it
-            left = previous_delay - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
+        # A late alarm can land here, before the budget is closed, and its FileTimeout would
+        # leave with the timer still repeating (to fire in the caller's code): close again.
+        while True:
+            try:
+                _close_budget(previous_handler, previous_delay, previous_interval, started)
+                break
+            except FileTimeout:
+                continue
+
+
+def _close_budget(previous_handler: Any, previous_delay: float, previous_interval: float,
+                  started: float) -> None:
+    _alarm_armed[0] = False  # first: from here on an alarm is a no-op
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous_handler)
+    if previous_delay:  # someone else's timer was running: give back what is left of it
+        left = previous_delay - (time.monotonic() - started)
+        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
 
 
 def lint_file(file_path: str, display_path: str, options: LintOptions) -> List[Finding]:

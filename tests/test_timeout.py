@@ -56,6 +56,29 @@ def test_the_budget_interrupts_and_restores_the_previous_handler_and_timer():
         signal.signal(signal.SIGALRM, previous)
 
 
+@pytest.mark.parametrize("work", [lambda: "finished", lambda: spin(30)])
+def test_a_late_alarm_while_the_budget_closes_does_not_leave_it_running(monkeypatch, work):
+    # The repeating alarm can land after the work, before the budget is disarmed; its
+    # FileTimeout must not leave the timer repeating into the caller's code.
+    close = engine._close_budget
+    late = []
+
+    def alarm_then_close(*args):
+        if not late:
+            late.append(True)
+            raise FileTimeout()  # what _expire raises when the alarm lands here
+        close(*args)
+
+    monkeypatch.setattr(engine, "_close_budget", alarm_then_close)
+    try:
+        result = within_budget(0.05, work)
+    except FileTimeout:
+        result = "timed out"
+    assert late and result in ("finished", "timed out")
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and not engine._alarm_armed[0]
+
+
 def test_no_budget_outside_the_main_thread():
     results = []
     thread = threading.Thread(target=lambda: results.append(within_budget(0.01,
