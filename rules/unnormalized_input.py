@@ -170,19 +170,18 @@ class UnnormalizedInput(Rule):
                 if x is not None:
                     self._check_float16(node, x, f"`{self.compact(func, 40)}`", func)
             return
-        if func.attr.value in INFERENCE_METHODS:
+        method = func.attr.value
+        if method in INFERENCE_METHODS or method in TRAINING_METHODS:
             x = self.analysis.keyword(node, "x")
             if x is None and node.args and node.args[0].keyword is None:
                 x = node.args[0].value
-            if x is not None and self._is_model(func.value):
+            if x is None or not self._is_model(func.value):
+                return
+            if method in INFERENCE_METHODS:
                 self._check_float16(node, x, f"`{self.compact(func, 40)}`", func.value)
-        elif func.attr.value in TRAINING_METHODS:
-            x = self.analysis.keyword(node, "x")
-            if x is None and node.args and node.args[0].keyword is None:
-                x = node.args[0].value
-            if x is not None and self._is_model(func.value):
+            else:
                 self._check(node, x, f"`{self.source(func)}`", func.value)
-        elif func.attr.value == "run":
+        elif method == "run":
             feed = self.analysis.keyword(node, "feed_dict")
             if not isinstance(feed, cst.Dict):
                 return

@@ -24,6 +24,7 @@ import libcst as cst
 from nanlint import optable
 from nanlint.optable import Op
 from nanlint.analysis.lattice import DTYPES
+from nanlint.analysis.scopes import dotted_parts
 from nanlint.analysis.tree import visit
 
 FLOAT16 = frozenset({"float16", "half", "mixed_float16"})
@@ -61,13 +62,13 @@ def _function_of(analysis, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
 
 
 def dtype_name(expr: Optional[cst.BaseExpression]) -> Optional[str]:
-    """``'float16'`` or ``tf.float16`` / ``np.float16`` as the dtype name, else None."""
+    """``'float16'``, ``tf.float16`` / ``np.float16`` or an imported ``float16`` as the dtype
+    name, else None (the one reading of a ``dtype=`` argument: layers, casts, constructors)."""
     if isinstance(expr, cst.SimpleString):
         text = expr.evaluated_value
         return text if isinstance(text, str) else None
-    if isinstance(expr, cst.Attribute) and expr.attr.value in DTYPES:
-        return expr.attr.value
-    return None
+    parts = dotted_parts(expr) if expr is not None else None
+    return parts[-1] if parts and parts[-1] in DTYPES else None
 
 
 class Precision:

@@ -15,7 +15,8 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
-from nanlint.analysis.lattice import DTYPES, UNKNOWN, Evidence, Value
+from nanlint.analysis.lattice import UNKNOWN, Evidence, Value
+from nanlint.analysis.precision import dtype_name
 from nanlint.analysis.scopes import Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
@@ -50,13 +51,7 @@ class Sources(Constants):
             expr = call.args[1].value
         if expr is None:
             return None
-        if isinstance(expr, cst.SimpleString):
-            text = expr.evaluated_value
-            return text if isinstance(text, str) else None
-        parts = dotted_parts(expr)
-        if parts and parts[-1] in DTYPES:
-            return parts[-1]
-        return None
+        return dtype_name(expr)
 
     def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
         """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
