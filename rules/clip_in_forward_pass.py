@@ -129,14 +129,8 @@ class ClipInForwardPass(Rule):
                 return True
             parent = self.analysis.parent(parent)
         wanted, function = set(names), self.analysis.in_function()
-        return any(_mentions(call, wanted) and self._function_of(call) is function
+        return any(_mentions(call, wanted) and self.analysis.function_of(call) is function
                    for call in self.analysis.calls_of("exp"))
-
-    def _function_of(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
-        parent = self.analysis.parent(node)
-        while parent is not None and not isinstance(parent, cst.FunctionDef):
-            parent = self.analysis.parent(parent)
-        return parent
 
     def _hidden(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.BaseExpression]:
         """The matmul, linear layer or relu whose output ``expr`` is (a bias added or not)."""

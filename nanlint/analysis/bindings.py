@@ -22,6 +22,7 @@ from nanlint.analysis.callsites import (Activation, Places, argument_expression,
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
+from nanlint.analysis.tree import dotted_code
 from nanlint.optable import Op
 
 T = TypeVar("T")
@@ -84,7 +85,7 @@ class Bindings:
         and spellings ask for the same nodes many times, and each costs a code generation)."""
         text = self._code.get(node)
         if text is None:
-            text = _dotted_code(node)
+            text = dotted_code(node)
             if text is None:
                 text = self.module.code_for_node(node)
             self._code[node] = text
@@ -164,6 +165,14 @@ class Bindings:
             if isinstance(node, cst.FunctionDef):
                 return node
         return None
+
+    def function_of(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """The function whose body holds ``node`` anywhere in the module (``in_function``
+        is the traversal's own), or None at the top level."""
+        parent = self.parent(node)
+        while parent is not None and not isinstance(parent, cst.FunctionDef):
+            parent = self.parent(parent)
+        return parent
 
     # -- names ------------------------------------------------------------------------------
     def _resolve(self, name: str, scope: Scope, index: int
@@ -395,21 +404,3 @@ class Bindings:
             self._parents = parent_map(self.module)
         return self._parents.get(id(node))
 
-
-def _dotted_code(node: cst.CSTNode) -> Optional[str]:
-    """The code of a plain name or dotted name (``tf.math.log``) without a code generation,
-    which costs more than the rest of a short message; None for anything else."""
-    parts = []
-    while node.__class__ is cst.Attribute and not node.lpar and _tight(node.dot):
-        parts.append(node.attr.value)
-        node = node.value
-    if node.__class__ is not cst.Name or node.lpar:
-        return None
-    parts.append(node.value)
-    return ".".join(reversed(parts))
-
-
-def _tight(dot: cst.Dot) -> bool:
-    """A dot with no space, comment or line break around it."""
-    return all(side.__class__ is cst.SimpleWhitespace and not side.value
-               for side in (dot.whitespace_before, dot.whitespace_after))

@@ -54,13 +54,6 @@ class Layer:
     function: Optional[cst.FunctionDef]
 
 
-def _function_of(analysis, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
-    parent = analysis.parent(node)
-    while parent is not None and not isinstance(parent, cst.FunctionDef):
-        parent = analysis.parent(parent)
-    return parent
-
-
 def dtype_name(expr: Optional[cst.BaseExpression]) -> Optional[str]:
     """``'float16'``, ``tf.float16`` / ``np.float16`` or an imported ``float16`` as the dtype
     name, else None (the one reading of a ``dtype=`` argument: layers, casts, constructors)."""
@@ -141,7 +134,7 @@ class Precision:
                 if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
                     return
                 if isinstance(autocast, cst.Name) and autocast.value == "False":
-                    found.append(Layer(node, "float32", _function_of(analysis, node)))
+                    found.append(Layer(node, "float32", analysis.function_of(node)))
                     return
                 if isinstance(dtype, cst.Call):
                     op = analysis.op_at(dtype, place)
@@ -150,7 +143,7 @@ class Precision:
                 name = dtype_name(dtype)
                 if name in FLOAT16 or name in ("float32", "float64"):
                     found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
-                                       _function_of(analysis, node)))
+                                       analysis.function_of(node)))
 
         visit(analysis.module, _Calls())
         return found

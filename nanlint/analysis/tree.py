@@ -113,3 +113,22 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         below = children(item)
         below.reverse()
         stack.extend(below)
+
+
+def dotted_code(node: cst.CSTNode) -> Optional[str]:
+    """The code of a plain name or dotted name (``tf.math.log``) without a code generation,
+    which costs more than the rest of a short message; None for anything else."""
+    parts = []
+    while node.__class__ is cst.Attribute and not node.lpar and _tight(node.dot):
+        parts.append(node.attr.value)
+        node = node.value
+    if node.__class__ is not cst.Name or node.lpar:
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def _tight(dot: cst.Dot) -> bool:
+    """A dot with no space, comment or line break around it."""
+    return all(side.__class__ is cst.SimpleWhitespace and not side.value
+               for side in (dot.whitespace_before, dot.whitespace_after))
