@@ -411,9 +411,9 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     if _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines):
-        return _in_child(lambda: _analyse(source, path, options, lines, describe_line), path,
-                         lines)
-    return _analyse(source, path, options, lines, describe_line)
+        return _in_child(lambda: _analyse(source, tree, path, options, lines, describe_line),
+                         path, lines)
+    return _analyse(source, tree, path, options, lines, describe_line)
 
 
 # libcst's native parser takes time that grows faster than linearly with the length of one
@@ -495,7 +495,7 @@ def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
     return [_internal_error(path, "the engine", error, lines)]
 
 
-def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
+def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lines: List[str],
              describe_line: Callable[[int], str]) -> List[Finding]:
     try:
         module = _parse_checked(source)
@@ -545,8 +545,8 @@ def _analyse(source: str, path: str, options: LintOptions, lines: List[str],
     # comment is needed again as soon as the threshold is lowered.
     needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
     try:
-        findings = (_findings(analysis, reports, shown, path, lines, comments, describe_line)
-                    if needed else [])
+        findings = (_findings(analysis, (source, tree), reports, shown, path, lines, comments,
+                              describe_line) if needed else [])
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
@@ -565,11 +565,14 @@ def _internal_error(path: str, code: str, error: BaseException, lines: List[str]
     return finding
 
 
-def _findings(analysis: Analysis, reports: List[Report], shown: List[bool], path: str,
-              lines: List[str], comments: suppression.Suppressions,
-              describe_line: Callable[[int], str]) -> List[Finding]:
+def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Report],
+              shown: List[bool], path: str, lines: List[str],
+              comments: suppression.Suppressions, describe_line: Callable[[int], str]
+              ) -> List[Finding]:
+    """``text``: the source and Python's tree of it."""
     module = analysis.module
-    positions = Positions(module, (node for report in reports for node in report_nodes(report)))
+    positions = Positions(module, (node for report in reports for node in report_nodes(report)),
+                          *text, analysis.parent)
 
     def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)

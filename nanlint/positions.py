@@ -1,17 +1,23 @@
-"""Line and column of the nodes a file's findings need, from one code generation.
+"""Line and column of the nodes a file's findings need, from the code generation of the
+statements that hold them.
 
 libcst's ``PositionProvider`` records a position for every node of the module (hundreds of
 thousands on a large file, each through a generator-based context manager); a file's
 findings need a few dozen. ``Positions`` runs the same code generation and records the
 positions ``PositionProvider`` would give, but only for the nodes it is asked about up front
-(and for the children their positions are taken from). A node nobody announced is still
-answered: the first such question records every node, once.
+(and for the children their positions are taken from), and only over the statements that
+hold them: Python's own tree (``ast``, parsed first anyway) says where each statement starts,
+the statements of both trees correspond one to one in source order, and the text each
+generation writes is checked against the source at that place. Where anything disagrees, the
+whole module is generated instead. A node nobody announced is still answered: the first such
+question records every node, once.
 """
 
 from __future__ import annotations
 
+import ast
 import re
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -78,14 +84,19 @@ class _State(CodegenState):
         self.wanted = wanted  # ids of the nodes to record (a set, or _Everything)
         self.computed = computed
         self._starts: List[CodePosition] = []
+        self.text: Optional[List[str]] = None  # the code written, when it is to be checked
 
     def add_indent_tokens(self) -> None:
         for token in self.indent_tokens:
             self.column += len(token)
+            if self.text is not None:
+                self.text.append(token)
 
     def add_token(self, value: str) -> None:
         if not self.tokens:  # the module asks whether anything was generated
             self.tokens.append(value)
+        if self.text is not None:
+            self.text.append(value)
         if "\n" in value or "\r" in value:
             segments = _NEWLINE.split(value)
             self.line += len(segments) - 1
@@ -117,14 +128,25 @@ class _State(CodegenState):
 
 
 class Positions:
-    """node -> ``CodeRange``, as ``PositionProvider`` gives it, for the nodes announced."""
+    """node -> ``CodeRange``, as ``PositionProvider`` gives it, for the nodes announced.
 
-    def __init__(self, module: cst.Module, wanted: Iterable[Optional[cst.CSTNode]]) -> None:
+    With Python's tree of the same source and the parent of each node, only the statements
+    that hold the announced nodes are generated."""
+
+    def __init__(self, module: cst.Module, wanted: Iterable[Optional[cst.CSTNode]],
+                 source: Optional[str] = None, tree: Optional[ast.Module] = None,
+                 parent: Optional[Callable[[cst.CSTNode], Optional[cst.CSTNode]]] = None
+                 ) -> None:
         self._module = module
-        self._wanted: Set[int] = {id(node) for node in wanted if node is not None}
+        nodes = [node for node in wanted if node is not None]
+        self._wanted: Set[int] = {id(node) for node in nodes}
         self._computed: Dict[cst.CSTNode, CodeRange] = {}
         self._everything = False
-        module._codegen(_State(module, self._wanted, self._computed))
+        self.by_statement = source is not None and tree is not None and parent is not None \
+            and _by_statement(module, nodes, self._wanted, self._computed, source, tree, parent)
+        if not self.by_statement:
+            self._computed.clear()
+            module._codegen(_State(module, self._wanted, self._computed))
 
     def get(self, node: cst.CSTNode, default: Optional[CodeRange] = None
             ) -> Optional[CodeRange]:
@@ -140,6 +162,149 @@ class Positions:
         if found is None:
             raise KeyError(node)
         return found
+
+
+# What Python's tree calls a statement: libcst's small statements and compound statements.
+_UNIT = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
+
+
+def _by_statement(module: cst.Module, nodes: List[cst.CSTNode], wanted: Set[int],
+                  computed: Dict[cst.CSTNode, CodeRange], source: str, tree: ast.Module,
+                  parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]]) -> bool:
+    """The positions of ``nodes`` from the generation of the innermost statements that hold
+    them; False where that cannot be done (the caller then generates the whole module)."""
+    units: Dict[int, cst.CSTNode] = {}
+    for node in nodes:
+        unit: Optional[cst.CSTNode] = node
+        while unit is not None and not isinstance(unit, _UNIT):
+            if isinstance(unit, cst.Module):
+                return False  # a node of the module's own (its header, its footer)
+            unit = parent(unit)
+        if unit is None:
+            return False  # whitespace (no parent), or a node of another tree
+        units[id(unit)] = unit
+        wanted.add(id(unit))
+    if not units:
+        return True
+    ours = _statements(module)
+    if len(units) > max(8, len(ours) // 4):
+        return False  # much of the module: one generation of it all costs less
+    theirs = _python_statements(tree)
+    if len(ours) != len(theirs):
+        return False
+    index = {id(statement): number for number, statement in enumerate(ours)}
+    starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
+    # The larger first: a statement generated inside another one is not generated again.
+    for unit in sorted(units.values(), key=lambda unit: isinstance(unit, cst.BaseSmallStatement)):
+        if unit in computed:
+            continue
+        first = unit.body[0] if isinstance(unit, cst.SimpleStatementLine) else unit
+        number = index.get(id(first))
+        if number is None:
+            return False
+        statement = theirs[number]
+        line = statement.lineno
+        if line > len(starts):
+            return False
+        text = source[starts[line - 1]:starts[line] if line < len(starts) else len(source)]
+        column = statement.col_offset
+        if not text.isascii():
+            column = len(text.encode("utf-8")[:column].decode("utf-8", "replace"))
+        above = parent(unit)
+        elif_ = isinstance(above, cst.If) and above.orelse is unit
+        if not _generate(module, unit, elif_, (line, column), text, wanted, computed, source,
+                         starts):
+            return False
+    return True
+
+
+def _generate(module: cst.Module, unit: cst.CSTNode, elif_: bool, start: Tuple[int, int],
+              text: str, wanted: Set[int], computed: Dict[cst.CSTNode, CodeRange],
+              source: str, starts: List[int]) -> bool:
+    """Generate ``unit``, whose syntactic start is at ``start`` (line, column) on the line
+    ``text``, recording the wanted nodes in it; False if the code written is not the
+    source's there."""
+    line, column = start
+    # The block's indentation: continuation lines inside brackets are written after it.
+    indent = text[:len(text) - len(text.lstrip(" \t\f"))]
+    if isinstance(unit, cst.BaseSmallStatement):  # written from its syntactic start
+        state = _State(module, wanted, computed)
+        state.line, state.column, state.text = line, column, []
+        state.indent_tokens = [indent]
+        unit._codegen(state)
+        offset = starts[line - 1] + column
+    else:  # written from its leading lines, at the start of a line: placed after
+        if len(indent) != column:
+            return False
+        found: Dict[cst.CSTNode, CodeRange] = {}
+        state = _State(module, wanted, found)
+        state.indent_tokens, state.text = [indent], []
+        if elif_:
+            unit._codegen(state, is_elif=True)
+        else:
+            unit._codegen(state)
+        where = found[unit].start
+        shift = line - where.line
+        if where.column != column or shift < 0:
+            return False
+        for node, place in found.items():
+            computed[node] = CodeRange(CodePosition(place.start.line + shift, place.start.column),
+                                       CodePosition(place.end.line + shift, place.end.column))
+        offset = starts[shift] if shift < len(starts) else len(source)
+    written = "".join(state.text)
+    # (the last line of a file without a final newline: libcst writes one, the module not)
+    return source.startswith(written, offset) or source[offset:] + module.default_newline \
+        == written
+
+
+
+def _statements(module: cst.Module) -> List[cst.CSTNode]:
+    """libcst's statements as Python's tree has them (each small statement of a line on its
+    own, an ``elif`` as an ``if`` in the ``else``), in source order."""
+    found: List[cst.CSTNode] = []
+    stack: List[Any] = list(reversed(module.body))
+    while stack:
+        statement = stack.pop()
+        if isinstance(statement, cst.SimpleStatementLine):
+            found.extend(statement.body)
+            continue
+        found.append(statement)
+        if isinstance(statement, cst.BaseSmallStatement):  # of a one-line suite
+            continue
+        if isinstance(statement, cst.Match):
+            suites = [case.body for case in statement.cases]
+        else:
+            suites = [statement.body, *(handler.body for handler in
+                                        getattr(statement, "handlers", ()))]
+        inner: List[Any] = [child for suite in suites for child in suite.body]
+        orelse = getattr(statement, "orelse", None)
+        if isinstance(orelse, cst.If):
+            inner.append(orelse)
+        elif orelse is not None:
+            inner.extend(orelse.body.body)
+        final = getattr(statement, "finalbody", None)
+        if final is not None:
+            inner.extend(final.body.body)
+        stack.extend(reversed(inner))
+    return found
+
+
+def _python_statements(tree: ast.Module) -> List[ast.stmt]:
+    """Python's statements in source order."""
+    found: List[ast.stmt] = []
+    stack: List[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        statement = stack.pop()
+        found.append(statement)
+        inner: List[ast.stmt] = list(getattr(statement, "body", ()))
+        for handler in getattr(statement, "handlers", ()):
+            inner.extend(handler.body)
+        inner.extend(getattr(statement, "orelse", ()))
+        inner.extend(getattr(statement, "finalbody", ()))
+        for case in getattr(statement, "cases", ()):
+            inner.extend(case.body)
+        stack.extend(reversed(inner))
+    return found
 
 
 def report_nodes(report: Any) -> Tuple[Optional[cst.CSTNode], ...]:

@@ -1,5 +1,6 @@
 """The engine's positions are libcst's PositionProvider positions, for the nodes asked."""
 
+import ast
 from pathlib import Path
 
 import libcst as cst
@@ -7,6 +8,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint.analysis import Analysis
+from nanlint.analysis.callsites import parent_map
 from nanlint.positions import Positions
 
 HERE = Path(__file__).parent
@@ -19,6 +21,19 @@ ODD_SOURCES = {
     "tabs and unicode": "def f(x):\n\tß = 'ü'  # ü\n\treturn x / ß\n",
     "semicolons and nesting": "a = 1; b = [x for x in range(3) if x]\nif a:\n    pass\nelse:\n"
                               "    while b:\n        b = b[1:]\n",
+    "every compound statement": (
+        "import tensorflow as tf\n\n# a comment\nclass A(B, metaclass=M):\n    x: int = 1\n"
+        "    @property\n    async def f(self, a=1 / 2):  # c\n"
+        "        async with a as b, c: return b\n"
+        "        async for i in b:\n            pass\n        else: del i\n"
+        "if a: x = 1; y = 2\nelif b:\n    # lead\n    pass\nelse:\n    raise E\n"
+        "try:\n    import os\nexcept (E, F) as e:\n    global g\nelse:\n    assert g, 'm'\n"
+        "finally:\n    g += 1\n"
+        "match p:\n    case [1, *r]:\n        w = r\n    case {'k': v} if v:\n"
+        "        w = (v\n             / 2)\n    case _:\n        pass\n"
+        "while x:\n    break\nelse:\n    continue_ = 1\n"),
+    "non-ASCII before a statement": "ü = 1; y = ü / 2\nif ü: z = 'ß'; w = z / 3\n",
+    "form feed": "x = 1\n\x0cdef f(a):\n    return a / 2\n",
 }
 
 
@@ -33,6 +48,20 @@ def _check(source: str) -> None:
     # A node nobody announced is answered too (every node is recorded on first need).
     for node in nodes:
         assert positions.get(node) == expected[node], (type(node).__name__, node)
+    # With Python's tree, a few nodes at a time (of those that hold code: the analysis's
+    # parent map knows no others): only the statements that hold them are generated, and
+    # the positions are the same.
+    tree, parents = ast.parse(source), parent_map(module)
+    code = [node for node in nodes if id(node) in parents]
+    groups = max(1, len(code) // 8)
+    for first in range(0, groups, max(1, groups // 25)):
+        asked = code[first::groups][:8]
+        positions = Positions(module, asked, source, tree, lambda n: parents.get(id(n)))
+        # (a form feed before a statement: libcst and Python place it differently, and the
+        # whole module is generated instead)
+        assert positions.by_statement or not code or "\x0c" in source
+        for node in asked:
+            assert positions[node] == expected[node], (type(node).__name__, node)
 
 
 @pytest.mark.parametrize("name", sorted(ODD_SOURCES))
