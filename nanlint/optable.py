@@ -460,6 +460,9 @@ def _build() -> OpTable:
 TABLE = _build()
 # The last component of every spelling: a call whose attribute is not one of these is no op.
 LAST_NAMES = frozenset(spelling.rsplit(".", 1)[-1] for spelling in TABLE.by_spelling)
+# The same, per op: a module that spells none of an op's never calls it.
+OP_LAST_NAMES = {op.name: tuple(sorted({s.rsplit(".", 1)[-1] for s in op.spellings}))
+                 for op in OPS}
 
 # Activation names accepted by Keras layers' ``activation=`` (strings) → canonical op names.
 ACTIVATION_STRINGS = {

@@ -844,3 +844,34 @@ def test_axis_argument(call, axis):
     """One question for every spelling of a reduction's or softmax's axis."""
     found = Analysis.axis(cst.parse_expression(call))
     assert (cst.Module([]).code_for_node(found) if found is not None else None) == axis
+
+
+# -- call sites and op calls skip the module's calls where the text shows there are none --
+def sites_question(analysis, value):
+    return value.zero is not None, analysis._calls_by_name is not None
+
+
+@pytest.mark.parametrize("calls, evidence", [
+    ("", False),  # spelled once, where it is defined: the module's calls are not indexed
+    ("scale(tf.nn.relu(x))\n", True),
+    ("out = tf.map_fn(scale, tf.nn.relu(x))\n", True),  # mapped over a tensor
+])
+def test_a_parameter_joins_its_call_sites_only_where_the_function_is_spelled_again(
+        calls, evidence):
+    source = TF + "def scale(n):\n    probe(n)\n\n" + calls
+    assert at_probe(source, sites_question) == (evidence, bool(calls))
+
+
+def lambda_layer_question(analysis, value):
+    return len(analysis.calls_of("lambda_layer")), analysis._op_calls is not None
+
+
+def test_an_op_called_under_another_name_is_still_found():
+    source = TF + "from keras.layers import Lambda as Wrap\nlayer = Wrap(lambda v: v)\n" \
+        "probe(layer)\n"
+    assert at_probe(source, lambda_layer_question) == (1, True)
+
+
+def test_a_module_that_never_spells_an_op_does_not_resolve_its_calls_to_find_it():
+    source = TF + "layer = tf.keras.layers.Dense(3)\nprobe(layer)\n"
+    assert at_probe(source, lambda_layer_question) == (0, False)

@@ -60,8 +60,11 @@ class Cursor:
 class Bindings:
     """Scope lookup and call resolution for one module (the base of ``Analysis``)."""
 
-    def __init__(self, module: cst.Module, settings: Optional[Settings] = None) -> None:
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
+                 source: Optional[str] = None) -> None:
         self.module = module
+        self._source = source  # the module's text, when the engine has it
+        self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self.settings = settings or Settings()
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}
@@ -69,7 +72,6 @@ class Bindings:
         self._attributes: Dict[Tuple[int, str], Value] = {}
         self._in_progress: set = set()
         self._parents: Optional[Dict[int, cst.CSTNode]] = None
-        self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
         self._calls: Optional[List[cst.Call]] = None
         self._here_cache: Optional[Tuple[Scope, int]] = None
         # One call of a module function evaluated with its arguments (see ``callsites``).
@@ -385,18 +387,6 @@ class Bindings:
         if self._calls is None:
             self._calls = collect_calls(self.module, self._call_places, self._escaped)
         return self._calls
-
-    def calls_of(self, op_name: str) -> List[cst.Call]:
-        """Every call of the module that invokes the canonical op ``op_name``, wherever it
-        is (resolved through the module's imports)."""
-        if self._op_calls is None:
-            found: Dict[str, List[cst.Call]] = {}
-            for call in self._named_calls():
-                callee = self._compute_callee(call.func, self.module_scope, END, 0)
-                if callee is not None and callee.op is not None:
-                    found.setdefault(callee.op.name, []).append(call)
-            self._op_calls = found
-        return self._op_calls.get(op_name, [])
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (the module's parent map is built on first use)."""

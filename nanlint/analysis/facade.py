@@ -40,9 +40,7 @@ class Analysis(Expressions):
 
     def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
                  source: Optional[str] = None) -> None:
-        super().__init__(module, settings)
-        self._source = source  # the module's text, when the engine has it
-        self._mentioned: Dict[Tuple[str, ...], bool] = {}
+        super().__init__(module, settings, source)
         self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
@@ -63,15 +61,6 @@ class Analysis(Expressions):
         """False when no value of the module can carry ``huge`` evidence: it comes only from
         a parameter named by the regression-delta convention, whose name the module spells."""
         return self._mentions(_literal_parts(self.settings.delta_parameters))
-
-    def _mentions(self, words: Tuple[str, ...]) -> bool:
-        """Whether the module's text holds one of ``words`` (asked per operand: answered
-        once per module, as each answer reads the whole text)."""
-        found = self._mentioned.get(words)
-        if found is None:
-            found = self._mentioned[words] = self._source is None or any(
-                word in self._source for word in words)
-        return found
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None

@@ -13,7 +13,7 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.callsites import is_static
 from nanlint.analysis.producers import Producers
-from nanlint.analysis.scopes import Scope
+from nanlint.analysis.scopes import END, Scope
 
 Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
 
@@ -25,6 +25,30 @@ class Sites(Producers):
         super().__init__(*args, **kwargs)
         self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
         self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
+        self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        if not self._mentions(optable.OP_LAST_NAMES[op_name]):
+            return []  # (every call the table resolves is spelled with one of these)
+        if self._op_calls is None:
+            found: Dict[str, List[cst.Call]] = {}
+            for call in self._named_calls():
+                callee = self._compute_callee(call.func, self.module_scope, END, 0)
+                if callee is not None and callee.op is not None:
+                    found.setdefault(callee.op.name, []).append(call)
+            self._op_calls = found
+        return self._op_calls.get(op_name, [])
+
+    def _mentions(self, words: Tuple[str, ...]) -> bool:
+        """Whether the module's text holds one of ``words`` (answered once per module, as
+        each answer reads the whole text; True when the text is unknown)."""
+        found = self._mentioned.get(words)
+        if found is None:
+            found = self._mentioned[words] = self._source is None or any(
+                word in self._source for word in words)
+        return found
 
     def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The module's calls of the function or lambda ``node`` — by its name, or through
@@ -35,11 +59,13 @@ class Sites(Producers):
             return found
         found = self._sites[id(node)] = []
         if isinstance(node, cst.FunctionDef):
-            found.extend(self._calls_named(node.name.value, node))
+            name: Optional[str] = node.name.value
         else:
-            assign = self.parent(node)
-            if isinstance(assign, cst.Assign):  # `f = lambda x: ...`
-                found.extend(self._calls_named(_assigned_name(assign), node))
+            assign = self.parent(node)  # `f = lambda x: ...`
+            name = _assigned_name(assign) if isinstance(assign, cst.Assign) else None
+        if name is not None and self._source is not None and self._source.count(name) < 2:
+            return found  # spelled once, where it is defined: every call would spell it again
+        found.extend(self._calls_named(name, node))
         for wrapper in self.calls_of("lambda_layer"):
             scopes, statement = self._call_places.get(id(wrapper), ((), None))
             where, index = self._place_of(scopes, [statement] if statement else [])
