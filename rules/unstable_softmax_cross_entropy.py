@@ -6,7 +6,7 @@ from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Fix, Rule, visit_tree
+from nanlint.rule import Evidence, Fix, Rule
 
 # Where the fused ops this rule suggests live: `tf` and Keras 3's `ops`. The Keras backend `K`
 # has no log_softmax or log_sigmoid, so a `K.softmax` is answered in `tf`.
@@ -337,9 +337,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         target = assign.targets[0].target
         if not (isinstance(target, cst.Name) and target.value == probability.value):
             return None
-        mentions = _mentions(function, probability.value)
-        return line if mentions == [target, probability] or mentions == [
-            probability, target] else None
+        # The two mentions are the target and the probability the fix replaces.
+        return line if self.analysis.mentions(function, probability.value) == 2 else None
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """`p` in `1 - p` (or `tf.subtract(1, p)`)."""
@@ -469,20 +468,6 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
-
-
-def _mentions(tree: cst.CSTNode, name: str) -> list:
-    """Every Name node spelled ``name`` in ``tree`` (attributes and keywords included:
-    over-counting only keeps a line)."""
-    found = []
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value == name:
-                found.append(node)
-
-    visit_tree(tree, _Collect())
-    return found
 
 
 def _short(source: str, limit: int = 60) -> str:

@@ -151,6 +151,14 @@ def commented(logits):
     return tf.math.log(probs)
 
 
+def read_in_a_nested_function(logits):
+    probs = tf.nn.softmax(logits)
+
+    def show():
+        return probs
+    return tf.math.log(probs), show
+
+
 probs = tf.nn.softmax(z)
 top = tf.math.log(probs)
 """
@@ -159,13 +167,13 @@ top = tf.math.log(probs)
 def test_a_fix_removes_the_softmax_it_leaves_unused():
     """Only in a function, in the same block, alone on its line, read nowhere else."""
     outcome = fix_source(UNUSED_AFTER_FIX, "u.py", options_for(["NAN103"]), SAFETIES["safe"])
-    assert outcome.fixed == 5 and outcome.findings == []
+    assert outcome.fixed == 6 and outcome.findings == []
     expected = UNUSED_AFTER_FIX.replace(
         "    probs = tf.nn.softmax(logits)\n    return -tf", "    return -tf", 1).replace(
         "tf.math.log(probs)", "tf.nn.log_softmax(logits)")
     expected = expected.replace("top = tf.nn.log_softmax(logits)", "top = tf.nn.log_softmax(z)")
     assert outcome.text == expected
-    assert outcome.text.count("probs = tf.nn.softmax") == 4  # the four that must stay
+    assert outcome.text.count("probs = tf.nn.softmax") == 5  # the five that must stay
 
 
 def test_the_superseded_table_matches_the_rules():

@@ -269,6 +269,11 @@ class Analysis(Expressions):
             scope.name.value) for scope in self.cursor.scopes)
 
     # -- gradient reach, and assertions that guard a value ---------------------------------
+    def mentions(self, function: cst.FunctionDef, name: str) -> int:
+        """How often ``name`` is spelled as a plain name in ``function`` (nested functions
+        included; not attribute names, keywords or imports): from one index of the module."""
+        return self._flow().module_index().mentions(function, name)
+
     def _flow(self) -> Flow:
         if self._reach is None:
             self._reach = Flow(self.module, self._flow_callee, self._loss_re,

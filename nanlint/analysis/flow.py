@@ -81,12 +81,12 @@ class Flow:
 
     def has_assertions(self) -> bool:
         """Whether the module calls an assertion that guards a value anywhere."""
-        return self._module_index().assertions
+        return self.module_index().assertions
 
     def enclosing(self, function: cst.FunctionDef
                   ) -> Tuple[Optional[Unit], Optional[cst.ClassDef]]:
         """The unit ``function`` is defined in, and its class if it is a method."""
-        info = self._module_index().functions.get(id(function))
+        info = self.module_index().functions.get(id(function))
         return (info.unit, info.cls) if info is not None else (None, None)
 
     # -- bodies and variables ----------------------------------------------------------------
@@ -101,7 +101,7 @@ class Flow:
                 self._owner[definition] = body
         return body
 
-    def _module_index(self) -> ModuleIndex:
+    def module_index(self) -> ModuleIndex:
         if self._index is None:
             self._index = ModuleIndex(self.module)
         return self._index
@@ -164,7 +164,7 @@ class Flow:
     def _return(self, function: cst.FunctionDef) -> Tuple[Reach, List[Path]]:
         """Where the module sends what ``function`` returns: an objective for a loss; a
         metric for a function passed only in ``metrics=``; else its call sites."""
-        index = self._module_index()
+        index = self.module_index()
         info = index.functions.get(id(function))
         if info is None:
             return REACH_UNKNOWN, []
@@ -218,7 +218,7 @@ class Flow:
             context = (IN_TEST if name.startswith("test") else IN_METRIC
                        if name in sinks.METRIC_METHODS else none("in an optimizer update"))
         else:
-            info = self._module_index().functions.get(key)
+            info = self.module_index().functions.get(key)
             if info is not None and info.cls is not None and any(
                     dotted(base.value).endswith("Metric") for base in info.cls.bases):
                 context = IN_METRIC

@@ -6,6 +6,8 @@ expression walk, which joins a parameter over these sites.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -16,6 +18,7 @@ from nanlint.analysis.producers import Producers
 from nanlint.analysis.scopes import END, Scope
 
 Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
+_WORD = re.compile(r"\w+")
 
 
 class Sites(Producers):
@@ -26,6 +29,7 @@ class Sites(Producers):
         self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
         self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
         self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
+        self._words: Optional[Counter] = None
 
     def calls_of(self, op_name: str) -> List[cst.Call]:
         """Every call of the module that invokes the canonical op ``op_name``, wherever it
@@ -50,6 +54,15 @@ class Sites(Producers):
                 word in self._source for word in words)
         return found
 
+    def _spelled(self, name: str) -> int:
+        """How often the word ``name`` occurs in the module's text (strings and comments
+        included; many when the text is unknown): one count of every word, once."""
+        if self._source is None:
+            return 2
+        if self._words is None:
+            self._words = Counter(_WORD.findall(self._source))
+        return self._words[name]
+
     def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The module's calls of the function or lambda ``node`` — by its name, or through
         a ``keras.layers.Lambda(node)`` layer — each with its place and whether it calls a
@@ -63,7 +76,7 @@ class Sites(Producers):
         else:
             assign = self.parent(node)  # `f = lambda x: ...`
             name = _assigned_name(assign) if isinstance(assign, cst.Assign) else None
-        if name is not None and self._source is not None and self._source.count(name) < 2:
+        if name is not None and self._spelled(name) < 2:
             return found  # spelled once, where it is defined: every call would spell it again
         found.extend(self._calls_named(name, node))
         for wrapper in self.calls_of("lambda_layer"):
