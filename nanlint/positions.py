@@ -1,16 +1,16 @@
-"""Line and column of the nodes a file's findings need, from the code generation of the
-statements that hold them.
+"""Line and column of the nodes a file's findings need, without generating the module.
 
 libcst's ``PositionProvider`` records a position for every node of the module (hundreds of
 thousands on a large file, each through a generator-based context manager); a file's
-findings need a few dozen. ``Positions`` runs the same code generation and records the
-positions ``PositionProvider`` would give, but only for the nodes it is asked about up front
-(and for the children their positions are taken from), and only over the statements that
-hold them: Python's own tree (``ast``, parsed first anyway) says where each statement starts,
-the statements of both trees correspond one to one in source order, and the text each
-generation writes is checked against the source at that place. Where anything disagrees, the
-whole module is generated instead. A node nobody announced is still answered: the first such
-question records every node, once.
+findings need a few dozen. Python's own tree (``ast``, parsed first anyway) has the position
+of every statement and expression, and its statements correspond to libcst's one to one in
+source order. So ``Positions`` reads a node's range from its twin in Python's tree where the
+two ranges are the same by construction (statements, and names, calls, attributes,
+operations, literals without brackets of their own, reached through fields that map one to
+one); else it generates the statement that holds the node, placed where Python says it
+starts, and records the positions ``PositionProvider`` would give, checking the code written
+against the source there. Where anything disagrees, the whole module is generated instead. A
+node nobody announced is still answered: the first such question records every node, once.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
+
+from nanlint.pytree import Lines, from_python, python_statements, statements
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 
@@ -171,32 +173,38 @@ _UNIT = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementL
 def _by_statement(module: cst.Module, nodes: List[cst.CSTNode], wanted: Set[int],
                   computed: Dict[cst.CSTNode, CodeRange], source: str, tree: ast.Module,
                   parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]]) -> bool:
-    """The positions of ``nodes`` from the generation of the innermost statements that hold
-    them; False where that cannot be done (the caller then generates the whole module)."""
-    units: Dict[int, cst.CSTNode] = {}
-    for node in nodes:
-        unit: Optional[cst.CSTNode] = node
-        while unit is not None and not isinstance(unit, _UNIT):
-            if isinstance(unit, cst.Module):
-                return False  # a node of the module's own (its header, its footer)
-            unit = parent(unit)
-        if unit is None:
-            return False  # whitespace (no parent), or a node of another tree
-        units[id(unit)] = unit
-        wanted.add(id(unit))
-    if not units:
-        return True
-    ours = _statements(module)
-    if len(units) > max(8, len(ours) // 4):
-        return False  # much of the module: one generation of it all costs less
-    theirs = _python_statements(tree)
+    """The positions of ``nodes``: read from Python's tree where a node has its twin there,
+    else from the generation of the innermost statement that holds it; False where that
+    cannot be done (the caller then generates the whole module)."""
+    ours = statements(module)
+    theirs = python_statements(tree)
     if len(ours) != len(theirs):
         return False
     index = {id(statement): number for number, statement in enumerate(ours)}
-    starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
+    lines = Lines(source)
+    units: Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]] = {}  # with the nodes it holds
+    for node in nodes:
+        chain = [node]
+        while not isinstance(chain[-1], _UNIT):
+            if isinstance(chain[-1], cst.Module):
+                return False  # a node of the module's own (its header, its footer)
+            above = parent(chain[-1])
+            if above is None:
+                return False  # whitespace (no parent), or a node of another tree
+            chain.append(above)
+        unit = chain[-1]
+        place = from_python(chain, theirs, index, lines)
+        if place is not None:
+            computed[node] = place
+        else:
+            units.setdefault(id(unit), (unit, []))[1].append(node)
+            wanted.add(id(unit))
+    if len(units) > max(8, len(ours) // 4):
+        return False  # much of the module: one generation of it all costs less
     # The larger first: a statement generated inside another one is not generated again.
-    for unit in sorted(units.values(), key=lambda unit: isinstance(unit, cst.BaseSmallStatement)):
-        if unit in computed:
+    for unit, held in sorted(units.values(),
+                             key=lambda pair: isinstance(pair[0], cst.BaseSmallStatement)):
+        if all(node in computed for node in held):
             continue
         first = unit.body[0] if isinstance(unit, cst.SimpleStatementLine) else unit
         number = index.get(id(first))
@@ -204,16 +212,14 @@ def _by_statement(module: cst.Module, nodes: List[cst.CSTNode], wanted: Set[int]
             return False
         statement = theirs[number]
         line = statement.lineno
-        if line > len(starts):
+        if line > len(lines.starts):
             return False
-        text = source[starts[line - 1]:starts[line] if line < len(starts) else len(source)]
-        column = statement.col_offset
-        if not text.isascii():
-            column = len(text.encode("utf-8")[:column].decode("utf-8", "replace"))
+        text = lines.text(line)
+        column = lines.column(line, statement.col_offset)
         above = parent(unit)
         elif_ = isinstance(above, cst.If) and above.orelse is unit
         if not _generate(module, unit, elif_, (line, column), text, wanted, computed, source,
-                         starts):
+                         lines.starts):
             return False
     return True
 
@@ -256,55 +262,6 @@ def _generate(module: cst.Module, unit: cst.CSTNode, elif_: bool, start: Tuple[i
     return source.startswith(written, offset) or source[offset:] + module.default_newline \
         == written
 
-
-
-def _statements(module: cst.Module) -> List[cst.CSTNode]:
-    """libcst's statements as Python's tree has them (each small statement of a line on its
-    own, an ``elif`` as an ``if`` in the ``else``), in source order."""
-    found: List[cst.CSTNode] = []
-    stack: List[Any] = list(reversed(module.body))
-    while stack:
-        statement = stack.pop()
-        if isinstance(statement, cst.SimpleStatementLine):
-            found.extend(statement.body)
-            continue
-        found.append(statement)
-        if isinstance(statement, cst.BaseSmallStatement):  # of a one-line suite
-            continue
-        if isinstance(statement, cst.Match):
-            suites = [case.body for case in statement.cases]
-        else:
-            suites = [statement.body, *(handler.body for handler in
-                                        getattr(statement, "handlers", ()))]
-        inner: List[Any] = [child for suite in suites for child in suite.body]
-        orelse = getattr(statement, "orelse", None)
-        if isinstance(orelse, cst.If):
-            inner.append(orelse)
-        elif orelse is not None:
-            inner.extend(orelse.body.body)
-        final = getattr(statement, "finalbody", None)
-        if final is not None:
-            inner.extend(final.body.body)
-        stack.extend(reversed(inner))
-    return found
-
-
-def _python_statements(tree: ast.Module) -> List[ast.stmt]:
-    """Python's statements in source order."""
-    found: List[ast.stmt] = []
-    stack: List[ast.stmt] = list(reversed(tree.body))
-    while stack:
-        statement = stack.pop()
-        found.append(statement)
-        inner: List[ast.stmt] = list(getattr(statement, "body", ()))
-        for handler in getattr(statement, "handlers", ()):
-            inner.extend(handler.body)
-        inner.extend(getattr(statement, "orelse", ()))
-        inner.extend(getattr(statement, "finalbody", ()))
-        for case in getattr(statement, "cases", ()):
-            inner.extend(case.body)
-        stack.extend(reversed(inner))
-    return found
 
 
 def report_nodes(report: Any) -> Tuple[Optional[cst.CSTNode], ...]:

@@ -92,3 +92,33 @@ def test_the_code_of_a_dotted_name_is_libcst_s(expression):
     module = cst.parse_module(f"y = {expression}\n")
     node = module.body[0].body[0].value
     assert Analysis(module).code(node) == module.code_for_node(node)
+
+
+def test_twins_in_pythons_tree_have_libcsts_positions():
+    """Most nodes of a finding are read from Python's tree, not generated: every range read
+    there is PositionProvider's."""
+    from nanlint.positions import _UNIT
+    from nanlint.pytree import Lines, from_python, python_statements, statements
+
+    placed = asked = 0
+    for path in sorted((HERE / "fixtures").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        module = cst.parse_module(source)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        parents = parent_map(module)
+        ours, theirs = statements(module), python_statements(ast.parse(source))
+        assert len(ours) == len(theirs), path
+        index = {id(statement): number for number, statement in enumerate(ours)}
+        lines = Lines(source)
+        for node in expected:
+            chain = [node]
+            while id(chain[-1]) in parents and not isinstance(chain[-1], _UNIT):
+                chain.append(parents[id(chain[-1])])
+            if not isinstance(chain[-1], _UNIT):
+                continue
+            asked += 1
+            place = from_python(chain, theirs, index, lines)
+            if place is not None:
+                placed += 1
+                assert place == expected[node], (path, type(node).__name__)
+    assert placed > asked / 3, (placed, asked)
