@@ -52,6 +52,10 @@ _TWINS = {
 }
 
 
+# Nodes with no twin of their own, between an expression and its child.
+_THROUGH = frozenset({cst.Arg, cst.AssignTarget, cst.Element, cst.ComparisonTarget})
+
+
 def from_python(chain: List[cst.CSTNode], theirs: List[ast.stmt], index: Dict[int, int],
                  lines: Lines) -> Optional[CodeRange]:
     """The range of ``chain[0]``, from its twin in Python's tree: ``chain`` climbs from it to
@@ -76,7 +80,7 @@ def from_python(chain: List[cst.CSTNode], theirs: List[ast.stmt], index: Dict[in
     position = len(chain) - 1
     while position > 0:
         above, below = chain[position], chain[position - 1]
-        if isinstance(below, (cst.Arg, cst.AssignTarget, cst.Element, cst.ComparisonTarget)):
+        if below.__class__ in _THROUGH:
             if position < 2:
                 return None  # the node is one of these: no twin
             twin, position = _twin(above, below, chain[position - 2], twin), position - 2

@@ -21,6 +21,7 @@ import libcst as cst
 from nanlint.analysis.tree import children, last_name, names_in
 
 Unit = Union[cst.Module, cst.FunctionDef]
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 # Assertions that guard their first argument, and what they prove about it.
 _ASSERTIONS = {"assert_positive": "positive", "assert_non_negative": "nonnegative",
                "assert_none_equal": "nonzero"}
@@ -242,36 +243,31 @@ class Body:
     # expressions
     def _expression(self, expr: cst.CSTNode, env: Env, parent: cst.CSTNode) -> None:
         self.parents[id(expr)] = parent
-        if isinstance(expr, cst.Name):
+        # Exact classes: ``isinstance`` against libcst's classes goes through the ABC
+        # machinery, and this runs for every node of every function asked about.
+        kind = expr.__class__
+        if kind is cst.Name:
             self._load(expr, env)
-            return
-        if isinstance(expr, cst.Attribute):
+        elif kind is cst.Attribute or kind is cst.Arg:
             self._expression(expr.value, env, expr)
-            return
-        if isinstance(expr, cst.Arg):
-            self._expression(expr.value, env, expr)
-            return
-        if isinstance(expr, cst.Lambda):
-            inner = dict(env)
-            for param in expr.params.params:
-                inner.pop(param.name.value, None)
-            self._expression(expr.body, inner, expr)
-            return
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            self._comprehension(expr, env)
-            return
-        if isinstance(expr, cst.NamedExpr):
-            self._expression(expr.value, env, expr)
-            self._bind(expr.target, env, expr)
-            return
-        if isinstance(expr, cst.Call):
+        elif kind is cst.Call:
             self._expression(expr.func, env, expr)
             for arg in expr.args:
                 self._expression(arg, env, expr)
             self._note_assertion(expr, env)
-            return
-        for child in children(expr):
-            self._expression(child, env, expr)
+        elif kind is cst.Lambda:
+            inner = dict(env)
+            for param in expr.params.params:
+                inner.pop(param.name.value, None)
+            self._expression(expr.body, inner, expr)
+        elif kind in _COMPREHENSIONS:
+            self._comprehension(expr, env)
+        elif kind is cst.NamedExpr:
+            self._expression(expr.value, env, expr)
+            self._bind(expr.target, env, expr)
+        else:
+            for child in children(expr):
+                self._expression(child, env, expr)
 
     def _comprehension(self, expr: cst.CSTNode, env: Env) -> None:
         inner = dict(env)

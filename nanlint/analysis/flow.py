@@ -29,8 +29,8 @@ from nanlint.analysis import sinks
 from nanlint.analysis.defuse import Body, Unit, dotted
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.tree import last_name
-from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE,
-                                    REACH_UNKNOWN, REACHES_OBJECTIVE, Reach, join, none)
+from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE, REACH_UNKNOWN,
+                                    REACHES_OBJECTIVE, Reach, join, none)
 
 # (callee expression, unit) -> (qualified name or None, the module's function it calls)
 Resolver = Callable[[cst.BaseExpression, Unit], Tuple[Optional[str], Optional[cst.FunctionDef]]]
@@ -38,6 +38,9 @@ Path = Tuple[Reach, FrozenSet[int]]  # where a node's value ends, and the variab
 Edge = Tuple[bool, Reach, FrozenSet[int]]  # (value ends here, reach added, variables fed)
 _EMPTY: FrozenSet[int] = frozenset()
 _PASSES: Edge = (False, NOWHERE, _EMPTY)
+_CARRIERS = frozenset({cst.Arg, cst.Element, cst.StarredElement, cst.Tuple, cst.List, cst.Set,
+                       cst.Dict, cst.StarredDictElement, cst.BooleanOperation, cst.Await,
+                       cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 _GRADIENT_METHODS = ("gradient", "jacobian", "batch_jacobian")
 
 
@@ -253,14 +256,12 @@ class Flow:
 
     def _edge(self, body: Body, child: cst.CSTNode, parent: cst.CSTNode) -> Edge:
         """What ``parent`` does with the value of ``child``."""
-        if isinstance(parent, (cst.Arg, cst.Element, cst.StarredElement, cst.Tuple, cst.List,
-                               cst.Set, cst.Dict, cst.StarredDictElement, cst.BooleanOperation,
-                               cst.Await, cst.Lambda, cst.ListComp, cst.SetComp,
-                               cst.GeneratorExp, cst.DictComp)):
+        kind = parent.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind in _CARRIERS:
             return _PASSES
-        if isinstance(parent, cst.Call):
+        if kind is cst.Call:
             return _PASSES if child is parent.func else self._argument(body, parent, child)
-        if isinstance(parent, cst.BinaryOperation):
+        if kind is cst.BinaryOperation:
             if isinstance(parent.operator, cst.FloorDivide):
                 return True, sinks.CUT, _EMPTY
             if isinstance(parent.operator, cst.Modulo) and isinstance(
