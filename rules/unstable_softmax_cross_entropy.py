@@ -152,7 +152,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         func = self.source(node.func)
         shown = self.compact(argument)
         logits, call = self._logits(producer)
-        root = self.namespace(call, _FUSED_FAMILIES)[1]
+        namespace = self.namespace(call, _FUSED_FAMILIES)
         factor = self._factors.get(id(node))
         what = "1 - sigmoid" if complement else kind
         if factor is not None and self.analysis.value(factor).const is not None:
@@ -171,11 +171,12 @@ class UnstableSoftmaxCrossEntropy(Rule):
             message = (f"hand-written cross-entropy: `{func}` of `{shown}` ({what} output) is "
                        f"-inf once the probability reaches 0, so the loss is inf and its "
                        f"gradient NaN: {{evidence}}")
-            suggestion = change + self._cross_entropy(kind, root, labels, logits, sparse, call)
+            suggestion = change + self._cross_entropy(kind, namespace, labels, logits, sparse,
+                                                      call)
         else:
             message = (f"`{func}` of `{shown}` ({what} output) is -inf once the probability "
                        f"reaches 0, and its gradient NaN: {{evidence}}")
-            suggestion = change + self._log_form(kind, complement, root, logits, call,
+            suggestion = change + self._log_form(kind, complement, namespace, logits, call,
                                                  arguments_here=not change)
         if "one_branch" in self.analysis.value(argument).tags:
             # `p` is the softmax on one path only (a branch, another method's assignment).
@@ -228,7 +229,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         evidence = found_a[2]
         logits, call = self._logits(evidence.node)
         labels, _ = self._labels(labels_a)
-        suggestion = self._cross_entropy("sigmoid", self.namespace(call, _FUSED_FAMILIES)[1],
+        suggestion = self._cross_entropy("sigmoid", self.namespace(call, _FUSED_FAMILIES),
                                          labels, logits, False, call)
         self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
                     f"of the sigmoid output is -inf once it saturates to 0, and the log of "
@@ -395,9 +396,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
         axis = self.analysis.axis(reduce_call) if isinstance(reduce_call, cst.Call) else None
         return self.source(axis) if axis is not None else None
 
-    def _log_form(self, kind: str, complement: bool, root: str, logits: Optional[str],
-                  call: Optional[cst.Call], arguments_here: bool = True) -> str:
-        ops = root.endswith("ops")
+    def _log_form(self, kind: str, complement: bool, namespace: Tuple[str, str],
+                  logits: Optional[str], call: Optional[cst.Call], arguments_here: bool = True
+                  ) -> str:
+        """``namespace``: the family of the fused ops and the prefix the file spells them
+        with (``Rule.namespace``)."""
+        family, root = namespace
+        ops = family == "ops"
         if logits is None:
             fused = "log_softmax" if kind == "softmax" else "log_sigmoid"
             return (f"remove the {kind} activation from the layer so that it outputs logits, "
@@ -413,9 +418,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
                     f"`{spelled}({_negated(logits)})`")
         return f"use `{spelled}({logits})`, computed stably from the logits"
 
-    def _cross_entropy(self, kind: str, root: str, labels: str, logits: Optional[str],
-                       sparse: bool, call: Optional[cst.Call]) -> str:
-        ops = root.endswith("ops")
+    def _cross_entropy(self, kind: str, namespace: Tuple[str, str], labels: str,
+                       logits: Optional[str], sparse: bool, call: Optional[cst.Call]) -> str:
+        family, root = namespace
+        ops = family == "ops"
         if logits is None:
             loss = "SparseCategorical" if sparse else (
                 "Categorical" if kind == "softmax" else "Binary")

@@ -5,6 +5,7 @@ count is clamped, as the help says."""
 import re
 
 import libcst as cst
+import pytest
 
 from conftest import options_for
 from nanlint.fixing import SAFETIES, fix_source
@@ -57,6 +58,18 @@ def test_help_in_the_same_function_or_a_closure_still_names_the_logits(lint):
               "    def inner():\n        return tf.math.log(p)\n    return inner\n")
     [finding] = lint(source, ["NAN103"])
     assert finding.suggestion.startswith("use `tf.nn.log_softmax(h)`")
+
+
+@pytest.mark.parametrize("imports, prefix", [
+    ("import keras.ops as O", "O"), ("from keras import ops as kops", "kops"),
+    ("from keras import ops", "ops"), ("import keras", "keras.ops"),
+])
+def test_help_spells_keras_ops_the_way_the_file_imports_them(lint, imports, prefix):
+    source = f"{imports}\n\n\ndef f(z, y):\n    a = {prefix}.log({prefix}.softmax(z))\n" \
+             f"    return -{prefix}.sum(y * {prefix}.log({prefix}.softmax(z)))\n"
+    log_form, cross_entropy = (f.suggestion for f in lint(source, ["NAN103"]))
+    assert log_form.startswith(f"use `{prefix}.log_softmax(z)`")
+    assert f"`{prefix}.categorical_crossentropy(y, z, from_logits=True)`" in cross_entropy
 
 
 COUNT = """import tensorflow as tf
