@@ -164,10 +164,13 @@ def main() -> int:
     figures = {name: (statistics.median(t for t, _ in runs), max(p for _, p in runs))
                for name, runs in samples.items()}
 
+    rounds: Dict[str, List[float]] = {}  # each round's ratio, to show the spread
+
     def ratio(numerator: str, denominator: str) -> float:
         """The median over the rounds of the round's ratio."""
-        return statistics.median(a[0] / b[0] for a, b in zip(samples[numerator],
-                                                            samples[denominator]))
+        each = [a[0] / b[0] for a, b in zip(samples[numerator], samples[denominator])]
+        rounds[f"{numerator} / {denominator}"] = each
+        return statistics.median(each)
 
     ratios = {
         "cold / parse floor": ratio("cold", "parse_floor"),
@@ -185,7 +188,7 @@ def main() -> int:
                           "runs": args.runs, "load_average": load,
                           "seconds": {k: v[0] for k, v in figures.items()},
                           "peak_kib": {k: v[1] for k, v in figures.items()},
-                          "ratios": ratios}, indent=2))
+                          "ratios": ratios, "ratios_by_round": rounds}, indent=2))
         return 0
     print(f"corpus: {corpus} ({files} files), jobs={args.jobs}, median of {args.runs} runs, "
           f"load average at the end {load}")
@@ -194,6 +197,8 @@ def main() -> int:
     for name, ratio in ratios.items():
         verdict = "ok" if ratio <= limits[name] else "over"
         print(f"  {name:<32} {ratio:6.2f}  (limit {limits[name]}: {verdict})")
+    for name, each in rounds.items():
+        print(f"  by round, {name}: {', '.join(f'{r:.2f}' for r in each)}")
     return 0
 
 
