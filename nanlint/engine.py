@@ -22,8 +22,8 @@ import time
 import tokenize
 import traceback
 from dataclasses import dataclass, field
-from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple,
-                    Type)
+from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+                    Tuple, Type)
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -505,9 +505,15 @@ def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lin
     reports: List[Report] = []
     visit, leave, boundaries = _tracker(analysis)
     silent: List[Report] = []
-    for rule_class in (*options.rules, *options.silent_rules):
+    threshold = CONFIDENCE_ORDER[options.min_confidence]
+    replaced: Set[Tuple[int, str]] = set()  # filled as superseding rules report
+    # Superseding rules first at each node, so that a rule can skip a finding already
+    # replaced (``Rule.superseded``); otherwise in their order.
+    for rule_class in sorted((*options.rules, *options.silent_rules),
+                             key=lambda rule_class: not rule_class.supersedes):
         rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
                           options.rule_settings.get(rule_class.code))
+        rule._superseded, rule._superseding_confidence = replaced, threshold
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
@@ -529,7 +535,6 @@ def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lin
         return [too_deep]
     except RuleCrash as crash:
         return [_internal_error(path, crash.code, crash.error, lines)]
-    threshold = CONFIDENCE_ORDER[options.min_confidence]
     superseded = {(id(node), code) for r in (*reports, *silent) for code in r.rule.supersedes
                   for node in (r.node, *r.covers)
                   if CONFIDENCE_ORDER[r.confidence] >= threshold}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 from libcst.helpers._template import mangle_template, unmangled_name
@@ -92,6 +92,11 @@ class Rule:
     # one step less confident (and saying so) where no gradient flows; "": neither.
     hazard: ClassVar[str] = ""
 
+    # (id(node), code) of the findings already superseded in this file, and the confidence
+    # a report needs to supersede (set by the engine, which runs superseding rules first).
+    _superseded: Optional[Set[Tuple[int, str]]] = None
+    _superseding_confidence: int = 0
+
     def __init__(self, analysis: Analysis, reports: List[Report],
                  settings: Optional[Dict[str, Any]] = None) -> None:
         self.analysis = analysis
@@ -119,6 +124,16 @@ class Rule:
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
                                     statements[-1] if statements else None, fix,
                                     gradient=reach.gradient, covers=covers))
+        if (self.supersedes and self._superseded is not None
+                and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
+            self._superseded.update((id(n), code) for n in (node, *covers)
+                                    for code in self.supersedes)
+
+    def superseded(self, node: cst.CSTNode) -> bool:
+        """Whether a finding of this rule on ``node`` is already replaced by another rule's
+        (NAN103's ``log(softmax(z))`` replaces NAN102's): a rule whose finding is on the node
+        it visits asks this first, and skips the work of a finding nobody will see."""
+        return self._superseded is not None and (id(node), self.code) in self._superseded
 
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,

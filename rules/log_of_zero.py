@@ -72,7 +72,7 @@ class LogOfZero(Rule):
         if op is None or op.name != "log":
             return
         argument = self.analysis.argument(node, op, 0)
-        if argument is None:
+        if argument is None or self.superseded(node):
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
