@@ -535,9 +535,7 @@ def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lin
         return [too_deep]
     except RuleCrash as crash:
         return [_internal_error(path, crash.code, crash.error, lines)]
-    superseded = {(id(node), code) for r in (*reports, *silent) for code in r.rule.supersedes
-                  for node in (r.node, *r.covers)
-                  if CONFIDENCE_ORDER[r.confidence] >= threshold}
+    superseded = set(replaced)  # (Rule.report filled it, for the reports of every rule)
     # A finding that covers inner nodes (one binary cross-entropy over two logs, also when
     # the logs were assigned to variables lines before) replaces its own code's there.
     superseded |= {(id(node), r.rule.code) for r in reports for node in r.covers

@@ -16,16 +16,13 @@ node nobody announced is still answered: the first such question records every n
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 
-from nanlint.pytree import Lines, from_python, python_statements, statements
-
-_NEWLINE = re.compile(r"\r\n?|\n")
+from nanlint.pytree import NEWLINE, Lines, from_python, python_statements, statements
 
 
 class _Everything:
@@ -100,7 +97,7 @@ class _State(CodegenState):
         if self.text is not None:
             self.text.append(value)
         if "\n" in value or "\r" in value:
-            segments = _NEWLINE.split(value)
+            segments = NEWLINE.split(value)
             self.line += len(segments) - 1
             self.column = len(segments[-1])
         else:
@@ -214,23 +211,20 @@ def _by_statement(module: cst.Module, nodes: List[cst.CSTNode], wanted: Set[int]
         line = statement.lineno
         if line > len(lines.starts):
             return False
-        text = lines.text(line)
         column = lines.column(line, statement.col_offset)
         above = parent(unit)
         elif_ = isinstance(above, cst.If) and above.orelse is unit
-        if not _generate(module, unit, elif_, (line, column), text, wanted, computed, source,
-                         lines.starts):
+        if not _generate(module, unit, elif_, (line, column), wanted, computed, lines):
             return False
     return True
 
 
 def _generate(module: cst.Module, unit: cst.CSTNode, elif_: bool, start: Tuple[int, int],
-              text: str, wanted: Set[int], computed: Dict[cst.CSTNode, CodeRange],
-              source: str, starts: List[int]) -> bool:
-    """Generate ``unit``, whose syntactic start is at ``start`` (line, column) on the line
-    ``text``, recording the wanted nodes in it; False if the code written is not the
-    source's there."""
+              wanted: Set[int], computed: Dict[cst.CSTNode, CodeRange], lines: Lines) -> bool:
+    """Generate ``unit``, whose syntactic start is at ``start`` (line, column), recording the
+    wanted nodes in it; False if the code written is not the source's there."""
     line, column = start
+    text, source, starts = lines.text(line), lines.source, lines.starts
     # The block's indentation: continuation lines inside brackets are written after it.
     indent = text[:len(text) - len(text.lstrip(" \t\f"))]
     if isinstance(unit, cst.BaseSmallStatement):  # written from its syntactic start

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+NEWLINE = re.compile(r"\r\n?|\n")  # what libcst and Python count as a line break
 
 
 class Lines:
@@ -20,7 +20,7 @@ class Lines:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
+        self.starts = [0] + [match.end() for match in NEWLINE.finditer(source)]
 
     def text(self, line: int) -> str:
         starts = self.starts

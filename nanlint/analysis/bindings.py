@@ -60,11 +60,8 @@ class Cursor:
 class Bindings:
     """Scope lookup and call resolution for one module (the base of ``Analysis``)."""
 
-    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
-                 source: Optional[str] = None) -> None:
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None) -> None:
         self.module = module
-        self._source = source  # the module's text, when the engine has it
-        self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self.settings = settings or Settings()
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}

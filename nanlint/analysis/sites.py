@@ -16,6 +16,7 @@ from nanlint import optable
 from nanlint.analysis.callsites import is_static
 from nanlint.analysis.producers import Producers
 from nanlint.analysis.scopes import END, Scope
+from nanlint.analysis.settings import Settings
 
 Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
 _WORD = re.compile(r"\w+")
@@ -24,8 +25,11 @@ _WORD = re.compile(r"\w+")
 class Sites(Producers):
     """The module's calls of each of its functions and lambdas (cached per function)."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
+                 source: Optional[str] = None) -> None:
+        super().__init__(module, settings)
+        self._source = source  # the module's text, when the engine has it: searched, not walked
+        self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
         self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
         self._op_calls: Optional[Dict[str, List[cst.Call]]] = None
