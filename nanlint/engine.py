@@ -26,7 +26,6 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Se
                     Tuple, Type)
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
 
 from nanlint import notebook, suppression
 from nanlint.finding import Finding
@@ -34,7 +33,7 @@ from nanlint.positions import Positions, report_nodes
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.rule import Fix, Report, Rule
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Settings, render
-from nanlint.analysis.tree import children
+from nanlint.analysis.tree import children, generated
 
 PARSE_ERROR = ("NAN000", "parse-error")
 INTERNAL_ERROR = ("NAN000", "internal-error")
@@ -164,13 +163,36 @@ def parse(source: str, path: str = "<source>") -> cst.Module:
 def _parse_checked(source: str) -> cst.Module:
     """libcst's tree of source that Python's parser has accepted."""
     try:
-        return cst.parse_module(source)
+        with _unvalidated():
+            return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
         message = " ".join(str(error.message).split())
         line, column = error.raw_line, error.raw_column + 1
         raise SourceError(f"syntax error: {message}", line, column) from None
     except RecursionError:
         raise SourceError("cannot parse: expressions nested too deeply") from None
+
+
+@contextlib.contextmanager
+def _unvalidated() -> Iterator[None]:
+    """libcst nodes check their fields when they are made (``CSTNode.__post_init__`` calls
+    ``_validate``), which a tree the parser makes from accepted source never fails: a quarter
+    of the parse time (libcst's own comment there says the parser could skip it). Skipped
+    while the parser builds the tree; nodes made anywhere else, such as a rule's fix, are
+    checked as before."""
+    original = cst.CSTNode.__dict__.get("__post_init__")
+    if original is None:  # a libcst that validates elsewhere: nothing to skip
+        yield
+        return
+    cst.CSTNode.__post_init__ = _trusted
+    try:
+        yield
+    finally:
+        cst.CSTNode.__post_init__ = original
+
+
+def _trusted(node: cst.CSTNode) -> None:
+    """A parsed node's check: none."""
 
 
 def _python2_hint(source: str, line: int) -> str:
@@ -707,13 +729,8 @@ def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str
 
 
 def _render(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
-    """The node's code as it reads inside its block (``code_for_node`` forgets the block's
-    indentation on continuation lines)."""
-    state = CodegenState(default_indent=module.default_indent,
-                         default_newline=module.default_newline,
-                         indent_tokens=[indent] if indent else [])
-    node._codegen(state)
-    return "".join(state.tokens)
+    """The node's code as it reads inside its block."""
+    return generated(node, module, indent)
 
 
 def _block_indent(module: cst.Module, node: cst.CSTNode, original: str, lines: List[str],

@@ -22,6 +22,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 
+from nanlint.analysis.tree import NO_POSITION
 from nanlint.pytree import NEWLINE, Lines, from_python, python_statements, statements
 
 
@@ -33,19 +34,6 @@ class _Everything:
 
     def add(self, item: object) -> None:
         pass
-
-
-class _Nothing:
-    """The context of a node whose position is not wanted."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return False
-
-
-_NOTHING = _Nothing()
 
 
 class _Record:
@@ -117,7 +105,7 @@ class _State(CodegenState):
                                   start_node: Optional[cst.CSTNode] = None,
                                   end_node: Optional[cst.CSTNode] = None) -> Any:
         if id(node) not in self.wanted:
-            return _NOTHING
+            return NO_POSITION
         # The children the position is taken from are generated inside: record them too.
         if start_node is not None:
             self.wanted.add(id(start_node))

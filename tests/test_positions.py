@@ -5,6 +5,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from libcst._nodes.base import CSTCodegenError
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint.analysis import Analysis
@@ -122,3 +123,52 @@ def test_twins_in_pythons_tree_have_libcsts_positions():
                 placed += 1
                 assert place == expected[node], (path, type(node).__name__)
     assert placed > asked / 3, (placed, asked)
+
+
+def test_generated_code_is_code_for_node():
+    """Messages and fixes spell nodes with ``tree.generated``, which skips libcst's position
+    bookkeeping: the text is ``code_for_node``'s for every node of every fixture."""
+    from nanlint.analysis.tree import generated
+
+    sources = [path.read_text(encoding="utf-8")
+               for path in sorted((HERE / "fixtures").rglob("*.py"))]
+    checked = 0
+    for source in [*sources, *ODD_SOURCES.values()]:
+        module = cst.parse_module(source)
+        for node in MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider):
+            try:
+                expected = module.code_for_node(node)
+            except CSTCodegenError:  # a part that has no code alone (an annotation)
+                with pytest.raises(CSTCodegenError):
+                    generated(node, module)
+                continue
+            assert generated(node, module) == expected, node
+            checked += 1
+    assert checked > 10_000
+    # Inside a block: continuation lines carry the block's indentation.
+    module = cst.parse_module("def f():\n    y = g(a,\n          b)\n")
+    call = module.body[0].body.body[0].body[0].value
+    assert generated(call, module, "    ") == "g(a,\n          b)"
+    assert generated(call, module) == "g(a,\n      b)"
+
+
+def test_the_parser_skips_validation_and_only_the_parser(monkeypatch):
+    """A parsed tree is not validated node by node (the parser only makes valid trees);
+    nodes made afterwards, such as a fix's, are, also after a parse that failed."""
+    from nanlint.engine import SourceError, _parse_checked
+
+    checked = []
+    original = cst.Name._validate
+    monkeypatch.setattr(cst.Name, "_validate", lambda self: checked.append(self.value)
+                        or original(self))
+    module = _parse_checked("import tensorflow as tf\ny = tf.math.log(x)\n")
+    assert checked == []
+    assert module.deep_equals(cst.parse_module("import tensorflow as tf\n"
+                                               "y = tf.math.log(x)\n"))
+    assert checked  # libcst's own parse validates
+    with pytest.raises(SourceError):
+        _parse_checked("def (:\n")
+    checked.clear()
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+    assert checked == ["not a name"]

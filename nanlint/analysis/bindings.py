@@ -22,7 +22,7 @@ from nanlint.analysis.callsites import (Activation, Places, argument_expression,
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
-from nanlint.analysis.tree import dotted_code
+from nanlint.analysis.tree import dotted_code, generated
 from nanlint.optable import Op
 
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class Bindings:
         if text is None:
             text = dotted_code(node)
             if text is None:
-                text = self.module.code_for_node(node)
+                text = generated(node, self.module)
             self._code[node] = text
         return text
 
