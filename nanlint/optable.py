@@ -14,6 +14,7 @@ and ``keras`` (the rest of Keras).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import inf
 from typing import Dict, Optional, Tuple
 
@@ -472,6 +473,7 @@ ACTIVATION_STRINGS = {
 }
 
 
+@lru_cache(maxsize=4096)  # a file spells the same few names at every call
 def spelling_of(qualified: str) -> Optional[str]:
     """``tensorflow.compat.v1.math.log`` → ``tf.math.log``; None for non-TF names."""
     rewritten = True

@@ -70,6 +70,21 @@ class Report:
     covers: Tuple[cst.CSTNode, ...] = ()  # inner nodes whose superseded findings it replaces
 
 
+class _FirstOpCall(cst.CSTVisitor):
+    """The first call of a known op. (Visitors are module classes: a class made inside a
+    function is a reference cycle, which would keep what its closure holds, up to the whole
+    tree, alive until a cyclic collection.)"""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self.found: Optional[cst.Call] = None
+
+    def visit_Call(self, call: cst.Call) -> bool:
+        if self.found is None and self.analysis.op_of(call) is not None:
+            self.found = call
+        return self.found is None
+
+
 class Rule:
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
@@ -205,16 +220,9 @@ class Rule:
 
     def _op_call(self, node: cst.CSTNode) -> Optional[cst.Call]:
         """The first call of a known op in ``node`` (to spell a fix's ops as the file does)."""
-        found: List[cst.Call] = []
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(inner, call: cst.Call) -> bool:
-                if not found and self.analysis.op_of(call) is not None:
-                    found.append(call)
-                return not found
-
-        visit_tree(node, _Calls())
-        return found[0] if found else None
+        first = _FirstOpCall(self.analysis)
+        visit_tree(node, first)
+        return first.found
 
     def namespace(self, call: Optional[cst.Call],
                   families: Tuple[str, ...] = ("tf", "ops", "K")) -> Tuple[str, str]:

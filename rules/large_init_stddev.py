@@ -205,15 +205,9 @@ class LargeInitStddev(Rule):
 
     def _keyword_args(self) -> List[cst.Arg]:
         if self._kwargs is None:
-            found: List[cst.Arg] = []
-
-            class _Args(cst.CSTVisitor):
-                def visit_Arg(self, node: cst.Arg) -> None:
-                    if node.keyword is not None:
-                        found.append(node)
-
-            visit_tree(self.analysis.module, _Args())
-            self._kwargs = found
+            collect = _Collect(cst.Arg)
+            visit_tree(self.analysis.module, collect)
+            self._kwargs = [arg for arg in collect.found if arg.keyword is not None]
         return self._kwargs
 
     # -- where the variable is used: a weight is the kernel of a matmul or a conv ----------
@@ -290,14 +284,9 @@ class LargeInitStddev(Rule):
 
     def _all_calls(self) -> List[cst.Call]:
         if self._calls is None:
-            found: List[cst.Call] = []
-
-            class _Calls(cst.CSTVisitor):
-                def visit_Call(self, node: cst.Call) -> None:
-                    found.append(node)
-
-            visit_tree(self.analysis.module, _Calls())
-            self._calls = found
+            collect = _Collect(cst.Call)
+            visit_tree(self.analysis.module, collect)
+            self._calls = collect.found
         return self._calls
 
     def _kernel_use(self, node: cst.Call) -> Optional[cst.Call]:
@@ -399,14 +388,32 @@ class LargeInitStddev(Rule):
 
 
 def _returns(function: cst.FunctionDef) -> List[cst.Return]:
-    found: List[cst.Return] = []
+    collect = _Collect(cst.Return, function)
+    visit_tree(function, collect)
+    return collect.found
 
-    class _Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
+class _Collect(cst.CSTVisitor):
+    """The nodes of one class, in source order; inside ``function`` (if given), not in
+    the functions nested in it. (A module class: a class made inside a function is a
+    reference cycle, which keeps what its closure holds alive until a cyclic collection.)"""
 
-    visit_tree(function, _Returns())
-    return found
+    def __init__(self, kind: type, function: Optional[cst.FunctionDef] = None) -> None:
+        self.kind, self.function = kind, function
+        self.found: List[cst.CSTNode] = []
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        self._take(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._take(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self._take(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self.function is None or node is self.function
+
+    def _take(self, node: cst.CSTNode) -> None:
+        if node.__class__ is self.kind:
+            self.found.append(node)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import libcst as cst
 
@@ -250,23 +250,30 @@ class NormZeroGradient(Rule):
 def _names(tree: cst.CSTNode, name: str):
     """The Name nodes that read or bind ``name`` in ``tree`` (not attributes, keywords or
     parameters of the same spelling)."""
-    found = []
+    collect = _Names(name)
+    visit_tree(tree, collect)
+    return collect.found
 
-    class _Collect(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            visit_tree(node.value, self)
-            return False
 
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            visit_tree(node.value, self)
-            return False
+class _Names(cst.CSTVisitor):
+    """(A module class: a class made inside a function is a reference cycle, which keeps
+    what its closure holds alive until a cyclic collection.)"""
 
-        def visit_Param(self, node: cst.Param) -> bool:
-            return False
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found: List[cst.Name] = []
 
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value == name:
-                found.append(node)
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        visit_tree(node.value, self)
+        return False
 
-    visit_tree(tree, _Collect())
-    return found
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        visit_tree(node.value, self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.found.append(node)

@@ -8,14 +8,13 @@ Pure functions of the lattice; the op semantics (``producers``) and the expressi
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from math import inf
 from typing import FrozenSet, Optional
 
 import libcst as cst
 
 from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
-                                      difference_evidence)
+                                      difference_evidence, replace)
 
 
 def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]:

@@ -344,20 +344,23 @@ class DataMoments:
                       (min(values), max(values)))
 
 
+class _MethodCallsOf(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: dict = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            self.found.setdefault((func.value.value, func.attr.value), []).append(node)
+
+
 class MethodCalls:
     """Every `name.method(...)` call of a module, by receiver name and method (cached)."""
 
     def __init__(self, module: cst.Module) -> None:
-        found = {}
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                func = node.func
-                if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-                    found.setdefault((func.value.value, func.attr.value), []).append(node)
-
-        visit(module, _Calls())
-        self._found = found
+        calls = _MethodCallsOf()
+        visit(module, calls)
+        self._found = calls.found
 
     def of(self, receiver: str, *methods: str):
         return [call for method in methods for call in self._found.get((receiver, method), [])]

@@ -10,9 +10,7 @@ call for a function evaluated with its arguments).
 
 from __future__ import annotations
 
-import fnmatch
 import re
-from dataclasses import replace
 from typing import Dict, Optional, Tuple
 
 import libcst as cst
@@ -20,7 +18,8 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
-from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, normalized
+from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
+                                      replace)
 from nanlint.analysis.sites import Callable, Sites
 from nanlint.analysis.sources import gradient
 from nanlint.analysis.scopes import END, Binding, Scope
@@ -262,8 +261,7 @@ class Expressions(Sites):
         """Unknown — except a probability-named parameter of a loss function, and a
         mask-named one (its sum is a count: see ``Producers._reduce``)."""
         node = scope.node
-        role = next((r for r, patterns in self.settings.parameter_conventions() if any(
-            fnmatch.fnmatchcase(name, pattern) for pattern in patterns)), None)
+        role = self.settings.parameter_role(name)
         if isinstance(node, cst.FunctionDef) and role is not None:
             return self._conventional_role(name, node, PARAMETER_ROLES[role])
         if (not isinstance(node, cst.FunctionDef)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
@@ -19,7 +18,7 @@ from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, orig
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
-from nanlint.analysis.lattice import DTYPE_WORDS, Value
+from nanlint.analysis.lattice import DTYPE_WORDS, Value, replace
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
@@ -47,6 +46,12 @@ class Analysis(Expressions):
         self._precision: Optional[Precision] = None
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
+
+    def close(self) -> None:
+        """Drop the helpers, which refer back to the analysis, once the file is done: without
+        the cycles, reference counting frees the tree at once, where a cyclic collection
+        would walk all of it first."""
+        self._moments = self._method_calls = self._precision = self._reach = None
 
     # Two cheap questions for a rule that would otherwise ask the value of every operand: a
     # text search, sound because the evidence they stand for comes only from words the

@@ -9,9 +9,9 @@ the analysis: it imports nothing of nanlint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import inf
-from typing import FrozenSet, Optional, Sequence
+from typing import Any, FrozenSet, Optional, Sequence, TypeVar
 
 import libcst as cst
 
@@ -21,6 +21,22 @@ PRODUCER_TAGS = frozenset({"softmax", "sigmoid"})
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
 # The words a dtype is spelled with in source (``tf.half`` is float16).
 DTYPE_WORDS = {"float16": ("float16", "half"), "float64": ("float64", "double")}
+
+
+R = TypeVar("R")
+
+
+def replace(record: R, **changes: Any) -> R:
+    """``dataclasses.replace`` for the lattice's records (no ``__post_init__``, every field
+    set by ``__init__``): the fields are copied, not passed through ``__init__`` by name,
+    which made ``dataclasses.replace`` a tenth of a dense file's value analysis."""
+    new = object.__new__(record.__class__)
+    fields = new.__dict__
+    fields.update(record.__dict__)
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"no such field: {sorted(changes.keys() - fields.keys())}")
+    fields.update(changes)
+    return new
 
 
 @dataclass(frozen=True)

@@ -121,32 +121,39 @@ class Precision:
         return self._layers
 
     def _dtype_layers(self) -> List[Layer]:
-        analysis, found = self.analysis, []
+        layers = _DtypeLayers(self.analysis)
+        visit(self.analysis.module, layers)
+        return layers.found
 
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                dtype = analysis.keyword(node, "dtype")
-                autocast = analysis.keyword(node, "autocast")
-                if dtype is None and autocast is None:
-                    return
-                place = analysis.call_place(node)
-                qualified = analysis.qualified_at(node.func, place) or ""
-                if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
-                    return
-                if isinstance(autocast, cst.Name) and autocast.value == "False":
-                    found.append(Layer(node, "float32", analysis.function_of(node)))
-                    return
-                if isinstance(dtype, cst.Call):
-                    op = analysis.op_at(dtype, place)
-                    dtype = analysis.argument(dtype, op, 0) if op is not None and (
-                        op.name == "dtype_policy") else None
-                name = dtype_name(dtype)
-                if name in FLOAT16 or name in ("float32", "float64"):
-                    found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
-                                       analysis.function_of(node)))
 
-        visit(analysis.module, _Calls())
-        return found
+class _DtypeLayers(cst.CSTVisitor):
+    """The Keras layers made with a dtype of their own (``Precision.layers``)."""
+
+    def __init__(self, analysis) -> None:
+        self.analysis = analysis
+        self.found: List[Layer] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        analysis = self.analysis
+        dtype = analysis.keyword(node, "dtype")
+        autocast = analysis.keyword(node, "autocast")
+        if dtype is None and autocast is None:
+            return
+        place = analysis.call_place(node)
+        qualified = analysis.qualified_at(node.func, place) or ""
+        if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
+            return
+        if isinstance(autocast, cst.Name) and autocast.value == "False":
+            self.found.append(Layer(node, "float32", analysis.function_of(node)))
+            return
+        if isinstance(dtype, cst.Call):
+            op = analysis.op_at(dtype, place)
+            dtype = analysis.argument(dtype, op, 0) if op is not None and (
+                op.name == "dtype_policy") else None
+        name = dtype_name(dtype)
+        if name in FLOAT16 or name in ("float32", "float64"):
+            self.found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
+                                    analysis.function_of(node)))
 
 
 class _PolicyWalk(cst.CSTVisitor):

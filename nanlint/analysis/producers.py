@@ -9,7 +9,6 @@ the ``_value`` hook.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from math import inf
 from typing import Dict, Optional, Set
 
@@ -18,7 +17,7 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
                                          sqrt_like, square)
-from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join
+from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, replace
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.sources import Sources, gradient
 from nanlint.analysis.tree import names_in

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
-from typing import FrozenSet, Tuple
+from functools import lru_cache
+from typing import FrozenSet, Optional, Tuple
 
 
 @dataclass
@@ -35,10 +37,17 @@ class Settings:
                                 r"|update_step|_update_step|_resource_apply_dense"
                                 r"|_resource_apply_sparse|_apply_dense|_apply_sparse)$")
 
-    def parameter_conventions(self) -> Tuple[Tuple[str, FrozenSet[str]], ...]:
-        """The naming conventions, first match wins: (the role a parameter named like one
-        of the glob patterns plays, the patterns). See ``PARAMETER_ROLES``."""
-        return (("mask", self.mask_parameters), ("regression_delta", self.delta_parameters))
+    def parameter_role(self, name: str) -> Optional[str]:
+        """The role a parameter named ``name`` plays by a naming convention, the first whose
+        glob patterns match (see ``PARAMETER_ROLES``), or None."""
+        return _role((("mask", self.mask_parameters),
+                      ("regression_delta", self.delta_parameters)), name)
+
+
+@lru_cache(maxsize=4096)  # asked for every parameter read; a module has few names
+def _role(conventions: Tuple[Tuple[str, FrozenSet[str]], ...], name: str) -> Optional[str]:
+    return next((role for role, patterns in conventions
+                 if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)), None)
 
 
 # What a parameter of each conventional role is, as evidence (``Expressions`` builds the
