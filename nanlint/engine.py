@@ -611,6 +611,10 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
         position = positions.get(node)
         return describe_line(position.start.line) if position is not None else None
 
+    def code(node: cst.CSTNode) -> str:
+        text = positions.line_text(node, lines)
+        return text if text is not None else analysis.code(node)
+
     kept = []
     for report, show in zip(reports, shown):
         position = positions[report.node]
@@ -638,9 +642,9 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
         message = report.message
         evidence = None
         if "{evidence}" in message:
-            detail = render(report.evidence, analysis.code, where_is) if report.evidence else ""
+            detail = render(report.evidence, code, where_is) if report.evidence else ""
             message = message.replace("{evidence}", detail)
-            evidence = _evidence(analysis, report, positions)
+            evidence = _evidence(report, positions, code)
         fix, suggestion = report.fix, report.suggestion
         keeper = deferred.get(id(report))
         if keeper is not None:
@@ -658,14 +662,15 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
     return findings
 
 
-def _evidence(analysis: Analysis, report: Report, positions: Any) -> Optional[Dict[str, Any]]:
+def _evidence(report: Report, positions: Any, code: Callable[[cst.CSTNode], str]
+              ) -> Optional[Dict[str, Any]]:
     """The place of the evidence the message names, with what it says about it."""
     place = positions.get(report.evidence.node) if report.evidence is not None else None
     if place is None:
         return None
     return {"line": place.start.line, "column": place.start.column + 1,
             "end_line": place.end.line, "end_column": place.end.column + 1,
-            "message": render(report.evidence, analysis.code, lambda node: None)}
+            "message": render(report.evidence, code, lambda node: None)}
 
 
 def _one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Report]:

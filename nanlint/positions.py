@@ -150,6 +150,19 @@ class Positions:
             raise KeyError(node)
         return found
 
+    def line_text(self, node: cst.CSTNode, lines: List[str]) -> Optional[str]:
+        """The source of an announced expression that stands on one line without brackets
+        of its own: the text its code generation writes, read instead of generated. None for
+        anything else."""
+        place = self._computed.get(node)
+        if (place is None or place.start.line != place.end.line
+                or not isinstance(node, cst.BaseExpression) or getattr(node, "lpar", ())):
+            return None
+        line = lines[place.start.line - 1]
+        if "\x0c" in line:
+            return None  # libcst's columns do not count a form feed
+        return line[place.start.column:place.end.column]
+
 
 # What Python's tree calls a statement: libcst's small statements and compound statements.
 _UNIT = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)

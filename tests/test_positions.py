@@ -172,3 +172,33 @@ def test_the_parser_skips_validation_and_only_the_parser(monkeypatch):
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
     assert checked == ["not a name"]
+
+
+def test_one_line_text_is_the_generated_code():
+    """Messages read an expression's code from the source where it stands on one line
+    without brackets of its own (``Positions.line_text``): that text is its generated code,
+    for every such node of every fixture; anything else is generated."""
+    from nanlint.engine import source_lines
+
+    read = 0
+    for source in [*(path.read_text(encoding="utf-8")
+                     for path in sorted((HERE / "fixtures").rglob("*.py"))),
+                   *ODD_SOURCES.values()]:
+        module = cst.parse_module(source)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        positions, lines = Positions(module, list(expected)), source_lines(source)
+        for node in expected:
+            text = positions.line_text(node, lines)
+            if text is None:
+                continue
+            assert text == module.code_for_node(node), (type(node).__name__, text)
+            read += 1
+    assert read > 10_000
+    module = cst.parse_module("y = (a +\n     b) * (c)\n")
+    product = module.body[0].body[0].value
+    positions = Positions(module, [product, product.left, product.right])
+    lines = source_lines(module.code)
+    assert positions.line_text(product, lines) is None  # two lines
+    assert positions.line_text(product.right, lines) is None  # brackets of its own
+    assert positions.line_text(product.left.left, lines) is None  # not announced
+    assert positions.line_text(module.body[0], lines) is None  # not an expression
