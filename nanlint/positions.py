@@ -22,7 +22,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 
-from nanlint.analysis.tree import NO_POSITION
+from nanlint.analysis.tree import NO_POSITION, is_a
 from nanlint.pytree import NEWLINE, Lines, from_python, python_statements, statements
 
 
@@ -183,8 +183,8 @@ def _by_statement(module: cst.Module, nodes: List[cst.CSTNode], wanted: Set[int]
     units: Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]] = {}  # with the nodes it holds
     for node in nodes:
         chain = [node]
-        while not isinstance(chain[-1], _UNIT):
-            if isinstance(chain[-1], cst.Module):
+        while not is_a(chain[-1], _UNIT):
+            if chain[-1].__class__ is cst.Module:
                 return False  # a node of the module's own (its header, its footer)
             above = parent(chain[-1])
             if above is None:

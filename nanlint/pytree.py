@@ -12,6 +12,8 @@ from typing import Any, Dict, List, Optional
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
 
+from nanlint.analysis.tree import is_a
+
 NEWLINE = re.compile(r"\r\n?|\n")  # what libcst and Python count as a line break
 
 
@@ -21,12 +23,15 @@ class Lines:
     def __init__(self, source: str) -> None:
         self.source = source
         self.starts = [0] + [match.end() for match in NEWLINE.finditer(source)]
+        self.ascii = source.isascii()  # then a byte column is a character column
 
     def text(self, line: int) -> str:
         starts = self.starts
         return self.source[starts[line - 1]:starts[line] if line < len(starts) else None]
 
     def column(self, line: int, offset: int) -> int:
+        if self.ascii:
+            return offset
         text = self.text(line)
         if text.isascii():
             return offset
@@ -61,7 +66,7 @@ def from_python(chain: List[cst.CSTNode], theirs: List[ast.stmt], index: Dict[in
     """The range of ``chain[0]``, from its twin in Python's tree: ``chain`` climbs from it to
     its statement. None where there is no twin (or it is not certain)."""
     unit = chain[-1]
-    if isinstance(unit, cst.SimpleStatementLine):
+    if unit.__class__ is cst.SimpleStatementLine:
         if len(chain) > 1:
             chain = chain[:-1]  # the small statement under the line is the unit
         else:  # the line: from its first small statement to its last
@@ -71,7 +76,7 @@ def from_python(chain: List[cst.CSTNode], theirs: List[ast.stmt], index: Dict[in
             first = lines.place(theirs[number])
             last = lines.place(theirs[number + len(unit.body) - 1])
             return CodeRange(first.start, last.end) if first and last else None
-    if not isinstance(chain[-1], cst.BaseSmallStatement):
+    if not is_a(chain[-1], cst.BaseSmallStatement):
         return None
     number = index.get(id(chain[-1]))
     if number is None:

@@ -70,6 +70,9 @@ class Report:
     covers: Tuple[cst.CSTNode, ...] = ()  # inner nodes whose superseded findings it replaces
 
 
+_FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
+
+
 class _FirstOpCall(cst.CSTVisitor):
     """The first call of a known op. (Visitors are module classes: a class made inside a
     function is a reference cycle, which would keep what its closure holds, up to the whole
@@ -248,7 +251,7 @@ class Rule:
         """The function whose body holds ``node``, if the rule is not inside it now: the
         names there do not exist where the finding is, so a suggestion must not use them."""
         parent = self.analysis.parent(node)
-        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        while parent is not None and parent.__class__ not in _FUNCTIONS:
             parent = self.analysis.parent(parent)
         if parent is None or any(scope is parent for scope in self.analysis.cursor.scopes):
             return None

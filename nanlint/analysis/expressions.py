@@ -59,18 +59,20 @@ class Expressions(Sites):
         return value
 
     def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
-        if isinstance(expr, (cst.Integer, cst.Float)):
+        # Exact classes (``isinstance`` against libcst's goes through the ABC machinery).
+        kind = expr.__class__
+        if kind is cst.Integer or kind is cst.Float:
             try:
                 return constant(float(expr.evaluated_value))
             except (OverflowError, ValueError):
                 return UNKNOWN
-        if isinstance(expr, cst.Name):
+        if kind is cst.Name:
             if expr.value in ("True", "False"):
                 return constant(1.0 if expr.value == "True" else 0.0)
             reaching = self._reaching(expr.value, scope, index)
             return join([self._binding_value(expr.value, binding, where)
                          for binding, where in reaching]) if reaching else UNKNOWN
-        if isinstance(expr, cst.Attribute):
+        if kind is cst.Attribute:
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
                 local = scope.assigned_before(expr.attr.value, index)
@@ -83,7 +85,7 @@ class Expressions(Sites):
                     return self._named(self._self_attribute(expr.attr.value, class_scope),
                                        f"self.{expr.attr.value}")
             return UNKNOWN
-        if isinstance(expr, cst.UnaryOperation):
+        if kind is cst.UnaryOperation:
             operand = self._value(expr.expression, scope, index)
             if isinstance(expr.operator, cst.Minus):
                 return Value(lo=-operand.hi, hi=-operand.lo, lo_open=operand.hi_open,
@@ -94,13 +96,13 @@ class Expressions(Sites):
             if isinstance(expr.operator, cst.Plus):
                 return operand
             return UNKNOWN
-        if isinstance(expr, cst.BinaryOperation):
+        if kind is cst.BinaryOperation:
             left = self._value(expr.left, scope, index)
             right = self._value(expr.right, scope, index)
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
             return arithmetic(type(expr.operator).__name__, left, right, expr)
-        if isinstance(expr, cst.Comparison):
+        if kind is cst.Comparison:
             guards = None
             if len(expr.comparisons) == 1 and isinstance(
                     expr.comparisons[0].operator, (cst.Equal, cst.LessThanEqual)):
@@ -108,12 +110,12 @@ class Expressions(Sites):
                                             scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
                          guards=guards)
-        if isinstance(expr, cst.Call):
+        if kind is cst.Call:
             return self._call(expr, scope, index)
-        if isinstance(expr, cst.IfExp):
+        if kind is cst.IfExp:
             return join([self._value(expr.body, scope, index),
                           self._value(expr.orelse, scope, index)])
-        if isinstance(expr, cst.Subscript):
+        if kind is cst.Subscript:
             entry = self._dict_entry(expr, scope, index)
             if entry is not None:  # `params["scale"]` of a dict literal
                 return self._named(self._value(entry[0], entry[1], entry[2]),
