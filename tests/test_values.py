@@ -875,3 +875,25 @@ def test_an_op_called_under_another_name_is_still_found():
 def test_a_module_that_never_spells_an_op_does_not_resolve_its_calls_to_find_it():
     source = TF + "layer = tf.keras.layers.Dense(3)\nprobe(layer)\n"
     assert at_probe(source, lambda_layer_question) == (0, False)
+
+
+def test_a_module_that_spells_no_assertion_is_not_indexed_for_one():
+    """A name with evidence asks whether an assertion guards it; the module index that
+    answers is built only where the module spells an assertion's name."""
+    def indexed(analysis, value):
+        flow = analysis._reach
+        return value.zero is not None, flow is not None and flow._index is not None
+
+    plain = TF + """
+    def f(z):
+        p = tf.nn.softmax(z)
+        return probe(p)
+    """
+    assert probes(plain, question=indexed) == [(True, False)]
+    asserted = TF + """
+    def f(z):
+        p = tf.nn.softmax(z)
+        tf.debugging.assert_positive(p)
+        return probe(p)
+    """
+    assert probes(asserted, question=indexed) == [(False, True)]

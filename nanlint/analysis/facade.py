@@ -15,7 +15,7 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
 from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, origin
-from nanlint.analysis.defuse import Unit
+from nanlint.analysis.defuse import GUARDS, Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import DTYPE_WORDS, Value, replace
@@ -32,6 +32,9 @@ def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
     ``*_deltas``)."""
     return tuple(max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", glob)), key=len)
                  for glob in sorted(globs))
+
+
+_GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 
 class Analysis(Expressions):
@@ -320,6 +323,7 @@ class Analysis(Expressions):
         value = super()._compute(expr, scope, index)
         if (isinstance(expr, cst.Name) and (value.zero or value.negative)
                 and isinstance(scope.node, (cst.FunctionDef, cst.Module))
+                and self._mentions(_GUARD_WORDS)  # (the module index spells no others)
                 and self._flow().has_assertions()):
             asserted = self._flow().asserted(expr, scope.node)
             if asserted is not None:

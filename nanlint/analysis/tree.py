@@ -41,12 +41,14 @@ def is_a(node: object, classes: Any) -> bool:
 
 
 def child_fields(node_type: type) -> Tuple[str, ...]:
-    """The fields of a node class that can hold code."""
+    """The fields of a node class that can hold code (not a name's or a literal's text:
+    half the nodes of a module are such leaves, and have none)."""
     fields = _FIELDS.get(node_type)
     if fields is None:
         fields = _FIELDS[node_type] = tuple(
             f.name for f in dataclasses.fields(node_type)
-            if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name)
+            if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name
+            and f.type is not str)
     return fields
 
 
