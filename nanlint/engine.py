@@ -528,65 +528,75 @@ def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lin
     reports: List[Report] = []
     silent: List[Report] = []
     try:
-        visit, leave, boundaries = _tracker(analysis)
-        threshold = CONFIDENCE_ORDER[options.min_confidence]
-        replaced: Set[Tuple[int, str]] = set()  # filled as superseding rules report
-        # Superseding rules first at each node, so that a rule can skip a finding already
-        # replaced (``Rule.superseded``); otherwise in their order.
-        for rule_class in sorted((*options.rules, *options.silent_rules),
-                                 key=lambda rule_class: not rule_class.supersedes):
-            rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
-                              options.rule_settings.get(rule_class.code))
-            rule._superseded, rule._superseding_confidence = replaced, threshold
-            for node_type, method in rule_class.handlers():
-                visit.setdefault(node_type, []).append(getattr(rule, method))
-        too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
-                                   "cannot analyse: expressions nested too deeply", lines)
-        crashes: List[Finding] = []
-
-        def switch_off(handler: Handler, error: Exception) -> None:
-            """A rule that raises is a bug: report it, and let the other rules finish."""
-            rule = getattr(handler, "__self__", None)
-            if not isinstance(rule, Rule):
-                raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
-            for node_type, handlers in visit.items():
-                visit[node_type] = [h for h in handlers
-                                    if getattr(h, "__self__", None) is not rule]
-            crashes.append(_internal_error(path, rule.code, error, lines))
-
-        try:
-            walk(module, visit, leave, boundaries, on_crash=switch_off)
-        except RecursionError:
-            return [too_deep]
-        except RuleCrash as crash:
-            return [_internal_error(path, crash.code, crash.error, lines)]
-        superseded = set(replaced)  # (Rule.report filled it, for the reports of every rule)
-        # A finding that covers inner nodes (one binary cross-entropy over two logs, also when
-        # the logs were assigned to variables lines before) replaces its own code's there.
-        superseded |= {(id(node), r.rule.code) for r in reports for node in r.covers
-                       if CONFIDENCE_ORDER[r.confidence] >= threshold}
-        if superseded:
-            reports[:] = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
-        comments = suppression.parse(source, options.known_codes)
-        shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
-        # A report below min-confidence is not shown, but still uses its suppression: the
-        # comment is needed again as soon as the threshold is lowered.
-        needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
-        try:
-            findings = (_findings(analysis, (source, tree), reports, shown, path, lines, comments,
-                                  describe_line) if needed else [])
-        except RecursionError:
-            return [too_deep]
-        findings.extend(_suppression_problems(source, path, options, lines, comments))
-        findings.extend(crashes)
-        findings.sort(key=lambda f: f.sort_key)
-        return findings
+        return _run_rules(analysis, reports, silent, (source, tree), path, options, lines,
+                          describe_line)
     finally:
-        # Rules and their reports, and the analysis and its helpers, refer to each
-        # other: without these cycles the tree is freed at once, by reference counting.
+        # Rules and their reports, and the analysis and its helpers, refer to each other:
+        # without these cycles the tree is freed at once, by reference counting.
         reports.clear()
         silent.clear()
         analysis.close()
+
+
+def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
+               text: Tuple[str, ast.Module], path: str, options: LintOptions, lines: List[str],
+               describe_line: Callable[[int], str]) -> List[Finding]:
+    """The rules' walk over the module, and their reports as findings. ``reports`` and
+    ``silent`` are the lists the rules fill (shown ones, and those of silent rules);
+    ``text``: the source and Python's tree of it."""
+    module, source = analysis.module, text[0]
+    visit, leave, boundaries = _tracker(analysis)
+    threshold = CONFIDENCE_ORDER[options.min_confidence]
+    replaced: Set[Tuple[int, str]] = set()  # filled as superseding rules report
+    # Superseding rules first at each node, so that a rule can skip a finding already
+    # replaced (``Rule.superseded``); otherwise in their order.
+    for rule_class in sorted((*options.rules, *options.silent_rules),
+                             key=lambda rule_class: not rule_class.supersedes):
+        rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
+                          options.rule_settings.get(rule_class.code))
+        rule._superseded, rule._superseding_confidence = replaced, threshold
+        for node_type, method in rule_class.handlers():
+            visit.setdefault(node_type, []).append(getattr(rule, method))
+    too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
+                               "cannot analyse: expressions nested too deeply", lines)
+    crashes: List[Finding] = []
+
+    def switch_off(handler: Handler, error: Exception) -> None:
+        """A rule that raises is a bug: report it, and let the other rules finish the file."""
+        rule = getattr(handler, "__self__", None)
+        if not isinstance(rule, Rule):
+            raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
+        for node_type, handlers in visit.items():
+            visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
+        crashes.append(_internal_error(path, rule.code, error, lines))
+
+    try:
+        walk(module, visit, leave, boundaries, on_crash=switch_off)
+    except RecursionError:
+        return [too_deep]
+    except RuleCrash as crash:
+        return [_internal_error(path, crash.code, crash.error, lines)]
+    superseded = set(replaced)  # (Rule.report filled it, for the reports of every rule)
+    # A finding that covers inner nodes (one binary cross-entropy over two logs, also when
+    # the logs were assigned to variables lines before) replaces its own code's there.
+    superseded |= {(id(node), r.rule.code) for r in reports for node in r.covers
+                   if CONFIDENCE_ORDER[r.confidence] >= threshold}
+    if superseded:
+        reports[:] = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
+    comments = suppression.parse(source, options.known_codes)
+    shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
+    # A report below min-confidence is not shown, but still uses its suppression: the
+    # comment is needed again as soon as the threshold is lowered.
+    needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
+    try:
+        findings = (_findings(analysis, text, reports, shown, path, lines, comments,
+                              describe_line) if needed else [])
+    except RecursionError:
+        return [too_deep]
+    findings.extend(_suppression_problems(source, path, options, lines, comments))
+    findings.extend(crashes)
+    findings.sort(key=lambda f: f.sort_key)
+    return findings
 
 
 def _internal_error(path: str, code: str, error: BaseException, lines: List[str]) -> Finding:
@@ -738,13 +748,8 @@ def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str
             return None  # cannot render the node as it is written: no fix rather than a wrong one
         edits.append({"line": start.line, "column": start.column + 1, "end_line": end.line,
                       "end_column": end.column + 1,
-                      "replacement": _render(module, new, indent)})
+                      "replacement": generated(new, module, indent)})
     return {"safety": fix.safety, "description": fix.description, "edits": edits}
-
-
-def _render(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
-    """The node's code as it reads inside its block."""
-    return generated(node, module, indent)
 
 
 def _block_indent(module: cst.Module, node: cst.CSTNode, original: str, lines: List[str],
@@ -760,7 +765,7 @@ def _block_indent(module: cst.Module, node: cst.CSTNode, original: str, lines: L
         if candidate in tried:
             continue
         tried.add(candidate)
-        if _render(module, node, candidate).replace("\r\n", "\n") == original:
+        if generated(node, module, candidate).replace("\r\n", "\n") == original:
             return candidate
     return None
 
