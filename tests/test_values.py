@@ -897,3 +897,16 @@ def test_a_module_that_spells_no_assertion_is_not_indexed_for_one():
         return probe(p)
     """
     assert probes(asserted, question=indexed) == [(False, True)]
+
+
+def test_a_lattice_record_is_replaced_field_by_field():
+    """``lattice.replace``: a copy with the changed fields, the original untouched; a field
+    the record does not have is an error, as with ``dataclasses.replace``."""
+    from nanlint.analysis.lattice import Value, replace
+
+    base = Value(lo=0.0, tags=frozenset({"softmax"}))
+    copy = replace(base, hi=1.0)
+    assert (copy.lo, copy.hi, copy.tags) == (0.0, 1.0, frozenset({"softmax"}))
+    assert base.hi == math.inf and copy == Value(lo=0.0, hi=1.0, tags=frozenset({"softmax"}))
+    with pytest.raises(TypeError):
+        replace(base, high=1.0)
