@@ -18,11 +18,15 @@ from libcst.helpers._template import mangle_template, unmangled_name
 from nanlint.optable import OPTIMIZER_EPSILON, Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
+from nanlint.analysis.lattice import FLOAT16
 from nanlint.analysis.data import Moment
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
-           "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree"]
+           "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree", "FLOAT16",
+           "FLOAT16_MAX"]
+
+FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety",
                 "Options")
@@ -178,7 +182,7 @@ class Rule:
         Under a root of squared gradients, which is compared with 1 (a gradient penalty),
         the smaller ``fix_epsilon_gradient``: it only has to be representable at 0."""
         settings = self.analysis.settings
-        if value is not None and value.dtype in ("float16", "half", "bfloat16"):
+        if value is not None and (value.dtype in FLOAT16 or value.dtype == "bfloat16"):
             return _literal(settings.fix_epsilon_float16)
         if evidence is not None and evidence.producer == "gradient":
             return _literal(settings.fix_epsilon_gradient)

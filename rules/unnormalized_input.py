@@ -8,13 +8,12 @@ from typing import Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Moment, Place, Rule, visit_tree
+from nanlint.rule import FLOAT16, FLOAT16_MAX, Evidence, Moment, Place, Rule, visit_tree
 
 # Methods that train on their first argument (`x`).
 TRAINING_METHODS = frozenset({"fit", "train_on_batch", "fit_generator"})
 # Methods that only run the model on it: a hazard of the values, not of training.
 INFERENCE_METHODS = frozenset({"predict", "evaluate", "predict_on_batch", "test_on_batch"})
-FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 KERAS = ("keras.", "tensorflow.keras.", "tf_keras.")
 MODELS = frozenset({"Model", "Sequential", "load_model"})
 # Calls that make a loop a training loop.
@@ -205,7 +204,7 @@ class UnnormalizedInput(Rule):
         dtype = self.analysis.keyword(made, "dtype")
         if dtype is None and made.args and made.args[0].keyword is None:
             dtype = made.args[0].value
-        if dtype is None or self.analysis.dtype_name(dtype) not in ("float16", "half"):
+        if dtype is None or self.analysis.dtype_name(dtype) not in FLOAT16:
             return False
         evidence = Evidence(made, "fed to the placeholder `{src}`", "which holds float16",
                             producer="placeholder")
@@ -370,7 +369,7 @@ class UnnormalizedInput(Rule):
         if op is None or op.name != "cast" or not node.args or node.args[0].keyword is not None \
                 or not self.analysis.gradient_may_flow():
             return
-        if self.analysis.value(node).dtype not in ("float16", "half"):
+        if self.analysis.value(node).dtype not in FLOAT16:
             return
         moment = self._beyond_float16(node.args[0].value)
         if moment is None or id(moment.source) in self._reported:

@@ -8,15 +8,14 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import OPTIMIZER_EPSILON, Evidence, Fix, Option, Rule, Value
+from nanlint.rule import (FLOAT16, FLOAT16_MAX, OPTIMIZER_EPSILON, Evidence, Fix, Option, Rule,
+                          Value)
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
 FLOAT32_EPSILON = 1.1920929e-07  # machine epsilon: 1 + 1e-7 is the next float32 after 1
 FLOAT16_EPSILON = 9.765625e-04
 FLOAT16_TINY = 6.1035156e-05  # smallest normal float16
 FLOAT16_SUBNORMAL = 5.9604645e-08  # smallest subnormal float16: below half of it is 0.0
-FLOAT16_MAX = 65504.0
-FLOAT16 = frozenset({"float16", "half"})
 WIDE = frozenset({"float64", "double"})
 # Epsilon candidates offered as a replacement, smallest first: the first that survives wins.
 CANDIDATES = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)

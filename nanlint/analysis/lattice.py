@@ -21,6 +21,7 @@ PRODUCER_TAGS = frozenset({"softmax", "sigmoid"})
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double"})
 # The words a dtype is spelled with in source (``tf.half`` is float16).
 DTYPE_WORDS = {"float16": ("float16", "half"), "float64": ("float64", "double")}
+FLOAT16 = frozenset(DTYPE_WORDS["float16"])  # the names of the float16 dtype
 
 
 R = TypeVar("R")

@@ -23,11 +23,11 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.optable import Op
-from nanlint.analysis.lattice import DTYPES
+from nanlint.analysis.lattice import DTYPES, FLOAT16 as FLOAT16_NAMES
 from nanlint.analysis.scopes import dotted_parts
 from nanlint.analysis.tree import visit
 
-FLOAT16 = frozenset({"float16", "half", "mixed_float16"})
+FLOAT16 = FLOAT16_NAMES | {"mixed_float16"}  # a dtype or policy that computes in float16
 # The last names of the calls that set a policy or make one (their ops: set_dtype_policy,
 # set_floatx, dtype_policy in nanlint.optable).
 NAMES = tuple(sorted({spelling.rsplit(".", 1)[-1] for op in ("set_dtype_policy", "set_floatx",
