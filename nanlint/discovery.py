@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
 
-import pathspec
+if TYPE_CHECKING:  # imported where a pattern is compiled: a run with none never loads it
+    import pathspec
 
 SKIPPED_FOLDERS = frozenset({
     ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", ".tox", ".nox",
@@ -50,6 +51,12 @@ def _gitignore(folder: Path) -> Optional[pathspec.PathSpec]:
         lines = candidate.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    return _spec(lines)
+
+
+def _spec(lines: Sequence[str]) -> pathspec.PathSpec:
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
@@ -61,7 +68,7 @@ def discover(paths: Sequence[Path], exclude: Sequence[str] = (), exclude_root: P
              respect_gitignore: bool = True) -> Tuple[List[Path], List[str], List[Path]]:
     """The files to check, sorted; the problems met (missing paths); and the folders given
     that hold no file to check (a CI gate must not pass on nothing)."""
-    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+    excluded = _spec(exclude) if exclude else None
     root = exclude_root.resolve()
     files: List[Path] = []
     problems: List[str] = []
