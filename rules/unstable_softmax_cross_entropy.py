@@ -291,8 +291,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
             return None  # `K.softmax`, `activations.softmax`: the fused op would be `tf`'s
         if probability is not producer:
             logits = _first_argument(producer)
-            if not (isinstance(probability, cst.Name)
-                    and self.analysis.definition(probability) is producer
+            target = self._assigned(producer)
+            if not (isinstance(probability, cst.Name) and target is not None
+                    and target.value == probability.value
+                    and self.analysis.reached_only_by(probability, target)
                     and logits is not None
                     and all(isinstance(arg.value, (cst.Name, cst.Integer, cst.UnaryOperation))
                             for arg in producer.args)
@@ -316,30 +318,32 @@ class UnstableSoftmaxCrossEntropy(Rule):
             logits = cst.UnaryOperation(cst.Minus(), self.operand(logits))
         return self.fix(f"use `{func}`", node, self.template(f"{func}({{z}})", z=logits))
 
+    def _assigned(self, producer: cst.CSTNode) -> Optional[cst.Name]:
+        """``probs`` of the statement ``probs = producer``, alone on its line; else None."""
+        assign = self.analysis.parent(producer)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+
     def _left_unused(self, probability: cst.BaseExpression, producer: cst.Call
                      ) -> Optional[cst.SimpleStatementLine]:
         """The line ``probs = softmax(z)`` if the fix leaves ``probs`` unread: inside a
         function (a module name may be imported elsewhere), in the same block as the
-        statement being fixed, alone on its line, and no other mention of the name in the
-        function (nested functions included)."""
-        if not isinstance(probability, cst.Name) or probability is producer:
+        statement being fixed, alone on its line, and read nowhere but in the probability
+        the fix replaces (nor by a function nested in the function)."""
+        target = self._assigned(producer)
+        if target is None or not isinstance(probability, cst.Name):
             return None
-        function = self.analysis.in_function()
-        assign = self.analysis.parent(producer)
-        line = self.analysis.parent(assign) if assign is not None else None
+        line = self.analysis.parent(self.analysis.parent(producer))
         statements = self.analysis.cursor.statements
         here = self.analysis.parent(statements[-1]) if statements else None
-        if (function is None or not isinstance(assign, cst.Assign)
-                or len(assign.targets) != 1 or not isinstance(line, cst.SimpleStatementLine)
+        if (self.analysis.in_function() is None or not isinstance(line, cst.SimpleStatementLine)
                 or len(line.body) != 1 or line.trailing_whitespace.comment is not None
                 or not isinstance(here, cst.SimpleStatementLine)
                 or self.analysis.parent(here) is not self.analysis.parent(line)):
             return None
-        target = assign.targets[0].target
-        if not (isinstance(target, cst.Name) and target.value == probability.value):
-            return None
-        # The two mentions are the target and the probability the fix replaces.
-        return line if self.analysis.mentions(function, probability.value) == 2 else None
+        return line if self.analysis.read_only_by(target, probability) else None
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """`p` in `1 - p` (or `tf.subtract(1, p)`)."""

@@ -189,6 +189,46 @@ def test_a_fix_removes_the_softmax_it_leaves_unused():
     assert outcome.text.count("probs = tf.nn.softmax") == 5  # the five that must stay
 
 
+REBOUND_AFTER_FIX = """import tensorflow as tf
+
+
+def rebound_later(labels, logits):
+    probs = tf.nn.softmax(logits)
+    loss = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    probs = tf.zeros_like(loss)
+    return loss, probs
+
+
+def read_in_the_next_round(labels, logits, steps):
+    probs = tf.nn.softmax(logits)
+    for _ in range(steps):
+        loss = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+        probs = tf.nn.softmax(loss)
+    return loss
+
+
+def two_arms(labels, logits, other, flag):
+    if flag:
+        probs = tf.nn.softmax(other)
+    else:
+        probs = tf.nn.softmax(logits)
+    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+"""
+
+
+def test_the_log_softmax_fix_follows_definitions_and_uses():
+    """What counts is which assignments reach the log, and which reads the assignment
+    reaches, not the name's spelling. A later, other value of `probs` does not keep the
+    first one alive; a loop's next round and an `if`'s other arm give `probs` another value,
+    so the log is not rewritten to one softmax's logits there (it is still reported)."""
+    outcome = fix_source(REBOUND_AFTER_FIX, "r.py", options_for(["NAN103"]), SAFETIES["safe"])
+    first, loop, arms = re.split(r"\n\n\ndef ", outcome.text)[1:]
+    assert "probs = tf.nn.softmax(logits)" not in first
+    assert "tf.nn.log_softmax(logits)" in first and "probs = tf.zeros_like(loss)" in first
+    assert "log_softmax" not in loop and "log_softmax" not in arms
+    assert outcome.fixed == 1 and [f.line for f in outcome.findings] == [13, 23]
+
+
 def test_the_superseded_table_matches_the_rules():
     from nanlint import registry
 

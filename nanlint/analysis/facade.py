@@ -277,10 +277,20 @@ class Analysis(Expressions):
             scope.name.value) for scope in self.cursor.scopes)
 
     # -- gradient reach, and assertions that guard a value ---------------------------------
-    def mentions(self, function: cst.FunctionDef, name: str) -> int:
-        """How often ``name`` is spelled as a plain name in ``function`` (nested functions
-        included; not attribute names, keywords or imports): from one index of the module."""
-        return self._flow().module_index().mentions(function, name)
+    # -- definitions and uses of the traversal's function (or the module's own code) -------
+    def reached_only_by(self, read: cst.Name, target: cst.Name) -> bool:
+        """Whether every value ``read`` can hold comes from the binding ``target``: no other
+        assignment of the unit reaches it on any path (branches joined, a loop's later
+        assignments included)."""
+        return self._flow().body(self._unit()).load_defs.get(id(read)) == {id(target)}
+
+    def read_only_by(self, target: cst.Name, read: cst.Name) -> bool:
+        """Whether ``read`` is the only read the binding ``target`` reaches, with no nested
+        function that could read it."""
+        body = self._flow().body(self._unit())
+        uses = body.uses.get(id(target))
+        return (uses is not None and len(uses) == 1 and uses[0] is read
+                and id(target) not in body.escaping)
 
     def _flow(self) -> Flow:
         if self._reach is None:

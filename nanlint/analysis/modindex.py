@@ -31,8 +31,6 @@ class ModuleIndex:
         self.calls: Dict[str, List[Tuple[cst.Call, Unit]]] = {}  # f(...) by name
         self.method_calls: Dict[str, List[Tuple[cst.Call, Unit]]] = {}  # self.f(...)
         self.references: Dict[str, int] = {}  # every read of a name
-        self.names: Dict[Tuple[int, str], int] = {}  # (id(unit), name) -> its plain names
-        self._nested: Optional[Dict[int, List[int]]] = None
         self.losses: Set[str] = set()  # names passed as `loss=`
         self.metrics: Dict[str, int] = {}  # names listed in `metrics=`
         self.assertions = False  # an assertion that guards a value is called somewhere
@@ -55,8 +53,6 @@ class ModuleIndex:
                 continue
             if kind is cst.Name:
                 self.references[node.value] = self.references.get(node.value, 0) + 1
-                key = (id(unit), node.value)
-                self.names[key] = self.names.get(key, 0) + 1
                 continue
             if kind is cst.Attribute:
                 stack.append((node.value, unit, cls))
@@ -80,20 +76,6 @@ class ModuleIndex:
                     self.method_calls.setdefault(func.attr.value, []).append((node, unit))
             below = children(node)
             stack.extend(zip(below, repeat(unit), repeat(cls)))
-
-    def mentions(self, function: cst.FunctionDef, name: str) -> int:
-        """How often ``name`` is spelled as a plain name in ``function`` and the functions
-        nested in it: reads and bindings, not attribute names, keywords or imports."""
-        if self._nested is None:
-            self._nested = {}
-            for key, info in self.functions.items():
-                self._nested.setdefault(id(info.unit), []).append(key)
-        total, stack = 0, [id(function)]
-        while stack:
-            key = stack.pop()
-            total += self.names.get((key, name), 0)
-            stack.extend(self._nested.get(key, ()))
-        return total
 
     def _keyword(self, arg: cst.Arg) -> None:
         if arg.keyword is None or arg.keyword.value not in ("loss", "metrics"):
