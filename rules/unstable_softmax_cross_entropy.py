@@ -66,10 +66,12 @@ class UnstableSoftmaxCrossEntropy(Rule):
     wherever the old one was finite. `log(softmax(z))` becomes `log_softmax(z)` (with the
     softmax's own arguments, e.g. `axis`), `log(sigmoid(z))` becomes `log_sigmoid(z)`,
     `log(1 - sigmoid(z))` becomes `log_sigmoid(-z)`.
-    A softmax assigned to a variable first is fixed too when its logits are a plain name not
-    assigned again in between; inside a function, the assignment `probs = softmax(z)` is
-    then removed if nothing else mentions `probs` and it stands alone on its line in the
-    same block (a softmax call has no side effect, so this is safe too). The fix keeps the
+    A softmax assigned to a variable first is fixed too when that assignment is the only one
+    that reaches the log (not where an `if`'s other arm or a loop's next round gives the
+    variable another value) and its logits are a plain name not assigned again in between;
+    inside a function, the assignment `probs = softmax(z)` is then removed if the log is the
+    only read of it and it stands alone on its line in the same block (a softmax call has
+    no side effect, so this is safe too). The fix keeps the
     user's namespace (`tf`, `tf.compat.v1`, `keras.ops`); softmaxes from `K.` or from a
     layer's activation, and hand-written cross-entropies as a whole, are left to you: a
     fused cross-entropy returns the per-example loss and replaces the reduction around it,
