@@ -125,7 +125,8 @@ class Positions:
                  parent: Optional[Callable[[cst.CSTNode], Optional[cst.CSTNode]]] = None
                  ) -> None:
         self._module = module
-        nodes = [node for node in wanted if node is not None]
+        # once each: a report's node is often also the node its fix replaces
+        nodes = list({id(node): node for node in wanted if node is not None}.values())
         self._wanted: Set[int] = {id(node) for node in nodes}
         self._computed: Dict[cst.CSTNode, CodeRange] = {}
         self._everything = False

@@ -9,7 +9,7 @@ from libcst._nodes.base import CSTCodegenError
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nanlint.analysis import Analysis
-from nanlint.analysis.callsites import parent_map
+from nanlint.analysis.modindex import ModuleIndex
 from nanlint.positions import Positions
 
 HERE = Path(__file__).parent
@@ -52,7 +52,7 @@ def _check(source: str) -> None:
     # With Python's tree, a few nodes at a time (of those that hold code: the analysis's
     # parent map knows no others): only the statements that hold them are generated, and
     # the positions are the same.
-    tree, parents = ast.parse(source), parent_map(module)
+    tree, parents = ast.parse(source), ModuleIndex(module).parents
     code = [node for node in nodes if id(node) in parents]
     groups = max(1, len(code) // 8)
     for first in range(0, groups, max(1, groups // 25)):
@@ -75,6 +75,31 @@ def test_positions_equal_libcsts_on_the_fixtures():
     assert files
     for path in files:
         _check(path.read_text(encoding="utf-8"))
+
+
+def test_the_module_index_knows_every_parent_as_libcst_does():
+    """The module index's one walk notes the parent of every node that holds code (that is
+    how the index and the parent map share it), as libcst's ParentNodeProvider has it: the
+    nodes the index itself skips (imports, attribute names, keywords, parameter names)
+    included."""
+    from libcst.metadata import ParentNodeProvider
+
+    from nanlint.analysis.tree import children
+
+    sources = [*ODD_SOURCES.values(), *(path.read_text(encoding="utf-8") for path in
+                                        sorted((HERE / "fixtures").rglob("*.py")))]
+    for source in sources:
+        module = cst.parse_module(source)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+        parents = ModuleIndex(module).parents
+        code, stack = [], [module]
+        while stack:
+            below = children(stack.pop())
+            code.extend(below)
+            stack.extend(below)
+        assert len(parents) == len(code) and (not code or len(parents) < len(expected))
+        for node in code:
+            assert parents[id(node)] is expected[node], type(node).__name__
 
 
 def test_a_node_outside_the_module_has_no_position():
@@ -106,7 +131,7 @@ def test_twins_in_pythons_tree_have_libcsts_positions():
         source = path.read_text(encoding="utf-8")
         module = cst.parse_module(source)
         expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        parents = parent_map(module)
+        parents = ModuleIndex(module).parents
         ours, theirs = statements(module), python_statements(ast.parse(source))
         assert len(ours) == len(theirs), path
         index = {id(statement): number for number, statement in enumerate(ours)}

@@ -881,8 +881,7 @@ def test_a_module_that_spells_no_assertion_is_not_indexed_for_one():
     """A name with evidence asks whether an assertion guards it; the module index that
     answers is built only where the module spells an assertion's name."""
     def indexed(analysis, value):
-        flow = analysis._reach
-        return value.zero is not None, flow is not None and flow._index is not None
+        return value.zero is not None, analysis._index is not None
 
     plain = TF + """
     def f(z):

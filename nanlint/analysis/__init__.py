@@ -30,7 +30,9 @@ The layers, each importing only the ones below it (no arrow points back up)::
     sinks        what calls do with a value, as data        defuse  one walk per function:
                                                                     definitions -> uses
                                                             modindex  one walk per module:
-                                                                    functions, call sites
+                                                                    parents, functions,
+                                                                    call sites (made by
+                                                                    bindings, shared)
 
     tree         cheap walks of libcst trees (children, read-only visitors): the bottom
 

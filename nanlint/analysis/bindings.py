@@ -17,9 +17,9 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
-                                        collect_calls, keyword_argument, op_argument,
-                                        parent_map)
+                                        collect_calls, keyword_argument, op_argument)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
+from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.tree import dotted_code, generated
@@ -68,7 +68,7 @@ class Bindings:
         self._callees: Dict[int, Optional[Callee]] = {}
         self._attributes: Dict[Tuple[int, str], Value] = {}
         self._in_progress: set = set()
-        self._parents: Optional[Dict[int, cst.CSTNode]] = None
+        self._index: Optional[ModuleIndex] = None
         self._calls: Optional[List[cst.Call]] = None
         self._here_cache: Optional[Tuple[Scope, int]] = None
         # One call of a module function evaluated with its arguments (see ``callsites``).
@@ -385,9 +385,13 @@ class Bindings:
             self._calls = collect_calls(self.module, self._call_places, self._escaped)
         return self._calls
 
+    def module_index(self) -> ModuleIndex:
+        """The module's one walk (functions, call sites, names, parents), made on first use."""
+        if self._index is None:
+            self._index = ModuleIndex(self.module)
+        return self._index
+
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        """The node that contains ``node`` (the module's parent map is built on first use)."""
-        if self._parents is None:
-            self._parents = parent_map(self.module)
-        return self._parents.get(id(node))
+        """The node that contains ``node`` (from the module's index)."""
+        return self.module_index().parents.get(id(node))
 

@@ -68,19 +68,6 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
     return calls
 
 
-def parent_map(module: cst.Module) -> Dict[int, cst.CSTNode]:
-    """id(node) -> the node that contains it, for every node that holds code (the same
-    iterative field walk as ``collect_calls``)."""
-    parents: Dict[int, cst.CSTNode] = {}
-    stack: List[Any] = [module]
-    while stack:
-        node = stack.pop()
-        for child in children(node):
-            parents[id(child)] = node
-            stack.append(child)
-    return parents
-
-
 def bind_arguments(call: cst.Call, node: Union[cst.FunctionDef, cst.Lambda], method: bool
                    ) -> Dict[str, cst.BaseExpression]:
     """Parameter name -> the argument ``call`` passes (``self`` skipped for a method called

@@ -294,8 +294,8 @@ class Analysis(Expressions):
 
     def _flow(self) -> Flow:
         if self._reach is None:
-            self._reach = Flow(self.module, self._flow_callee, self._loss_re,
-                               self._no_gradient_re)
+            self._reach = Flow(self.module, self._flow_callee, self.module_index,
+                               self._loss_re, self._no_gradient_re)
         return self._reach
 
     def _unit(self) -> Unit:

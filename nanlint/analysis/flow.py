@@ -45,13 +45,15 @@ _GRADIENT_METHODS = ("gradient", "jacobian", "batch_jacobian")
 
 
 class Flow:
-    """Gradient reach of one module. ``resolve`` names callees; the patterns are the
-    configuration's (loss-function names, functions where no gradient is taken)."""
+    """Gradient reach of one module. ``resolve`` names callees, ``index`` gives the module's
+    index (made on first use); the patterns are the configuration's (loss-function names,
+    functions where no gradient is taken)."""
 
-    def __init__(self, module: cst.Module, resolve: Resolver, loss_pattern: "re.Pattern",
-                 no_gradient_pattern: "re.Pattern") -> None:
+    def __init__(self, module: cst.Module, resolve: Resolver, index: Callable[[], ModuleIndex],
+                 loss_pattern: "re.Pattern", no_gradient_pattern: "re.Pattern") -> None:
         self.module = module
         self._resolve = resolve
+        self.module_index = index
         self._loss = loss_pattern
         self._no_gradient = no_gradient_pattern
         self._bodies: Dict[int, Body] = {}
@@ -59,7 +61,6 @@ class Flow:
         self._functions: Dict[int, cst.FunctionDef] = {}  # return variable -> function
         self._equations: Dict[int, Tuple[Reach, List[Path]]] = {}
         self._solved: Dict[int, Reach] = {}
-        self._index: Optional[ModuleIndex] = None
         self._contexts: Dict[int, Optional[Reach]] = {}
         self._callees: Dict[int, Tuple[str, Optional[cst.FunctionDef]]] = {}
 
@@ -103,11 +104,6 @@ class Flow:
             for definition in body.names:
                 self._owner[definition] = body
         return body
-
-    def module_index(self) -> ModuleIndex:
-        if self._index is None:
-            self._index = ModuleIndex(self.module)
-        return self._index
 
     def _value(self, variable: int) -> Reach:
         """The reach of a definition or a function's return: solves the variables it depends

@@ -1,7 +1,8 @@
-"""The module's index for gradient reach: one walk of the whole module that finds the
-functions and the unit each is defined in, the call sites of the module's functions and
+"""The module's index: one walk of the whole module that finds the parent of every node,
+the functions and the unit each is defined in, the call sites of the module's functions and
 methods, every read of a name, the names passed as ``loss=`` or ``metrics=``, and whether an
-assertion that guards a value is called anywhere.
+assertion that guards a value is called anywhere. ``Bindings`` makes it on first use (for a
+parent, or for gradient reach) and both share it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ class Function:
 
 class ModuleIndex:
     """One walk of the module: functions and their enclosing units, call sites of the
-    module's functions and methods, and the names passed as ``loss=`` / ``metrics=``."""
+    module's functions and methods, the names passed as ``loss=`` / ``metrics=``, and the
+    parent of every node (a file that needs one often needs the other: one walk serves
+    both)."""
 
     def __init__(self, module: cst.Module) -> None:
         self.functions: Dict[int, Function] = {}
@@ -34,48 +37,54 @@ class ModuleIndex:
         self.losses: Set[str] = set()  # names passed as `loss=`
         self.metrics: Dict[str, int] = {}  # names listed in `metrics=`
         self.assertions = False  # an assertion that guards a value is called somewhere
-        stack: List[Tuple[cst.CSTNode, Unit, Optional[cst.ClassDef]]] = [(module, module, None)]
+        self.parents: Dict[int, cst.CSTNode] = {}
+        parents = self.parents
+        # (node, its unit, its class). The unit None marks a node the index does not read
+        # (a name being defined, an attribute's name, a keyword, an import): only its
+        # parent is noted, and its children's.
+        stack: List[Tuple[cst.CSTNode, Optional[Unit], Optional[cst.ClassDef]]] = [
+            (module, module, None)]
         while stack:
             node, unit, cls = stack.pop()
+            below = children(node)
+            for child in below:
+                parents[id(child)] = node
             kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
+            if unit is None or kind is cst.Import or kind is cst.ImportFrom:
+                stack.extend(zip(below, repeat(None), repeat(None)))
+                continue
             if kind is cst.FunctionDef:
                 self.functions[id(node)] = Function(unit, cls)
-                stack.extend((d, unit, cls) for d in node.decorators)
-                stack.extend((p, unit, cls) for p in children(node.params))
-                stack.append((node.body, node, None))
-                continue
-            if kind is cst.ClassDef:
-                stack.extend((d, unit, cls) for d in node.decorators)
-                stack.extend((a, unit, cls) for a in node.bases)
-                stack.append((node.body, unit, node))
-                continue
-            if kind is cst.Import or kind is cst.ImportFrom:
-                continue
-            if kind is cst.Name:
+                read = {id(node.params): (unit, cls), id(node.body): (node, None),
+                        **{id(d): (unit, cls) for d in node.decorators}}
+            elif kind is cst.ClassDef:
+                read = {id(node.body): (unit, node),
+                        **{id(d): (unit, cls) for d in (*node.decorators, *node.bases)}}
+            elif kind is cst.Name:
                 self.references[node.value] = self.references.get(node.value, 0) + 1
+                read = {}
+            elif kind is cst.Attribute or kind is cst.Arg:
+                if kind is cst.Arg:
+                    self._keyword(node)
+                read = {id(node.value): (unit, cls)}
+            elif kind is cst.Param:
+                read = {id(node.default): (unit, cls)} if node.default is not None else {}
+            else:
+                if kind is cst.Call:
+                    self._call(node, unit)
+                stack.extend(zip(below, repeat(unit), repeat(cls)))
                 continue
-            if kind is cst.Attribute:
-                stack.append((node.value, unit, cls))
-                continue
-            if kind is cst.Param:
-                if node.default is not None:
-                    stack.append((node.default, unit, cls))
-                continue
-            if kind is cst.Arg:
-                self._keyword(node)
-                stack.append((node.value, unit, cls))
-                continue
-            if kind is cst.Call:
-                func = node.func
-                if last_name(func) in GUARDS:
-                    self.assertions = True
-                if isinstance(func, cst.Name):
-                    self.calls.setdefault(func.value, []).append((node, unit))
-                elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                      and func.value.value in ("self", "cls")):
-                    self.method_calls.setdefault(func.attr.value, []).append((node, unit))
-            below = children(node)
-            stack.extend(zip(below, repeat(unit), repeat(cls)))
+            stack.extend((child, *read.get(id(child), (None, None))) for child in below)
+
+    def _call(self, node: cst.Call, unit: Unit) -> None:
+        func = node.func
+        if last_name(func) in GUARDS:
+            self.assertions = True
+        if isinstance(func, cst.Name):
+            self.calls.setdefault(func.value, []).append((node, unit))
+        elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+              and func.value.value in ("self", "cls")):
+            self.method_calls.setdefault(func.attr.value, []).append((node, unit))
 
     def _keyword(self, arg: cst.Arg) -> None:
         if arg.keyword is None or arg.keyword.value not in ("loss", "metrics"):
