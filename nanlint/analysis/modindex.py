@@ -8,7 +8,6 @@ parent, or for gradient reach) and both share it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -38,20 +37,24 @@ class ModuleIndex:
         self.metrics: Dict[str, int] = {}  # names listed in `metrics=`
         self.assertions = False  # an assertion that guards a value is called somewhere
         self.parents: Dict[int, cst.CSTNode] = {}
-        parents = self.parents
+        parents, references = self.parents, self.references
         # (node, its unit, its class). The unit None marks a node the index does not read
         # (a name being defined, an attribute's name, a keyword, an import): only its
-        # parent is noted, and its children's.
+        # parent is noted, and its children's. A name read is counted where it is met as a
+        # child: it has no children to walk.
         stack: List[Tuple[cst.CSTNode, Optional[Unit], Optional[cst.ClassDef]]] = [
             (module, module, None)]
+        push = stack.append
         while stack:
             node, unit, cls = stack.pop()
             below = children(node)
-            for child in below:
-                parents[id(child)] = node
+            if not below:
+                continue
             kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
             if unit is None or kind is cst.Import or kind is cst.ImportFrom:
-                stack.extend(zip(below, repeat(None), repeat(None)))
+                for child in below:
+                    parents[id(child)] = node
+                    push((child, None, None))
                 continue
             if kind is cst.FunctionDef:
                 self.functions[id(node)] = Function(unit, cls)
@@ -60,21 +63,29 @@ class ModuleIndex:
             elif kind is cst.ClassDef:
                 read = {id(node.body): (unit, node),
                         **{id(d): (unit, cls) for d in (*node.decorators, *node.bases)}}
-            elif kind is cst.Name:
-                self.references[node.value] = self.references.get(node.value, 0) + 1
-                read = {}
-            elif kind is cst.Attribute or kind is cst.Arg:
+            elif kind is cst.Param:
+                read = {id(node.default): (unit, cls)} if node.default is not None else {}
+            elif kind is cst.Attribute or kind is cst.Arg:  # the value is read, not the names
                 if kind is cst.Arg:
                     self._keyword(node)
                 read = {id(node.value): (unit, cls)}
-            elif kind is cst.Param:
-                read = {id(node.default): (unit, cls)} if node.default is not None else {}
             else:
                 if kind is cst.Call:
                     self._call(node, unit)
-                stack.extend(zip(below, repeat(unit), repeat(cls)))
+                for child in below:
+                    parents[id(child)] = node
+                    if child.__class__ is cst.Name:
+                        references[child.value] = references.get(child.value, 0) + 1
+                    else:
+                        push((child, unit, cls))
                 continue
-            stack.extend((child, *read.get(id(child), (None, None))) for child in below)
+            for child in below:
+                parents[id(child)] = node
+                child_unit, child_cls = read.get(id(child), (None, None))
+                if child_unit is not None and child.__class__ is cst.Name:
+                    references[child.value] = references.get(child.value, 0) + 1
+                else:
+                    push((child, child_unit, child_cls))
 
     def _call(self, node: cst.Call, unit: Unit) -> None:
         func = node.func
