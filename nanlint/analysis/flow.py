@@ -210,8 +210,9 @@ class Flow:
         self._contexts[key] = None
         context = None
         name = unit.name.value
-        if any(dotted(getattr(d.decorator, "func", d.decorator)).endswith("custom_gradient")
-               for d in unit.decorators):
+        if unit.decorators and any(
+                dotted(getattr(d.decorator, "func", d.decorator)).endswith("custom_gradient")
+                for d in unit.decorators):
             context = CUSTOM
         elif self._no_gradient.search(name):
             context = (IN_TEST if name.startswith("test") else IN_METRIC
