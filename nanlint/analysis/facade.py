@@ -276,7 +276,6 @@ class Analysis(Expressions):
         return not any(isinstance(scope, cst.FunctionDef) and self._no_gradient_re.search(
             scope.name.value) for scope in self.cursor.scopes)
 
-    # -- gradient reach, and assertions that guard a value ---------------------------------
     # -- definitions and uses of the traversal's function (or the module's own code) -------
     def reached_only_by(self, read: cst.Name, target: cst.Name) -> bool:
         """Whether every value ``read`` can hold comes from the binding ``target``: no other
@@ -292,6 +291,7 @@ class Analysis(Expressions):
         return (uses is not None and len(uses) == 1 and uses[0] is read
                 and id(target) not in body.escaping)
 
+    # -- gradient reach, and assertions that guard a value ---------------------------------
     def _flow(self) -> Flow:
         if self._reach is None:
             self._reach = Flow(self.module, self._flow_callee, self.module_index,
