@@ -31,7 +31,11 @@ def loss(labels, logits):
 """
 CLEAN = "import tensorflow as tf\n\n\ndef loss(labels, logits):\n    return 0.0\n"
 # Seconds of analysis (about 4 s on an idle core): a run that holds the worker.
-SLOW = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 3000
+# A file that takes seconds to lint (2.5 to 3.5 s on this project's 2-core machines), so a
+# run of it is still going while the tests below send their edits and requests: at half
+# that size, a test that needs the run to be interrupted with half of it still to go failed
+# once on a slow moment of the machine.
+SLOW = "import tensorflow as tf\n" + "p = tf.nn.relu(z)\nx = tf.math.log(p)\n" * 6000
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 KNOWN = frozenset(registry.all_codes())
 
