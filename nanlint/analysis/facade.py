@@ -294,8 +294,8 @@ class Analysis(Expressions):
     # -- gradient reach, and assertions that guard a value ---------------------------------
     def _flow(self) -> Flow:
         if self._reach is None:
-            self._reach = Flow(self.module, self._flow_callee, self.module_index,
-                               self._loss_re, self._no_gradient_re)
+            self._reach = Flow(self._flow_callee, self.module_index, self._loss_re,
+                               self._no_gradient_re)
         return self._reach
 
     def _unit(self) -> Unit:

@@ -49,9 +49,8 @@ class Flow:
     index (made on first use); the patterns are the configuration's (loss-function names,
     functions where no gradient is taken)."""
 
-    def __init__(self, module: cst.Module, resolve: Resolver, index: Callable[[], ModuleIndex],
+    def __init__(self, resolve: Resolver, index: Callable[[], ModuleIndex],
                  loss_pattern: "re.Pattern", no_gradient_pattern: "re.Pattern") -> None:
-        self.module = module
         self._resolve = resolve
         self.module_index = index
         self._loss = loss_pattern

@@ -51,12 +51,11 @@ class ModuleIndex:
             if not below:
                 continue
             kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
+            # The children read, with their unit and class; None: all of them, as this node.
+            read: Optional[Dict[int, Tuple[Unit, Optional[cst.ClassDef]]]] = None
             if unit is None or kind is cst.Import or kind is cst.ImportFrom:
-                for child in below:
-                    parents[id(child)] = node
-                    push((child, None, None))
-                continue
-            if kind is cst.FunctionDef:
+                read = {}
+            elif kind is cst.FunctionDef:
                 self.functions[id(node)] = Function(unit, cls)
                 read = {id(node.params): (unit, cls), id(node.body): (node, None),
                         **{id(d): (unit, cls) for d in node.decorators}}
@@ -69,19 +68,12 @@ class ModuleIndex:
                 if kind is cst.Arg:
                     self._keyword(node)
                 read = {id(node.value): (unit, cls)}
-            else:
-                if kind is cst.Call:
-                    self._call(node, unit)
-                for child in below:
-                    parents[id(child)] = node
-                    if child.__class__ is cst.Name:
-                        references[child.value] = references.get(child.value, 0) + 1
-                    else:
-                        push((child, unit, cls))
-                continue
+            elif kind is cst.Call:
+                self._call(node, unit)
             for child in below:
                 parents[id(child)] = node
-                child_unit, child_cls = read.get(id(child), (None, None))
+                child_unit, child_cls = (unit, cls) if read is None else read.get(
+                    id(child), (None, None))
                 if child_unit is not None and child.__class__ is cst.Name:
                     references[child.value] = references.get(child.value, 0) + 1
                 else:
