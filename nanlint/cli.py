@@ -90,6 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--verbose", action="store_true",
                        help="show the tracebacks of internal errors (on stderr)")
 
+    suspects = commands.add_parser(
+        "suspects", help="training printed NaN: every line that can produce it, best first",
+        description="List every operation that can produce inf or NaN in a value or a "
+        "gradient, including those `check` is silent on for lack of evidence, ranked within "
+        "each file: evidence first, then whether a gradient reaches it, guards, and its "
+        "place in training (loss, model, data, metric). Exit 0 unless it could not run.")
+    suspects.add_argument("paths", nargs="*", metavar="PATH",
+                          help="files and folders to search (default: .)")
+    suspects.add_argument("--format", choices=("text", "json"), default="text",
+                          help="output format (default: text)")
+    suspects.add_argument("--top", type=int, default=10, metavar="N",
+                          help="the N best suspects of each file (default: 10; 0: all)")
+    suspects.add_argument("--no-cache", action="store_true",
+                          help="do not read or write the cache")
+    suspects.add_argument("--config", metavar="FILE", type=Path,
+                          help="use this configuration file instead of the nearest one")
+    suspects.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                          help="worker processes (default: the number of cores; 1: no pool)")
+
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -103,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         "server", help="run the language server (LSP over stdin/stdout) for editors; needs "
         "`pip install 'nanlint[server]'`")
 
-    for command in (check, rules, rule, server):
+    for command in (check, suspects, rules, rule, server):
         command.add_argument("--load-rules", action="append", default=[], metavar="FILE",
                              help="also load the rules in this Python file (its RULES list); "
                              "repeatable. Imports and runs FILE: only for files you trust")
@@ -121,6 +140,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         registry.use_local_rules(getattr(args, "load_rules", []))
         if args.command == "check":
             return _check(args)
+        if args.command == "suspects":
+            return _suspects(args)
         if args.command == "rules":
             return _rules(args)
         if args.command == "rule":
@@ -352,6 +373,45 @@ def _report_diff(outcome) -> int:
     if any(f.name == "internal-error" for f in errors):
         return EXIT_ERROR
     return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN
+
+
+def _suspects(args: argparse.Namespace) -> int:
+    from nanlint import config as configuration
+    from nanlint import runner, suspects_report
+    from nanlint.discovery import discover
+    from nanlint.reporters import write_error
+
+    try:
+        config = configuration.load(args.config)
+    except configuration.ConfigError as error:
+        write_error(str(error))
+        return EXIT_ERROR
+    if args.top < 0 or args.jobs < 0:
+        write_error("--top and --jobs must be 0 or more")
+        return EXIT_ERROR
+    config.suspects = True
+    files, problems, empty = discover([Path(p) for p in args.paths or ["."]], config.exclude,
+                                      config.root, config.respect_gitignore)
+    for problem in problems:
+        write_error(problem)
+    for folder in empty:
+        write_error(f"No Python files found under {folder}")
+    if problems or empty:
+        return EXIT_ERROR
+    outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    found = []
+    for finding in outcome.findings:
+        if finding.score is None:  # a file that cannot be read or parsed: say so, go on
+            sys.stderr.write(f"nanlint: {finding.location}: {finding.code} "
+                             f"{finding.message}\n")
+        else:
+            found.append(finding)
+    ranked = suspects_report.by_file(found, args.top)
+    if args.format == "json":
+        suspects_report.report_json(ranked, sys.stdout)
+    else:
+        suspects_report.report_text(ranked, len(files), sys.stdout)
+    return EXIT_CLEAN
 
 
 def _report(scan, args: argparse.Namespace) -> bool:

@@ -48,6 +48,9 @@ class Config:
     delta_parameters: Optional[List[str]] = None
     fix_epsilon_gradient: float = 1e-12
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    # `nanlint suspects`: every rule at any confidence, whatever select and ignore say, and
+    # the engine ranks every hazard (LintOptions.suspects).
+    suspects: bool = False
     _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -81,7 +84,8 @@ class Config:
                 relative = file_path.resolve().relative_to(self.root.resolve()).as_posix()
             except ValueError:
                 relative = file_path.as_posix()
-        codes = frozenset(self.enabled_codes(relative))
+        codes = frozenset(registry.all_codes() if self.suspects
+                          else self.enabled_codes(relative))
         options = self._cache.get(codes)
         if options is None:
             settings = Settings(epsilon=self.epsilon, fix_epsilon=self.fix_epsilon,
@@ -98,10 +102,12 @@ class Config:
                 silent_rules=[rule for rule in registry.rule_classes(sorted(
                     {s for c in codes for s in registry.SUPERSEDED_BY.get(c, ())} - codes))
                     if rule.supersedes & codes],
-                settings=settings, min_confidence=self.min_confidence,
+                settings=settings, suspects=self.suspects,
+                min_confidence="low" if self.suspects else self.min_confidence,
                 check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),
-                engine_codes=frozenset(c for c in codes if c in registry.ENGINE))
+                engine_codes=frozenset(c for c in codes if c in registry.ENGINE
+                                       and not (self.suspects and c != "NAN000")))
             self._cache[codes] = options
         return options
 

@@ -54,6 +54,8 @@ class LintOptions:
     engine_codes: FrozenSet[str] = frozenset({"NAN000", "NAN001"})  # enabled engine codes
     check_all_files: bool = False  # also analyse files that never mention TensorFlow/Keras
     file_timeout: float = 0.0  # seconds one file may take (lint_bytes, lint_file); 0: no limit
+    # `nanlint suspects`: every hazard ranked (nanlint.suspects) instead of the findings
+    suspects: bool = False
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -555,8 +557,16 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
         rule = rule_class(analysis, silent if rule_class in options.silent_rules else reports,
                           options.rule_settings.get(rule_class.code))
         rule._superseded, rule._superseding_confidence = replaced, threshold
+        rule.keep_unreached = options.suspects
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))
+    sites = None
+    if options.suspects:
+        from nanlint import suspects
+
+        sites = suspects.Sites(analysis)
+        for node_type, handler in sites.handlers():
+            visit.setdefault(node_type, []).append(handler)
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
     crashes: List[Finding] = []
@@ -584,6 +594,9 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
     if superseded:
         reports[:] = [r for r in reports if (id(r.node), r.rule.code) not in superseded]
     comments = suppression.parse(source, options.known_codes)
+    if sites is not None:
+        return suspects.ranked(analysis, text, reports, sites, path, lines, comments,
+                               describe_line)
     shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
     # A report below min-confidence is not shown, but still uses its suppression: the
     # comment is needed again as soon as the threshold is lowered.
@@ -614,9 +627,35 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
               comments: suppression.Suppressions, describe_line: Callable[[int], str]
               ) -> List[Finding]:
     """``text``: the source and Python's tree of it."""
-    module = analysis.module
-    positions = Positions(module, (node for report in reports for node in report_nodes(report)),
+    positions = Positions(analysis.module,
+                          (node for report in reports for node in report_nodes(report)),
                           *text, analysis.parent)
+    kept = []
+    for report, show in zip(reports, shown):
+        # Asked first even for a report not shown: it marks the comment as used.
+        if not suppressed(report, positions, comments) and show:
+            kept.append(report)
+    return as_findings(analysis, positions, kept, path, lines, describe_line)
+
+
+def suppressed(report: Report, positions: Any, comments: suppression.Suppressions) -> bool:
+    """Whether a comment suppresses the report: on any line of its node or statement."""
+    position = positions[report.node]
+    span_start, span_end = position.start.line, position.end.line
+    statement = positions.get(report.statement) if report.statement is not None else None
+    if statement is not None:
+        span_start = min(span_start, statement.start.line)
+        if not isinstance(report.statement, _COMPOUND):
+            span_end = max(span_end, statement.end.line)
+    return comments.suppresses(report.rule.code, range(span_start, span_end + 1))
+
+
+def as_findings(analysis: Analysis, positions: Any, kept: List[Report], path: str,
+                lines: List[str], describe_line: Callable[[int], str], with_fixes: bool = True
+                ) -> List[Finding]:
+    """The reports as findings: positions, evidence rendered into messages, and fixes (one
+    per hazard) unless ``with_fixes`` is off."""
+    module = analysis.module
 
     def where_is(node: cst.CSTNode) -> Optional[str]:
         position = positions.get(node)
@@ -626,20 +665,7 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
         text = positions.line_text(node, lines)
         return text if text is not None else analysis.code(node)
 
-    kept = []
-    for report, show in zip(reports, shown):
-        position = positions[report.node]
-        span_start, span_end = position.start.line, position.end.line
-        statement = positions.get(report.statement) if report.statement is not None else None
-        if statement is not None:
-            span_start = min(span_start, statement.start.line)
-            if not isinstance(report.statement, _COMPOUND):
-                span_end = max(span_end, statement.end.line)
-        # Asked first even for a report not shown: it marks the comment as used.
-        suppressed = comments.suppresses(report.rule.code, range(span_start, span_end + 1))
-        if show and not suppressed:
-            kept.append(report)
-    deferred = _one_fix_per_hazard(kept, positions)
+    deferred = _one_fix_per_hazard(kept, positions) if with_fixes else {}
     findings = []
     seen = set()
     for report in kept:
@@ -667,8 +693,10 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
             code=rule.code, name=rule.name, severity=rule.severity,
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
-            suggestion=suggestion, fix=_fix(module, fix, positions, lines),
+            suggestion=suggestion,
+            fix=_fix(module, fix, positions, lines) if with_fixes else None,
             evidence=evidence, gradient=report.gradient,
+            score=report.score if report.why else None, why=report.why or None,
             source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
 

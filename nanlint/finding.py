@@ -30,6 +30,9 @@ class Finding:
     evidence: Optional[Dict[str, Any]] = None
     # The flagged value may reach a differentiated objective (a gradient flows through it).
     gradient: bool = False
+    # `nanlint suspects` only: how suspect the line is (higher first) and why, in words.
+    score: Optional[float] = None
+    why: Optional[str] = None
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.

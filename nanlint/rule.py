@@ -72,6 +72,9 @@ class Report:
     fix: Optional[Fix] = None
     gradient: bool = True  # the value may reach a differentiated objective
     covers: Tuple[cst.CSTNode, ...] = ()  # inner nodes whose superseded findings it replaces
+    reach: Any = None  # where the value goes (analysis.reach), for the suspects' ranking
+    score: float = 0.0  # `nanlint suspects`: how suspect the line is, and why in words
+    why: str = ""
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
@@ -113,6 +116,9 @@ class Rule:
     # differentiated objective; "forward": a hazard of the value, reported everywhere but
     # one step less confident (and saying so) where no gradient flows; "": neither.
     hazard: ClassVar[str] = ""
+    # `nanlint suspects` ranks a gradient hazard where no gradient is shown to flow (lower)
+    # instead of dropping it: the engine sets this on the rules it runs for the hunt.
+    keep_unreached: bool = False
 
     # (id(node), code) of the findings already superseded in this file, and the confidence
     # a report needs to supersede (set by the engine, which runs superseding rules first).
@@ -136,7 +142,7 @@ class Rule:
             confidence = evidence.confidence if evidence is not None else "high"
         reach = self.analysis.reach(node)
         if not reach.gradient:
-            if self.hazard == "gradient":
+            if self.hazard == "gradient" and not self.keep_unreached:
                 return
             if self.hazard == "forward":
                 where = f"{reach.why}; " if reach.why else ""
@@ -145,7 +151,7 @@ class Rule:
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
                                     statements[-1] if statements else None, fix,
-                                    gradient=reach.gradient, covers=covers))
+                                    gradient=reach.gradient, covers=covers, reach=reach))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

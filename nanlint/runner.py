@@ -63,6 +63,7 @@ def options_fingerprint(options: LintOptions) -> str:
         "settings": {key: sorted(value) if isinstance(value, frozenset) else value
                      for key, value in sorted(vars(options.settings).items())},
         "min_confidence": options.min_confidence,
+        "suspects": options.suspects,
     }
     text = json.dumps(described, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

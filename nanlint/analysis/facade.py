@@ -255,7 +255,10 @@ class Analysis(Expressions):
     # -- where a gradient is taken ----------------------------------------------------------
     def in_loss_function(self) -> bool:
         """Inside a function that computes a loss (by its name, or `(y_true, y_pred)`)."""
-        function = self.in_function()
+        return self.computes_loss(self.in_function())
+
+    def computes_loss(self, function: Optional[cst.FunctionDef]) -> bool:
+        """Whether ``function`` computes a loss: by its name, or `(y_true, y_pred)`."""
         if function is None:
             return False
         params = {p.name.value for p in function.params.params}

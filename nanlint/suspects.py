@@ -1,0 +1,382 @@
+"""`nanlint suspects`: every operation that can make training NaN, best first.
+
+The gate (`check`) reports only what it has evidence for. The hunt starts after a run printed
+`loss: nan` and wants every place that can produce it, ranked. Same analysis, second output:
+in suspects mode the engine runs every rule (preview rules too, and gradient hazards also
+where no gradient is shown to flow), and ``Sites`` lists, in the same walk, each operation
+with a singular point (``KINDS``), with what the analysis knows of its operand and of where
+its value goes. ``ranked`` scores the rules' reports and the sites they do not cover by four
+features (``score``): the evidence, the gradient's reach, guards, and the place in
+training; it keeps the best candidate of each line.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from nanlint import suppression
+from nanlint.analysis import Analysis, Evidence, Value
+from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
+from nanlint.finding import Finding
+from nanlint.positions import Positions, report_nodes
+from nanlint.rule import Report
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of hazardous operation: the rule (or family) it belongs to, and where it is
+    singular: at an operand of 0, for a negative operand, for a huge one."""
+
+    code: str
+    name: str
+    what: str  # "a division by", "the log of", ...: the message's words before the operand
+    weight: float  # a small preference among kinds with the same evidence
+    zero: bool = False
+    negative: bool = False
+    huge: bool = False
+
+
+KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
+    Kind("NAN101", "division", "division by", 0.5, zero=True),
+    Kind("NAN102", "log", "log of", 0.6, zero=True, negative=True),
+    Kind("NAN102", "log1p", "log1p of", -0.5),
+    Kind("NAN201", "sqrt", "square root of", 0.4, zero=True, negative=True),
+    Kind("NAN101", "rsqrt", "reciprocal square root of", 0.4, zero=True, negative=True),
+    Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True),
+    Kind("NAN104", "exp", "exp of", 0.2, huge=True),
+    Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4),
+    Kind("NAN202", "norm", "norm of", 0.3, zero=True),
+    Kind("NAN201", "std", "standard deviation of", 0.3, zero=True),
+    Kind("NAN101", "variance", "variance of", -0.5),
+    Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
+    Kind("NAN401", "float16", "float16 cast of", 0.0),
+    Kind("NAN301", "learning-rate", "learning rate", 0.0),
+)}
+
+# The last part of a call's qualified name (`tensorflow.math.log` → `log`) → its kind, for
+# calls into these libraries. `divide_no_nan`, `log_softmax`, `softplus`, `xlogy` and the
+# fused losses are guarded by construction and are not listed.
+CALLS: Dict[str, str] = {
+    **dict.fromkeys(("divide", "truediv", "realdiv", "div", "true_divide", "reciprocal"),
+                    "division"),
+    **dict.fromkeys(("log", "log2", "log10"), "log"),
+    "log1p": "log1p", "sqrt": "sqrt", "rsqrt": "rsqrt", "pow": "pow", "power": "pow",
+    **dict.fromkeys(("exp", "expm1", "exp2"), "exp"),
+    **dict.fromkeys(("acos", "asin", "arccos", "arcsin", "acosh", "atanh", "arctanh"),
+                    "inverse-trig"),
+    **dict.fromkeys(("norm", "euclidean_norm"), "norm"),
+    **dict.fromkeys(("reduce_std", "std", "nanstd"), "std"),
+    **dict.fromkeys(("reduce_variance", "var", "variance", "moments"), "variance"),
+    **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
+}
+LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy"})
+# Array methods with a singular point (`x.std(0)` of a constant column is 0).
+METHODS: Dict[str, str] = {"std": "std", "var": "variance", "log": "log", "sqrt": "sqrt"}
+CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
+OPTIMIZER = re.compile(r"(Optimizer|^SGD|^Adam\w*|^RMS[Pp]rop|^Adagrad|^Adadelta|^Adamax|"
+                       r"^Nadam|^Ftrl|^Lion|^Momentum\w*|^GradientDescent\w*)$")
+LEARNING_RATE_KEYWORDS = frozenset({"learning_rate", "lr"})
+# Names that give a tensor's size: at least 1 in practice (an empty batch aside).
+SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
+                   "n_samples", "num_samples", "count_params"})
+MODEL_FUNCTIONS = re.compile(r"^(call|__call__|forward|build|inference)$|model|net|layer|"
+                             r"encoder|decoder|block|attention|head")
+TEST_FUNCTIONS = re.compile(r"^test_|_test$")
+
+
+@dataclass
+class Site:
+    node: cst.CSTNode  # the operation (a call, a binary operation, a literal)
+    kind: Kind
+    operand: Optional[cst.BaseExpression]
+    value: Value
+    reach: Reach
+    statement: Optional[cst.CSTNode]
+    note: str = ""  # what the operand is when that ranks it down (a size, a constant)
+
+
+class Sites:
+    """The hazardous operations of a module, collected during the rules' walk (the value
+    analysis and gradient reach answer for the current function only then)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self.found: List[Site] = []
+
+    def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
+        return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
+                (cst.Call, self.call)]
+
+    def add(self, node: cst.CSTNode, kind_name: str, operand: Optional[cst.BaseExpression],
+            ) -> None:
+        analysis = self.analysis
+        kind = KINDS[kind_name]
+        value = analysis.value(operand) if operand is not None else Value()
+        if operand is not None and _harmless_constant(value, kind):
+            return
+        note = "its operand is a size" if operand is not None and _is_size(operand) else ""
+        statements = analysis.cursor.statements
+        self.found.append(Site(node, kind, operand, value, analysis.reach(node),
+                               statements[-1] if statements else None, note))
+
+    def binary(self, node: cst.BinaryOperation) -> None:
+        operator = node.operator.__class__
+        if operator is cst.Divide:
+            self.add(node, "division", node.right)
+        elif operator is cst.Power:
+            self._power(node, node.left, node.right)
+
+    def augmented(self, node: cst.AugAssign) -> None:
+        operator = node.operator.__class__
+        if operator is cst.DivideAssign:
+            self.add(node, "division", node.value)
+        elif operator is cst.PowerAssign:
+            self._power(node, node.target, node.value)
+
+    def _power(self, node: cst.CSTNode, base: cst.BaseExpression,
+               exponent: cst.BaseExpression) -> None:
+        number = self.analysis.number(exponent)
+        if number is not None and number.value < 1 and number.value != 0:
+            self.add(node, "sqrt" if number.value == 0.5 else "pow", base)
+
+    def call(self, call: cst.Call) -> None:
+        func = call.func
+        qualified = self.analysis.qualified_name(func)
+        if qualified is None:
+            if func.__class__ is cst.Attribute and func.attr.value in METHODS:
+                self.add(call, METHODS[func.attr.value], func.value)
+            elif func.__class__ is cst.Attribute and func.attr.value == "astype":
+                self._cast(call, func.value)
+            return
+        last = qualified.rpartition(".")[2]
+        if qualified.partition(".")[0] not in LIBRARIES:
+            return
+        kind = CALLS.get(last)
+        args = [arg for arg in call.args if arg.keyword is None]
+        first = args[0].value if args else None
+        if kind == "division":
+            operand = first if last == "reciprocal" else (args[1].value if len(args) > 1
+                                                          else _keyword(call, "y"))
+            self.add(call, kind, operand)
+        elif kind == "pow":
+            exponent = args[1].value if len(args) > 1 else _keyword(call, "y", "exponent")
+            number = self.analysis.number(exponent) if exponent is not None else None
+            if number is None or (number.value < 1 and number.value != 0):
+                self.add(call, kind, first)
+        elif kind is not None:
+            self.add(call, kind, first)
+        elif last in CASTS:
+            self._cast(call, first)
+        elif OPTIMIZER.search(last):
+            rate = _keyword(call, *LEARNING_RATE_KEYWORDS) or first
+            if rate is not None and self.analysis.number(rate) is not None:
+                self.add(rate, "learning-rate", None)
+
+    def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression]) -> None:
+        if any(self.analysis.dtype_name(arg.value) == "float16" for arg in call.args):
+            self.add(call, "float16", operand)
+
+
+def _keyword(call: cst.Call, *names: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in names:
+            return arg.value
+    return None
+
+
+def _harmless_constant(value: Value, kind: Kind) -> bool:
+    """A literal or known constant away from the singular point: not a hazard at all."""
+    if value.const is None:
+        return False
+    if kind.zero and value.const == 0:
+        return False
+    return not (kind.negative and value.const < 0)
+
+
+def _is_size(expr: cst.BaseExpression) -> bool:
+    """A shape, a length or a batch size: at least 1 in practice."""
+    for node in _names(expr):
+        if node in SIZES:
+            return True
+    return False
+
+
+def _names(expr: cst.CSTNode) -> List[str]:
+    found: List[str] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is cst.Name:
+            found.append(node.value)
+        elif node.__class__ is cst.Attribute:
+            found.append(node.attr.value)
+            stack.append(node.value)
+        else:
+            stack.extend(node.children)
+    return found
+
+
+# -- scoring -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Family:
+    """What a site's finding is filed under: the rule (or rule family) of its kind."""
+
+    code: str
+    name: str
+    severity: str = "info"
+
+
+# The four features, as points (the evidence dominates, then reach, guards, place).
+EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
+            "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
+            "unknown": 2.0, "understood": 1.0}
+REACH = {OBJECTIVE: 2.0, NONE: -1.5}
+GUARDED = -5.0
+PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -1.0, "test": -2.0}
+SIZE = -3.0
+SUPPRESSED = -3.0
+
+
+def _report_family(code: str) -> float:
+    """The kind weight of a rule's code (the training rules rank under the numeric ones)."""
+    for kind in KINDS.values():
+        if kind.code == code:
+            return kind.weight
+    return 0.0 if code.startswith(("NAN1", "NAN2")) else -0.5
+
+
+def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
+    """The evidence feature of a site, the evidence to render, and the guard if any."""
+    value, kind = site.value, site.kind
+    if kind.huge:
+        if value.huge is not None:
+            return "producer", value.huge, ""
+        if value.hi < 80:
+            return "guarded", None, "its operand is bounded above"
+    else:
+        if kind.zero and value.positive:
+            return "guarded", None, "its operand is kept above 0"
+        found = value.zero if kind.zero else None
+        if found is None and kind.negative:
+            found = value.negative
+        if found is not None:
+            return ("convention" if found.convention else "producer"), found, ""
+    if site.operand is None:
+        return "unknown", None, ""
+    return ("understood" if value.known else "unknown"), None, ""
+
+
+def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
+    function = analysis.function_of(node)
+    if reach is not None and reach.level == NONE and reach.why:
+        return "metric or summary"
+    if function is None:
+        return ""
+    name = function.name.value
+    if TEST_FUNCTIONS.search(name):
+        return "test"
+    if analysis.computes_loss(function):
+        return "loss"
+    if MODEL_FUNCTIONS.search(name.lower()):
+        return "model"
+    return ""
+
+
+def _reach_words(reach: Optional[Reach]) -> str:
+    if reach is None:
+        return "reach unknown"
+    if reach.level == OBJECTIVE:
+        return "reaches the loss"
+    if reach.level == NONE:
+        return f"no gradient ({reach.why})" if reach.why else "no gradient flows"
+    return "reach unknown"
+
+
+def _score(evidence: str, reach: Optional[Reach], place: str, weight: float
+           ) -> float:
+    points = EVIDENCE.get(evidence, GUARDED) + weight + PLACE.get(place, 0.0)
+    if reach is not None:
+        points += REACH.get(reach.level, 0.0)
+    return points
+
+
+def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Report],
+           sites: Sites, path: str, lines: List[str], comments: suppression.Suppressions,
+           describe_line: Callable[[int], str]) -> List[Finding]:
+    """The suspects of one file as findings with ``score`` and ``why``, best first."""
+    from nanlint.engine import as_findings, suppressed
+
+    covered = {id(node) for report in reports for node in (report.node, *report.covers)}
+    candidates = list(reports)
+    for site in sites.found:
+        if id(site.node) in covered:
+            continue
+        candidates.append(_site_report(analysis, site))
+    for report in reports:
+        evidence = report.evidence
+        if evidence is not None and evidence.convention:
+            feature = "report-convention"
+        else:
+            feature = f"report-{report.confidence}"
+        place = _place(analysis, report.node, report.reach)
+        report.score = _score(feature, report.reach, place, _report_family(report.rule.code))
+        how = "by a naming convention" if feature == "report-convention" else (
+            f"{report.confidence} confidence")
+        report.why = _why(f"check's {report.rule.code}, {how}", report.reach, place)
+    positions = Positions(analysis.module,
+                          (node for report in candidates for node in report_nodes(report)),
+                          *text, analysis.parent)
+    best: Dict[int, Report] = {}
+    for report in candidates:
+        if suppressed(report, positions, comments):
+            report.score += SUPPRESSED
+            report.why += "; suppressed by a comment"
+        line = positions[report.node].start.line
+        if line not in best or report.score > best[line].score:
+            best[line] = report
+    kept = sorted(best.values(), key=lambda r: (-r.score, positions[r.node].start.line,
+                                                positions[r.node].start.column))
+    return as_findings(analysis, positions, kept, path, lines, describe_line,
+                       with_fixes=False)
+
+
+def _site_report(analysis: Analysis, site: Site) -> Report:
+    kind = site.kind
+    feature, evidence, guard = _evidence_of(site)
+    place = _place(analysis, site.node, site.reach)
+    score = _score(feature, site.reach, place, kind.weight)
+    words = {"producer": "a producer reaches the singular point",
+             "convention": "named like a value that can reach it",
+             "unknown": "operand of unknown origin",
+             "understood": "no evidence it reaches the singular point",
+             "guarded": f"guarded: {guard}"}[feature]
+    if site.note:
+        score += SIZE
+        words += f"; {site.note}"
+    message = f"{kind.what} {_quoted(analysis.code(site.operand or site.node))}"
+    if evidence is not None:
+        message += ": {evidence}"
+    report = Report(Family(kind.code, kind.name), site.node, message,
+                    evidence.confidence if evidence is not None else "low", evidence, None,
+                    site.statement, gradient=site.reach.gradient, reach=site.reach)
+    report.score = score
+    report.why = _why(words, site.reach, place)
+    return report
+
+
+def _why(evidence: str, reach: Optional[Reach], place: str) -> str:
+    parts = [evidence, _reach_words(reach)]
+    if place:
+        parts.append(f"in {'a ' if place in ('loss', 'model', 'test') else ''}{place}")
+    return "; ".join(parts)
+
+
+def _quoted(code: str, limit: int = 60) -> str:
+    """The expression in backquotes, whole, or words when it is too long for a message."""
+    code = " ".join(code.split())
+    return f"`{code}`" if len(code) <= limit else "an expression"

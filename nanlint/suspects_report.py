@@ -1,0 +1,72 @@
+"""The output of `nanlint suspects`: each file's suspects ranked, as text or JSON.
+
+The engine gives every suspect a ``score`` and a ``why`` (``nanlint.suspects``); here they
+get their rank within their file, files are ordered by their best suspect, and ``top``
+keeps the best of each file.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any, Dict, List, Tuple
+
+from nanlint.finding import Finding
+from nanlint.reporters import frame
+
+FRAMES = 3  # code frames for this many of each file's best suspects (text)
+
+
+def by_file(suspects: List[Finding], top: int) -> List[Tuple[str, List[Finding]]]:
+    """Each file's suspects, best first (ties in reading order), the files by their best
+    suspect; ``top`` > 0 keeps that many per file."""
+    files: Dict[str, List[Finding]] = {}
+    for suspect in suspects:
+        files.setdefault(suspect.path, []).append(suspect)
+    ranked = []
+    for path, found in files.items():
+        found.sort(key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
+        ranked.append((path, found[:top] if top > 0 else found))
+    ranked.sort(key=lambda item: (-(item[1][0].score or 0.0), item[0]))
+    return ranked
+
+
+def to_json(path_suspects: List[Tuple[str, List[Finding]]]) -> Dict[str, Any]:
+    rows = []
+    for _, found in path_suspects:
+        for rank, suspect in enumerate(found, 1):
+            rows.append({
+                "path": suspect.path, "cell": suspect.cell, "line": suspect.line,
+                "column": suspect.column, "end_line": suspect.end_line,
+                "end_column": suspect.end_column, "rank": rank,
+                "score": round(suspect.score or 0.0, 2), "code": suspect.code,
+                "message": suspect.message, "why": suspect.why,
+                "evidence": suspect.evidence, "gradient": suspect.gradient})
+    rows.sort(key=lambda row: (-row["score"], row["path"], row["rank"]))
+    return {"suspects": rows}
+
+
+def report_json(path_suspects: List[Tuple[str, List[Finding]]], stream: IO[str]) -> None:
+    json.dump(to_json(path_suspects), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")
+
+
+def report_text(path_suspects: List[Tuple[str, List[Finding]]], files: int,
+                stream: IO[str]) -> None:
+    total = 0
+    for path, found in path_suspects:
+        stream.write(f"{path}\n")
+        for rank, suspect in enumerate(found, 1):
+            total += 1
+            stream.write(f"{rank:>4}. {suspect.location}  {suspect.code}  "
+                         f"{suspect.message}\n")
+            stream.write(f"      why: {suspect.why} (score {suspect.score or 0.0:.1f})\n")
+            if rank <= FRAMES:
+                for line in frame(suspect):
+                    stream.write(f"      {line}\n")
+        stream.write("\n")
+    noun = "file" if files == 1 else "files"
+    if total:
+        stream.write(f"{total} suspect{'s' if total != 1 else ''} shown in "
+                     f"{len(path_suspects)} of {files} {noun}, best first in each file.\n")
+    else:
+        stream.write(f"No operation that can produce NaN or inf in {files} {noun}.\n")
