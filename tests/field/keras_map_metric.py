@@ -1,8 +1,8 @@
 """A user's mean-average-precision metric divides each row's summed precision by the number
 of relevant items among the top k, a tf.reduce_sum over the labels put in ranked order. A
-row with no hits makes that count 0, and the metric reads NaN on the training set. The thread's fix adds "a
-buffer" to the denominator; the stored thread cuts off its value, so the fixed form below
-uses 1e-7.
+row with no hits makes that count 0, and the metric reads NaN on the training set. The
+thread's fix adds "a buffer" to the denominator; the stored thread cuts off its value, so
+the fixed form below uses 1e-7.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/5078
