@@ -13,14 +13,14 @@ SMOOTH = 1e-5
 
 
 def pixel_focal(beta: float, gamma: float = 2.):
-    def loss(y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
+    def per_batch(y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
         per_pixel = -(beta * y_true * (1 - y_pred) ** gamma * K.log(y_pred))  # error: NAN102
         return K.mean(per_pixel, axis=-1)
-    return loss
+    return per_batch
 
 
 def pixel_focal_smoothed(beta: float, gamma: float = 2.):
-    def loss(y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
+    def per_batch(y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
         per_pixel = -(beta * y_true * (1 - y_pred) ** gamma * K.log(y_pred + SMOOTH))  # ok: NAN102
         return K.mean(per_pixel, axis=-1)
-    return loss
+    return per_batch
