@@ -1,6 +1,7 @@
-"""Relation-extraction CNN: -reduce_sum(y_ * tf.log(self.y_conv)) with self.y_conv a
-tf.nn.softmax output: log(0) once a class probability underflows, loss NaN. Suggested fix:
-tf.log(self.y_conv + 1e-8) or a clip.
+"""A CNN for relation extraction builds its cross-entropy by hand, taking tf.log of the
+probabilities that tf.nn.softmax produced and kept on the model object. When one class
+probability underflows to 0 the log is -inf and the loss NaN. The thread suggests adding
+1e-8 inside the log or clipping the probabilities.
 
 project: hadyelsahar/CNN-RelationExtraction
 source: https://github.com/hadyelsahar/CNN-RelationExtraction/issues/8
@@ -9,12 +10,12 @@ file: CNN.py (CNN.__init__)
 import tensorflow as tf
 
 
-class CNN(object):
-    def __init__(self, h_fc1_drop, W_fc2, b_fc2, n_classes):
-        self.y_ = tf.placeholder("float", [None, n_classes])
-        self.y_conv = tf.nn.softmax(tf.matmul(h_fc1_drop, W_fc2) + b_fc2)
+class RelationClassifier(object):
+    def __init__(self, features, out_weights, out_bias, relation_count):
+        self.gold = tf.placeholder("float", [None, relation_count])
+        self.class_scores = tf.nn.softmax(tf.matmul(features, out_weights) + out_bias)
 
-        cross_entropy = -tf.reduce_sum(self.y_ * tf.log(self.y_conv))  # error: NAN103
+        xent = -tf.reduce_sum(self.gold * tf.log(self.class_scores))  # error: NAN103
 
-        self.train_step = tf.train.AdamOptimizer(1e-3).minimize(cross_entropy)
-        self.correct_prediction = tf.equal(tf.argmax(self.y_conv, 1), tf.argmax(self.y_, 1))
+        self.step = tf.train.AdamOptimizer(1e-3).minimize(xent)
+        self.hits = tf.equal(tf.argmax(self.class_scores, 1), tf.argmax(self.gold, 1))

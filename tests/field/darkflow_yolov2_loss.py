@@ -1,7 +1,12 @@
-"""darkflow YOLOv2 loss: the hand-written sigmoid expit_tensor = 1 / (1 + exp(-x)) overflows
-for x < -88 (its gradient is inf/inf = NaN), and the box size is tf.sqrt(tf.exp(raw)), whose
-gradient is NaN once exp underflows to 0. The PR replaces expit_tensor with tf.nn.sigmoid,
-fixes the sqrt and clips the exp input.
+"""darkflow's YOLOv2 loss has two overflow paths. Its sigmoid is written out by hand as
+1 / (1 + exp(-x)), and for x below about -88 the exp overflows, so the gradient is inf/inf
+= NaN. The box width and height are tf.sqrt(tf.exp(raw) * anchor / grid), and once the exp
+underflows to 0 the square root's gradient is infinite. The pull request switches to
+tf.nn.sigmoid, repairs the square root and clips the exp argument.
+
+The loss below is a shortened retelling: it keeps the decoding of the network output and
+the weighted squared error, with the same ops, and drops bookkeeping that does not touch
+either hazard.
 
 project: thtrieu/darkflow
 source: https://github.com/thtrieu/darkflow/pull/482
@@ -12,77 +17,53 @@ import numpy as np
 import tensorflow as tf
 
 
-def expit_tensor(x):
-    return 1. / (1. + tf.exp(-x))  # error: NAN104 -- hand-written sigmoid in a helper, exp(-x) overflows into the division
+def squash(t):
+    return 1. / (1. + tf.exp(-t))  # error: NAN104 -- hand-written sigmoid in a helper, exp(-x) overflows into the division
 
 
 def loss(self, net_out):
-    # meta
-    m = self.meta
-    sprob = float(m['class_scale'])
-    sconf = float(m['object_scale'])
-    snoob = float(m['noobject_scale'])
-    scoor = float(m['coord_scale'])
-    H, W, _ = m['out_size']
-    B, C = m['num'], m['classes']
-    HW = H * W # number of grid cells
-    anchors = m['anchors']
-    bbox_params = m['coords']
+    cfg = self.meta
+    grid_h, grid_w, _ = cfg['out_size']
+    n_anchor, n_class = cfg['num'], cfg['classes']
+    n_coord = cfg['coords']
+    cells = grid_h * grid_w
+    per_box = n_coord + 1 + n_class
 
-    size1 = [None, HW, B, C]
-    size2 = [None, HW, B]
+    gt_prob = tf.placeholder(tf.float32, [None, cells, n_anchor, n_class])
+    gt_conf = tf.placeholder(tf.float32, [None, cells, n_anchor])
+    gt_coord = tf.placeholder(tf.float32, [None, cells, n_anchor, n_coord])
+    gt_area = tf.placeholder(tf.float32, [None, cells, n_anchor])
+    gt_topleft = tf.placeholder(tf.float32, [None, cells, n_anchor, 2])
+    gt_bottomright = tf.placeholder(tf.float32, [None, cells, n_anchor, 2])
 
-    _probs = tf.placeholder(tf.float32, size1)
-    _confs = tf.placeholder(tf.float32, size2)
-    _coord = tf.placeholder(tf.float32, size2 + [bbox_params])
-    _proid = tf.placeholder(tf.float32, size1)
-    _areas = tf.placeholder(tf.float32, size2)
-    _upleft = tf.placeholder(tf.float32, size2 + [2])
-    _botright = tf.placeholder(tf.float32, size2 + [2])
+    grid_out = tf.reshape(net_out, [-1, grid_h, grid_w, n_anchor, per_box])
+    raw_box = tf.reshape(grid_out[..., :n_coord], [-1, cells, n_anchor, n_coord])
+    anchor_size = np.reshape(cfg['anchors'], [1, 1, n_anchor, 2])
+    grid_size = np.reshape([grid_w, grid_h], [1, 1, 1, 2])
+    center = squash(raw_box[:, :, :, 0:2])
+    size_root = tf.sqrt(tf.exp(raw_box[:, :, :, 2:4]) * anchor_size / grid_size)  # error: NAN201 (sqrt of exp times constants: exp underflows to 0, the catalog's sqrt(exp(v)) through a product)
 
-    net_out_reshape = tf.reshape(net_out, [-1, H, W, B, (bbox_params + 1 + C)])
-    coords = net_out_reshape[:, :, :, :, :bbox_params]
-    coords = tf.reshape(coords, [-1, H*W, B, bbox_params])
-    adjusted_coords_xy = expit_tensor(coords[:,:,:,0:2])
-    adjusted_coords_wh = tf.sqrt(tf.exp(coords[:,:,:,2:4]) * np.reshape(anchors, [1, 1, B, 2]) / np.reshape([W, H], [1, 1, 1, 2]))  # error: NAN201 (sqrt of exp times constants: exp underflows to 0, the catalog's sqrt(exp(v)) through a product)
-    coords = tf.concat([adjusted_coords_xy, adjusted_coords_wh], 3)
+    objectness = tf.reshape(squash(grid_out[..., n_coord]), [-1, cells, n_anchor, 1])
+    class_prob = tf.reshape(tf.nn.softmax(grid_out[..., n_coord + 1:]), [-1, cells, n_anchor, n_class])
+    predicted = tf.concat([center, size_root, objectness, class_prob], 3)
 
-    adjusted_c = expit_tensor(net_out_reshape[:, :, :, :, bbox_params])
-    adjusted_c = tf.reshape(adjusted_c, [-1, H*W, B, 1])
+    # overlap of each predicted box with its cell's ground truth, to pick the responsible box
+    extent = tf.pow(size_root, 2) * grid_size
+    half = extent * .5
+    overlap = tf.maximum(tf.minimum(center + half, gt_bottomright) - tf.maximum(center - half, gt_topleft), 0.0)
+    overlap_area = tf.multiply(overlap[..., 0], overlap[..., 1])
+    pred_area = extent[..., 0] * extent[..., 1]
+    iou = tf.truediv(overlap_area, gt_area + pred_area - overlap_area)
+    responsible = tf.to_float(tf.equal(iou, tf.reduce_max(iou, [2], True)))
+    conf_target = tf.multiply(responsible, gt_conf)
 
-    adjusted_prob = tf.nn.softmax(net_out_reshape[:, :, :, :, (bbox_params+1):])
-    adjusted_prob = tf.reshape(adjusted_prob, [-1, H*W, B, C])
+    conf_weight = float(cfg['noobject_scale']) * (1. - conf_target) + float(cfg['object_scale']) * conf_target
+    per_anchor = tf.expand_dims(conf_target, -1)
+    coord_weight = float(cfg['coord_scale']) * tf.concat(4 * [per_anchor], 3)
+    class_weight = float(cfg['class_scale']) * tf.concat(n_class * [per_anchor], 3)
 
-    adjusted_net_out = tf.concat([adjusted_coords_xy, adjusted_coords_wh, adjusted_c, adjusted_prob], 3)
-
-    wh = tf.pow(coords[:,:,:,2:4], 2) * np.reshape([W, H], [1, 1, 1, 2])
-    area_pred = wh[:,:,:,0] * wh[:,:,:,1]
-    centers = coords[:,:,:,0:2]
-    floor = centers - (wh * .5)
-    ceil  = centers + (wh * .5)
-
-    intersect_upleft   = tf.maximum(floor, _upleft)
-    intersect_botright = tf.minimum(ceil , _botright)
-    intersect_wh = intersect_botright - intersect_upleft
-    intersect_wh = tf.maximum(intersect_wh, 0.0)
-    intersect = tf.multiply(intersect_wh[:,:,:,0], intersect_wh[:,:,:,1])
-
-    iou = tf.truediv(intersect, _areas + area_pred - intersect)
-    best_box = tf.equal(iou, tf.reduce_max(iou, [2], True))
-    best_box = tf.to_float(best_box)
-    confs = tf.multiply(best_box, _confs)
-
-    conid = snoob * (1. - confs) + sconf * confs
-    weight_coo = tf.concat(4 * [tf.expand_dims(confs, -1)], 3)
-    cooid = scoor * weight_coo
-    weight_pro = tf.concat(C * [tf.expand_dims(confs, -1)], 3)
-    proid = sprob * weight_pro
-
-    true = tf.concat([_coord, tf.expand_dims(confs, 3), _probs ], 3)
-    wght = tf.concat([cooid, tf.expand_dims(conid, 3), proid ], 3)
-
-    loss = tf.pow(adjusted_net_out - true, 2)
-    loss = tf.multiply(loss, wght)
-    loss = tf.reshape(loss, [-1, H*W*B*(bbox_params + 1 + C)])
-    loss = tf.reduce_sum(loss, 1)
-    self.loss = .5 * tf.reduce_mean(loss)
+    target = tf.concat([gt_coord, tf.expand_dims(conf_target, 3), gt_prob], 3)
+    weight = tf.concat([coord_weight, tf.expand_dims(conf_weight, 3), class_weight], 3)
+    squared = tf.multiply(tf.pow(predicted - target, 2), weight)
+    per_image = tf.reduce_sum(tf.reshape(squared, [-1, cells * n_anchor * per_box]), 1)
+    self.loss = .5 * tf.reduce_mean(per_image)

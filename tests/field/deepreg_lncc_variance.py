@@ -1,8 +1,9 @@
-"""DeepReg local normalized cross-correlation: the window variances are computed as
-E[t^2]-style differences, t2_sum - t_avg * t_sum; for a constant window the exact value is 0
-but rounding makes it slightly negative (~-1e-5), so t_var * p_var + EPS can be 0 or negative
-and the loss is inf/NaN. The fix clips the variances at 0 and raises EPS to 1e-5 (PR 719,
-merged, later reverted by PR 732 as buggy; the fixed form below follows its description).
+"""DeepReg's local normalized cross-correlation loss gets each window's variance as a
+difference of sums, sum(t^2) - mean(t) * sum(t). On a constant window the true value is 0,
+yet rounding can leave it slightly negative (around -1e-5), so t_var * p_var + EPS can
+reach 0 or go below it and the loss becomes inf or NaN. The merged fix clamps both variances
+at 0 and raises EPS to 1e-5; it was reverted later by a follow-up PR as buggy, and the
+fixed form below is written from the fix's description.
 
 project: DeepRegNet/DeepReg
 source: https://github.com/DeepRegNet/DeepReg/issues/690
@@ -15,42 +16,34 @@ import tensorflow as tf
 EPS = tf.keras.backend.epsilon()
 
 
-class LocalNormalizedCrossCorrelation3D(tf.keras.losses.Loss):
+class WindowedNCC(tf.keras.losses.Loss):
     def call(self, y_true, y_pred):
         if len(y_true.shape) == 4:
             y_true = tf.expand_dims(y_true, axis=4)
             y_pred = tf.expand_dims(y_pred, axis=4)
 
-        filters, kernel_vol = self.build_kernel(
-            kernel_size=self.kernel_size,
-            kernel_type=self.kernel_type,
-            ch=y_true.shape[4],
-        )
-        strides = [1, 1, 1, 1, 1]
-        padding = "SAME"
+        box, box_volume = self.build_kernel(
+            kernel_size=self.kernel_size, kernel_type=self.kernel_type, ch=y_true.shape[4])
+        step = [1, 1, 1, 1, 1]
 
-        t2 = y_true * y_true
-        p2 = y_pred * y_pred
-        tp = y_true * y_pred
+        fixed_sum = tf.nn.conv3d(y_true, filters=box, strides=step, padding="SAME")
+        moving_sum = tf.nn.conv3d(y_pred, filters=box, strides=step, padding="SAME")
+        fixed_sq_sum = tf.nn.conv3d(y_true * y_true, filters=box, strides=step, padding="SAME")
+        moving_sq_sum = tf.nn.conv3d(y_pred * y_pred, filters=box, strides=step, padding="SAME")
+        joint_sum = tf.nn.conv3d(y_true * y_pred, filters=box, strides=step, padding="SAME")
 
-        t_sum = tf.nn.conv3d(y_true, filters=filters, strides=strides, padding=padding)
-        p_sum = tf.nn.conv3d(y_pred, filters=filters, strides=strides, padding=padding)
-        t2_sum = tf.nn.conv3d(t2, filters=filters, strides=strides, padding=padding)
-        p2_sum = tf.nn.conv3d(p2, filters=filters, strides=strides, padding=padding)
-        tp_sum = tf.nn.conv3d(tp, filters=filters, strides=strides, padding=padding)
+        fixed_mean = fixed_sum / box_volume
+        moving_mean = moving_sum / box_volume
 
-        t_avg = t_sum / kernel_vol
-        p_avg = p_sum / kernel_vol
-
-        cross = tp_sum - p_avg * t_sum
-        t_var = t2_sum - t_avg * t_sum  # std[t] ** 2
-        p_var = p2_sum - p_avg * p_sum  # std[p] ** 2
-        ncc = (cross * cross + EPS) / (t_var * p_var + EPS)  # error: NAN101 (hand-computed variance: E[x^2] - E[x]^2 can round below 0 and cancel the epsilon)
-        return tf.reduce_mean(ncc, axis=[1, 2, 3, 4])
+        covariance = joint_sum - moving_mean * fixed_sum
+        fixed_var = fixed_sq_sum - fixed_mean * fixed_sum  # variance of y_true in the window
+        moving_var = moving_sq_sum - moving_mean * moving_sum  # variance of y_pred in the window
+        ratio = (covariance * covariance + EPS) / (fixed_var * moving_var + EPS)  # error: NAN101 (hand-computed variance: E[x^2] - E[x]^2 can round below 0 and cancel the epsilon)
+        return tf.reduce_mean(ratio, axis=[1, 2, 3, 4])
 
 
-def ncc_fixed(cross, t_var, p_var):
-    # as described in the fix: clip the variances to 0 and use EPS = 1e-5
-    t_var = tf.maximum(t_var, 0)
-    p_var = tf.maximum(p_var, 0)
-    return (cross * cross + 1e-5) / (t_var * p_var + 1e-5)  # ok: NAN101
+def ratio_clamped(covariance, fixed_var, moving_var):
+    # the fix as described: variances clamped at 0, epsilon raised to 1e-5
+    fixed_var = tf.maximum(fixed_var, 0)
+    moving_var = tf.maximum(moving_var, 0)
+    return (covariance * covariance + 1e-5) / (fixed_var * moving_var + 1e-5)  # ok: NAN101

@@ -1,7 +1,8 @@
-"""A3C (Doom): the policy is a slim.fully_connected layer with activation_fn=tf.nn.softmax;
-the entropy -sum(policy * tf.log(policy)) and the policy loss tf.log(responsible_outputs)
-take log(0) once the policy is sure, and the agent collapses with NaN. The issues' fix:
-tf.log(tf.clip_by_value(self.policy, 1e-20, 1.0)) (or policy + 1e-7).
+"""An A3C agent for Doom gets its policy from slim.fully_connected with
+activation_fn=tf.nn.softmax. Both the entropy bonus, -sum(policy * tf.log(policy)), and the
+policy-gradient term, tf.log of the probability of the chosen action, take log(0) as soon
+as the policy becomes certain, and the agent falls apart with NaN. The issues recommend
+tf.log(tf.clip_by_value(self.policy, 1e-20, 1.0)), or adding 1e-7 to the policy.
 
 project: awjuliani/DeepRL-Agents
 source: https://github.com/awjuliani/DeepRL-Agents/issues/27
@@ -12,34 +13,30 @@ import tensorflow as tf
 import tensorflow.contrib.slim as slim
 
 
-class AC_Network():
-    def __init__(self, s_size, a_size, scope, trainer, rnn_out):
+class Worker():
+    def __init__(self, obs_size, n_actions, scope, optimizer, lstm_out):
         with tf.variable_scope(scope):
-            self.policy = slim.fully_connected(rnn_out, a_size,
-                activation_fn=tf.nn.softmax,
-                biases_initializer=None)
-            self.value = slim.fully_connected(rnn_out, 1,
-                activation_fn=None,
-                biases_initializer=None)
-            if scope != 'global':
-                self.actions = tf.placeholder(shape=[None], dtype=tf.int32)
-                self.actions_onehot = tf.one_hot(self.actions, a_size, dtype=tf.float32)
-                self.target_v = tf.placeholder(shape=[None], dtype=tf.float32)
-                self.advantages = tf.placeholder(shape=[None], dtype=tf.float32)
+            self.pi = slim.fully_connected(lstm_out, n_actions, activation_fn=tf.nn.softmax,
+                                           biases_initializer=None)
+            self.v = slim.fully_connected(lstm_out, 1, activation_fn=None, biases_initializer=None)
+            if scope == 'global':
+                return
+            self.taken = tf.placeholder(shape=[None], dtype=tf.int32)
+            self.returns = tf.placeholder(shape=[None], dtype=tf.float32)
+            self.adv = tf.placeholder(shape=[None], dtype=tf.float32)
+            taken_onehot = tf.one_hot(self.taken, n_actions, dtype=tf.float32)
+            self.pi_taken = tf.reduce_sum(self.pi * taken_onehot, [1])
 
-                self.responsible_outputs = tf.reduce_sum(self.policy * self.actions_onehot, [1])
+            critic_term = 0.5 * tf.reduce_sum(tf.square(self.returns - tf.reshape(self.v, [-1])))
+            self.ent = - tf.reduce_sum(self.pi * tf.log(self.pi))  # error: NAN103 -- layer activation as producer: slim.fully_connected(activation_fn=tf.nn.softmax)
+            actor_term = -tf.reduce_sum(self.adv * tf.log(self.pi_taken))  # error: NAN103 -- a one-hot pick of a slim.fully_connected(activation_fn=tf.nn.softmax)
+            self.total = 0.5 * critic_term + actor_term - 0.01 * self.ent
 
-                self.value_loss = 0.5 * tf.reduce_sum(tf.square(self.target_v - tf.reshape(self.value, [-1])))
-                self.entropy = - tf.reduce_sum(self.policy * tf.log(self.policy))  # error: NAN103 -- layer activation as producer: slim.fully_connected(activation_fn=tf.nn.softmax)
-                self.policy_loss = -tf.reduce_sum(tf.log(self.responsible_outputs)*self.advantages)  # error: NAN103 -- a one-hot pick of a slim.fully_connected(activation_fn=tf.nn.softmax)
-                self.loss = 0.5 * self.value_loss + self.policy_loss - self.entropy * 0.01
+            own = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope)
+            clipped, self.norm = tf.clip_by_global_norm(tf.gradients(self.total, own), 40.0)
+            shared = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, 'global')
+            self.push = optimizer.apply_gradients(zip(clipped, shared))
 
-                local_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope)
-                self.gradients = tf.gradients(self.loss, local_vars)
-                grads, self.grad_norms = tf.clip_by_global_norm(self.gradients, 40.0)
-                global_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, 'global')
-                self.apply_grads = trainer.apply_gradients(zip(grads, global_vars))
-
-    def entropy_fixed(self):
-        self.log_policy = tf.log(tf.clip_by_value(self.policy, 1e-20, 1.0))  # ok: NAN103
-        return - tf.reduce_sum(self.policy * self.log_policy)
+    def entropy_clipped(self):
+        self.log_pi = tf.log(tf.clip_by_value(self.pi, 1e-20, 1.0))  # ok: NAN103
+        return - tf.reduce_sum(self.pi * self.log_pi)

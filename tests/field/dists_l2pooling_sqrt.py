@@ -1,6 +1,7 @@
-"""DISTS (TensorFlow port): L2 pooling returns tf.sqrt(conv2d(input**2, filter)) of relu
-features, which is 0 on dead regions; training a CNN with DISTS as loss gave NaN. The
-reporter's fix, acknowledged upstream: tf.sqrt(tf.maximum(conv, 1e-5)).
+"""The TensorFlow port of DISTS pools with an L2 norm: tf.sqrt of a conv2d over the squared
+relu features. On dead regions that convolution is 0, the square root's gradient is
+infinite, and a CNN trained with DISTS as its loss went NaN. The reporter proposed
+tf.sqrt(tf.maximum(conv, 1e-5)), and upstream acknowledged it.
 
 project: dingkeyan93/DISTS
 source: https://github.com/dingkeyan93/DISTS/issues/1
@@ -8,29 +9,29 @@ file: DISTS_tensorflow/DISTS_tf.py (DISTS.pool_layer)
 """
 import tensorflow.compat.v1 as tf
 
+L2_PAD = [[0, 0], [1, 0], [1, 0], [0, 0]]
 
-class DISTS():
-    def conv_layer(self, input, name):
-        with tf.variable_scope(name) as _:
-            filter = self.get_conv_filter(name)
-            conv = tf.nn.conv2d(input, filter, strides=1, padding="SAME")
-            bias = self.get_bias(name)
-            conv = tf.nn.relu(tf.nn.bias_add(conv, bias))
-            return conv
 
-    def pool_layer(self, input, name):
-        with tf.variable_scope(name) as _:
-            filter = tf.squeeze(tf.constant(self.parameters['L2'+name], name="filter"), 3)
-            conv = tf.nn.conv2d(input**2, filter, strides=2, padding=[[0, 0], [1, 0], [1, 0], [0, 0]])
-            return tf.sqrt(conv)  # error: NAN201
+class PerceptualDistance():
+    def relu_conv(self, features, layer):
+        with tf.variable_scope(layer) as _:
+            kernel = self.get_conv_filter(layer)
+            out = tf.nn.bias_add(tf.nn.conv2d(features, kernel, strides=1, padding="SAME"), self.get_bias(layer))
+            return tf.nn.relu(out)
 
-    def pool_layer_fixed(self, input, name):
-        filter = tf.squeeze(tf.constant(self.parameters['L2'+name], name="filter"), 3)
-        conv = tf.nn.conv2d(input**2, filter, strides=2, padding=[[0, 0], [1, 0], [1, 0], [0, 0]])
-        return tf.sqrt(tf.maximum(conv, 1e-5))  # ok: NAN201
+    def l2_pool(self, features, layer):
+        with tf.variable_scope(layer) as _:
+            window = tf.squeeze(tf.constant(self.parameters['L2' + layer], name="filter"), 3)
+            energy = tf.nn.conv2d(features**2, window, strides=2, padding=L2_PAD)
+            return tf.sqrt(energy)  # error: NAN201
 
-    def get_features(self, img):
-        self.conv1_1 = self.conv_layer(img, "conv1_1")
-        self.conv1_2 = self.conv_layer(self.conv1_1, "conv1_2")
-        self.pool1 = self.pool_layer(self.conv1_2, name="pool_1")
-        return [img, self.conv1_2, self.pool1]
+    def l2_pool_clamped(self, features, layer):
+        window = tf.squeeze(tf.constant(self.parameters['L2' + layer], name="filter"), 3)
+        energy = tf.nn.conv2d(features**2, window, strides=2, padding=L2_PAD)
+        return tf.sqrt(tf.maximum(energy, 1e-5))  # ok: NAN201
+
+    def stage_one(self, image):
+        self.c11 = self.relu_conv(image, "conv1_1")
+        self.c12 = self.relu_conv(self.c11, "conv1_2")
+        self.p1 = self.l2_pool(self.c12, layer="pool_1")
+        return [image, self.c12, self.p1]

@@ -1,6 +1,6 @@
-"""Focal loss: K.log(pt_1) and K.log(1. - pt_0) take the log of the predicted probability,
-which is 0 (or 1) once the sigmoid saturates: the loss is NaN. Fixed by adding
-K.epsilon() inside both logs.
+"""A Keras focal loss takes K.log(pt_1) and K.log(1. - pt_0), where pt_1 and pt_0 are the
+predicted probability chosen by tf.where. Once the sigmoid saturates, that probability is
+exactly 0 (or 1) and the loss is NaN. The fix puts K.epsilon() inside each log.
 
 project: mkocabas/focal-loss-keras
 source: https://github.com/mkocabas/focal-loss-keras/issues/17
@@ -11,17 +11,21 @@ import tensorflow as tf
 from keras import backend as K
 
 
-def focal_loss(gamma=2., alpha=.25):
-    def focal_loss_fixed(y_true, y_pred):
-        pt_1 = tf.where(tf.equal(y_true, 1), y_pred, tf.ones_like(y_pred))
-        pt_0 = tf.where(tf.equal(y_true, 0), y_pred, tf.zeros_like(y_pred))
-        return -K.sum(alpha * K.pow(1. - pt_1, gamma) * K.log(pt_1))-K.sum((1-alpha) * K.pow( pt_0, gamma) * K.log(1. - pt_0))  # error: NAN102, NAN102 -- tf.where join: the probability parameter reaches the log through one branch
-    return focal_loss_fixed
+def make_focal(gamma=2., alpha=.25):
+    def focal(y_true, y_pred):
+        p_pos = tf.where(tf.equal(y_true, 1), y_pred, tf.ones_like(y_pred))
+        p_neg = tf.where(tf.equal(y_true, 0), y_pred, tf.zeros_like(y_pred))
+        positives = K.sum(alpha * K.pow(1. - p_pos, gamma) * K.log(p_pos))  # error: NAN102 -- tf.where join: the probability parameter reaches the log through one branch
+        negatives = K.sum((1 - alpha) * K.pow(p_neg, gamma) * K.log(1. - p_neg))  # error: NAN102 -- tf.where join: the probability parameter reaches the log through one branch
+        return -positives - negatives
+    return focal
 
 
-def focal_loss_after_fix(gamma=2., alpha=.25):
-    def focal_loss_fixed(y_true, y_pred):
-        pt_1 = tf.where(tf.equal(y_true, 1), y_pred, tf.ones_like(y_pred))
-        pt_0 = tf.where(tf.equal(y_true, 0), y_pred, tf.zeros_like(y_pred))
-        return -K.sum(alpha * K.pow(1. - pt_1, gamma) * K.log(K.epsilon()+pt_1))-K.sum((1-alpha) * K.pow( pt_0, gamma) * K.log(1. - pt_0 + K.epsilon()))  # ok: NAN102
-    return focal_loss_fixed
+def make_focal_with_epsilon(gamma=2., alpha=.25):
+    def focal(y_true, y_pred):
+        p_pos = tf.where(tf.equal(y_true, 1), y_pred, tf.ones_like(y_pred))
+        p_neg = tf.where(tf.equal(y_true, 0), y_pred, tf.zeros_like(y_pred))
+        positives = K.sum(alpha * K.pow(1. - p_pos, gamma) * K.log(K.epsilon() + p_pos))  # ok: NAN102
+        negatives = K.sum((1 - alpha) * K.pow(p_neg, gamma) * K.log(1. - p_neg + K.epsilon()))  # ok: NAN102
+        return -positives - negatives
+    return focal

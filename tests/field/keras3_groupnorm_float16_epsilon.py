@@ -1,17 +1,19 @@
-"""Keras 3 under mixed_float16: GroupNormalization(epsilon=1e-12) normalizes in float16,
-where 1e-12 is 0, so a zero-variance group divides by 0 and the output is NaN. Expected by
-the reporter: clip epsilon to a float16-safe minimum or upcast the normalization.
+"""Under the mixed_float16 policy of Keras 3, a user built GroupNormalization with
+epsilon=1e-12 and got NaN. The report blames the epsilon: in float16, 1e-12 rounds to 0, so
+a group with zero variance would divide by 0. The reporter asked for the epsilon to be
+raised to a float16-safe floor, or for the layer to normalize in a wider type.
 
-The maintainers' diagnosis differs from the reporter's: GroupNormalization already computed
-its moments and `variance + epsilon` in float32 (`backend.result_type(inputs_dtype,
-"float32")`, since PR 20385), where 1e-12 is not 0; the NaN comes from autocast casting the
-inputs of 60000-70000 to float16 (maximum 65504, so inf) before `call`. The fix disables
-autocast for the layer, as LayerNormalization already does (PR 23070).
+The maintainers found another cause. GroupNormalization already took its moments and
+`variance + epsilon` in float32 (the layer computes in `backend.result_type(inputs_dtype,
+"float32")`, https://github.com/keras-team/keras/pull/20385), and there 1e-12 is not 0.
+What breaks is the autocast before `call`: inputs between 60000 and 70000 are cast to
+float16, whose largest finite value is 65504, and become inf. The fix turns autocast off for
+this layer, as LayerNormalization already did.
 
-The reporter read it as NAN105 (a float16 epsilon); the bug is the data: NAN401 reports
-values beyond float16's maximum reaching a model that computes in float16. `fixed_model`
-is the same model with the fix of PR 23070 written in the user's code (`autocast=False`:
-the layer computes in the float32 its inputs arrive in).
+The report calls it NAN105 (an epsilon float16 cannot hold); the real fault is the data, and
+NAN401 reports values above float16's maximum fed to a model that computes in float16.
+`build_without_autocast` applies the upstream fix in user code: with `autocast=False` the
+layer stays in the float32 its inputs arrive in.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/22586
@@ -23,17 +25,17 @@ import keras
 import numpy as np
 
 keras.mixed_precision.set_global_policy("mixed_float16")
-inputs = keras.Input(shape=(16, 16, 64))
-x = keras.layers.GroupNormalization(groups=8, epsilon=1e-12)(inputs)
-model = keras.Model(inputs, x)
+feature_map = keras.Input(shape=(16, 16, 64))
+normed = keras.layers.GroupNormalization(groups=8, epsilon=1e-12)(feature_map)
+net = keras.Model(feature_map, normed)
 
-extreme_data = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64)).astype("float32")
-output = model(extreme_data)  # error: NAN401
+huge = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64)).astype("float32")
+result = net(huge)  # error: NAN401
 
 
-def fixed_model():
-    inputs = keras.Input(shape=(16, 16, 64))
-    x = keras.layers.GroupNormalization(groups=8, epsilon=1e-12, autocast=False)(inputs)
-    model = keras.Model(inputs, x)
-    extreme_data = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64))
-    return model(extreme_data)  # ok: NAN401
+def build_without_autocast():
+    feature_map = keras.Input(shape=(16, 16, 64))
+    normed = keras.layers.GroupNormalization(groups=8, epsilon=1e-12, autocast=False)(feature_map)
+    net = keras.Model(feature_map, normed)
+    huge = np.random.uniform(low=60000, high=70000, size=(1, 16, 16, 64))
+    return net(huge)  # ok: NAN401

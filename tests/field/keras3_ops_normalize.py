@@ -1,7 +1,7 @@
-"""Keras 3 ops.normalize(order=2) takes rsqrt of the sum of squares and clamps the result
-with minimum(inv_norm, 1/epsilon): the clamp fixes the value but not the gradient, because
-rsqrt(0) = inf is already in the graph, and a zero vector gets NaN gradients. Fixed by
-clamping the squared norm before the rsqrt (maximum(square_sum, epsilon ** 2)).
+"""In Keras 3, ops.normalize with order=2 multiplies by rsqrt of the sum of squares and then
+caps that factor with minimum(factor, 1/epsilon). The cap repairs the forward value only:
+rsqrt(0) = inf is already part of the graph, so a zero vector receives NaN gradients. The fix
+clamps the squared norm from below (maximum(sum_of_squares, epsilon ** 2)) before the rsqrt.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/23075
@@ -11,22 +11,19 @@ file: keras/src/ops/nn.py (_normalize)
 from keras.src import backend
 
 
-def _normalize(x, axis=-1, order=2, epsilon=None):
-    if epsilon is None:
-        epsilon = backend.epsilon()
-    if 2 == order:
-        # A special case: L2 normalization with `x * rsqrt(...)`
-        # instead of `x / sqrt(...)`
-        square_sum = backend.numpy.sum(backend.numpy.square(x), axis=axis, keepdims=True)
-        inv_norm = backend.math.rsqrt(square_sum)  # miss: NAN201 -- unknown input: rsqrt is a root now, but x is a parameter nobody in the file passes, so nothing shows it can be a zero vector
-        inv_norm = backend.numpy.minimum(inv_norm, 1.0 / epsilon)
-        return x * inv_norm
-    norm = backend.linalg.norm(x, ord=order, axis=axis, keepdims=True)
-    denom = backend.numpy.maximum(norm, epsilon)
-    return backend.numpy.divide(x, denom)
+def normalize_along(x, axis=-1, order=2, epsilon=None):
+    eps = backend.epsilon() if epsilon is None else epsilon
+    if order != 2:
+        magnitude = backend.linalg.norm(x, ord=order, axis=axis, keepdims=True)
+        return backend.numpy.divide(x, backend.numpy.maximum(magnitude, eps))
+    # the L2 case multiplies by an inverse square root rather than dividing by a square root
+    energy = backend.numpy.sum(backend.numpy.square(x), axis=axis, keepdims=True)
+    scale = backend.math.rsqrt(energy)  # miss: NAN201 -- unknown input: rsqrt is a root now, but x is a parameter nobody in the file passes, so nothing shows it can be a zero vector
+    scale = backend.numpy.minimum(scale, 1.0 / eps)
+    return x * scale
 
 
-def _normalize_fixed(x, axis=-1, epsilon=1e-7):
-    square_sum = backend.numpy.sum(backend.numpy.square(x), axis=axis, keepdims=True)
-    inv_norm = backend.math.rsqrt(backend.numpy.maximum(square_sum, epsilon ** 2))  # ok: NAN201
-    return x * inv_norm
+def normalize_l2_clamped(x, axis=-1, epsilon=1e-7):
+    energy = backend.numpy.sum(backend.numpy.square(x), axis=axis, keepdims=True)
+    scale = backend.math.rsqrt(backend.numpy.maximum(energy, epsilon ** 2))  # ok: NAN201
+    return x * scale

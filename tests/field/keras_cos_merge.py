@@ -1,5 +1,6 @@
-"""Keras 1 Merge(mode='cos') divided by sqrt(<a,a> * <b,b>), which is 0 when either input
-is a zero vector: the output is NaN. Fixed with K.maximum(denominator, K.epsilon()).
+"""Keras 1's Merge layer in mode='cos' divided the dot product of its two inputs by
+sqrt(<a,a> * <b,b>). If either input is a zero vector that denominator is 0 and the output
+NaN. The fix floors the denominator with K.maximum(denominator, K.epsilon()).
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/2672
@@ -10,25 +11,23 @@ from keras import backend as K
 from keras.engine import Layer
 
 
-class Merge(Layer):
+class CosineMerge(Layer):
     def call(self, inputs, mask=None):
-        if self.mode == 'cos':
-            l1 = inputs[0]
-            l2 = inputs[1]
-            denominator = K.sqrt(K.batch_dot(l1, l1, self.dot_axes) *
-                                 K.batch_dot(l2, l2, self.dot_axes))
-            output = K.batch_dot(l1, l2, self.dot_axes) / denominator  # miss: NAN101 -- unknown input: K.batch_dot(x, x) keeps x's zeros now, but l1, l2 are the layer's inputs with no producer in the file
-            output = K.expand_dims(output, 1)
-            return output
+        if self.mode != 'cos':
+            return None
+        l1, l2 = inputs[0], inputs[1]
+        norms = K.sqrt(K.batch_dot(l1, l1, self.dot_axes) *
+                       K.batch_dot(l2, l2, self.dot_axes))
+        cosine = K.batch_dot(l1, l2, self.dot_axes) / norms  # miss: NAN101 -- unknown input: K.batch_dot(x, x) keeps x's zeros now, but l1, l2 are the layer's inputs with no producer in the file
+        return K.expand_dims(cosine, 1)
 
 
-class MergeFixed(Layer):
+class CosineMergeFloored(Layer):
     def call(self, inputs, mask=None):
-        if self.mode == 'cos':
-            l1 = inputs[0]
-            l2 = inputs[1]
-            denominator = K.sqrt(K.batch_dot(l1, l1, self.dot_axes) *
-                                 K.batch_dot(l2, l2, self.dot_axes))
-            denominator = K.maximum(denominator, K.epsilon())
-            output = K.batch_dot(l1, l2, self.dot_axes) / denominator  # ok: NAN101
-            return K.expand_dims(output, 1)
+        if self.mode != 'cos':
+            return None
+        l1, l2 = inputs[0], inputs[1]
+        norms = K.maximum(K.sqrt(K.batch_dot(l1, l1, self.dot_axes) *
+                                 K.batch_dot(l2, l2, self.dot_axes)), K.epsilon())
+        cosine = K.batch_dot(l1, l2, self.dot_axes) / norms  # ok: NAN101
+        return K.expand_dims(cosine, 1)

@@ -1,6 +1,7 @@
-"""Keras 1 sample-wise normalization divided by K.std(x), i.e. sqrt(var(x)); for a zero
-(or constant) input the variance is 0 and the gradient of the sqrt is inf. Fixed by
-introducing K.var and K.sqrt(K.var(x) + epsilon).
+"""Keras 1's BatchNormalization in mode 1 (per-sample normalization) divided by K.std(x),
+the square root of the variance. A zero or constant input has variance 0 and the square
+root's gradient there is infinite. The fix added K.var and computes
+K.sqrt(K.var(x) + epsilon) instead.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/2960
@@ -11,19 +12,19 @@ from keras import backend as K
 from keras.engine import Layer
 
 
-class BatchNormalization(Layer):
+class SampleNorm(Layer):
     def call(self, x, mask=None):
-        if self.mode == 1:
-            m = K.mean(x, axis=-1, keepdims=True)
-            std = K.std(x, axis=-1, keepdims=True)  # error: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
-            x_normed = (x - m) / (std + self.epsilon)
-            return self.gamma * x_normed + self.beta
+        if self.mode != 1:
+            return x
+        mu = K.mean(x, axis=-1, keepdims=True)
+        sigma = K.std(x, axis=-1, keepdims=True)  # error: NAN201 -- std as a zero source: K.std is sqrt(variance), 0 for a constant row
+        return self.beta + self.gamma * ((x - mu) / (sigma + self.epsilon))
 
 
-class BatchNormalizationFixed(Layer):
+class SampleNormFromVariance(Layer):
     def call(self, x, mask=None):
-        if self.mode == 1:
-            m = K.mean(x, axis=-1, keepdims=True)
-            std = K.sqrt(K.var(x, axis=-1, keepdims=True) + self.epsilon)  # ok: NAN201
-            x_normed = (x - m) / (std + self.epsilon)
-            return self.gamma * x_normed + self.beta
+        if self.mode != 1:
+            return x
+        mu = K.mean(x, axis=-1, keepdims=True)
+        sigma = K.sqrt(K.var(x, axis=-1, keepdims=True) + self.epsilon)  # ok: NAN201
+        return self.beta + self.gamma * ((x - mu) / (sigma + self.epsilon))

@@ -1,7 +1,8 @@
-"""A user's mean-average-precision metric divides by the number of relevant items in the
-top k, tf.reduce_sum(ordered_pred), which is 0 for a row without hits: the metric is NaN
-on the training set. The thread's fix adds "a buffer" to the denominator (its value is
-cut off in the stored thread; the fixed form below uses 1e-7).
+"""A user's mean-average-precision metric divides each row's summed precision by the number
+of relevant items among the top k, a tf.reduce_sum over the labels put in ranked order. A
+row with no hits makes that count 0, and the metric reads NaN on the training set. The
+thread's fix adds "a buffer" to the denominator; the stored thread cuts off its value, so
+the fixed form below uses 1e-7.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/5078
@@ -9,29 +10,22 @@ source: https://github.com/keras-team/keras/issues/5078
 import tensorflow as tf
 
 
-def mean_avg_prec_tf(y_true, y_pred):
-    dims = tf.shape(y_true)
-    n = dims[0]
-    k = dims[1]
-    _, top_idx = tf.nn.top_k(y_pred, k)
-    y_true = tf.to_float(y_true)
-    top_idx = tf.to_float(top_idx)
-    label_idx = tf.concat(1, [y_true, top_idx])
-    label_idx = tf.reshape(label_idx, [n, 2, k])
+def map_at_k(y_true, y_pred):
+    shape = tf.shape(y_true)
+    rows, k = shape[0], shape[1]
+    _, ranking = tf.nn.top_k(y_pred, k)
+    stacked = tf.concat(1, [tf.to_float(y_true), tf.to_float(ranking)])
+    stacked = tf.reshape(stacked, [rows, 2, k])
 
-    def avg_prec(label_idx):
-        label = label_idx[0]
-        idx = label_idx[1]
-        idx = tf.to_int32(idx)
-        ordered_pred = tf.gather(label, idx)
-        prec = ordered_pred * tf.cumsum(ordered_pred)
-        prec /= tf.to_float(tf.range(1, k + 1))
-        prec = tf.reduce_sum(prec) / tf.reduce_sum(ordered_pred)  # error: NAN101 -- mask count: label tensor summed inside a tf.map_fn body
-        return prec
+    def row_precision(pair):
+        relevance, order = pair[0], tf.to_int32(pair[1])
+        hits_in_order = tf.gather(relevance, order)
+        at_rank = hits_in_order * tf.cumsum(hits_in_order) / tf.to_float(tf.range(1, k + 1))
+        ap = tf.reduce_sum(at_rank) / tf.reduce_sum(hits_in_order)  # error: NAN101 -- mask count: label tensor summed inside a tf.map_fn body
+        return ap
 
-    precs = tf.map_fn(avg_prec, label_idx)
-    return tf.reduce_mean(precs)
+    return tf.reduce_mean(tf.map_fn(row_precision, stacked))
 
 
-def avg_prec_fixed(ordered_pred, prec):
-    return tf.reduce_sum(prec) / (tf.reduce_sum(ordered_pred) + 1e-7)  # ok: NAN101
+def row_precision_buffered(hits_in_order, at_rank):
+    return tf.reduce_sum(at_rank) / (tf.reduce_sum(hits_in_order) + 1e-7)  # ok: NAN101

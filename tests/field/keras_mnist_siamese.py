@@ -1,6 +1,7 @@
-"""Siamese example: euclidean_distance = K.sqrt(K.sum(K.square(x - y))) is 0 for two
-identical embeddings (two equal inputs, or relu outputs that are all 0), and its gradient
-is NaN; the example was fixed with K.maximum(..., K.epsilon()) under the sqrt.
+"""The Keras siamese MNIST example measures the distance between two embeddings as
+K.sqrt(K.sum(K.square(x - y))). Two identical embeddings (equal inputs, or relu outputs that
+are all 0) give a distance of 0, and the square root's gradient there is NaN. The example
+was fixed by flooring the sum with K.maximum(..., K.epsilon()) under the square root.
 
 project: keras-team/keras
 source: https://github.com/keras-team/keras/issues/9097
@@ -13,42 +14,37 @@ from keras.models import Model, Sequential
 from keras.optimizers import RMSprop
 
 
-def euclidean_distance(vects):
-    x, y = vects
-    return K.sqrt(K.sum(K.square(x - y), axis=1, keepdims=True))  # error: NAN202
+def pair_distance(pair):
+    left, right = pair
+    return K.sqrt(K.sum(K.square(left - right), axis=1, keepdims=True))  # error: NAN202
 
 
-def euclidean_distance_fixed(vects):
-    x, y = vects
-    return K.sqrt(K.maximum(K.sum(K.square(x - y), axis=1, keepdims=True), K.epsilon()))  # ok: NAN202
+def pair_distance_floored(pair):
+    left, right = pair
+    return K.sqrt(K.maximum(K.sum(K.square(left - right), axis=1, keepdims=True), K.epsilon()))  # ok: NAN202
 
 
-def eucl_dist_output_shape(shapes):
-    shape1, shape2 = shapes
-    return (shape1[0], 1)
+def distance_shape(shapes):
+    return (shapes[0][0], 1)
 
 
-def contrastive_loss(y_true, y_pred):
-    margin = 1
-    return K.mean(y_true * K.square(y_pred) + (1 - y_true) * K.square(K.maximum(margin - y_pred, 0)))
+def margin_loss(y_true, y_pred):
+    too_close = K.maximum(1 - y_pred, 0)
+    return K.mean(y_true * K.square(y_pred) + (1 - y_true) * K.square(too_close))
 
 
-def create_base_network(input_dim):
-    seq = Sequential()
-    seq.add(Dense(128, input_shape=(input_dim,), activation='relu'))
-    seq.add(Dropout(0.1))
-    seq.add(Dense(128, activation='relu'))
-    seq.add(Dropout(0.1))
-    seq.add(Dense(128, activation='relu'))
-    return seq
+def embedder(n_in):
+    net = Sequential()
+    net.add(Dense(128, input_shape=(n_in,), activation='relu'))
+    for _ in range(2):
+        net.add(Dropout(0.1))
+        net.add(Dense(128, activation='relu'))
+    return net
 
 
-input_dim = 784
-base_network = create_base_network(input_dim)
-input_a = Input(shape=(input_dim,))
-input_b = Input(shape=(input_dim,))
-processed_a = base_network(input_a)
-processed_b = base_network(input_b)
-distance = Lambda(euclidean_distance, output_shape=eucl_dist_output_shape)([processed_a, processed_b])
-model = Model(input=[input_a, input_b], output=distance)
-model.compile(loss=contrastive_loss, optimizer=RMSprop())
+shared = embedder(784)
+first = Input(shape=(784,))
+second = Input(shape=(784,))
+dist = Lambda(pair_distance, output_shape=distance_shape)([shared(first), shared(second)])
+siamese = Model(input=[first, second], output=dist)
+siamese.compile(loss=margin_loss, optimizer=RMSprop())
