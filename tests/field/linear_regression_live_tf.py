@@ -1,27 +1,26 @@
-"""The TensorFlow getting-started linear regression, copied unchanged except for the data:
-x_train = [32, 53, 61, 47, 59]. SGD at 0.01 on a summed squared error of raw values of
-about 50 diverges: "W: [ nan] b: [ nan] loss: nan" until the rate was lowered to 1e-6
-(or the data normalized).
+"""A tutorial fits a line with the TensorFlow getting-started code, changing nothing but
+the data, five raw values near 50. Plain gradient descent at 0.01 on the squared error
+summed over the batch overshoots more every step, and the printed weight, bias and loss all
+turn to nan; a rate near 1e-6, or normalized inputs, trains.
 
 project: llSourcell/linear_regression_live
 source: https://github.com/llSourcell/linear_regression_live/issues/4
 """
 import tensorflow as tf
 
-W = tf.Variable([.3], dtype=tf.float32)
-b = tf.Variable([-.3], dtype=tf.float32)
-x = tf.placeholder(tf.float32)
-linear_model = W * x + b
-y = tf.placeholder(tf.float32)
+slope = tf.Variable([0.3], dtype=tf.float32)
+intercept = tf.Variable([-0.3], dtype=tf.float32)
+inputs = tf.placeholder(tf.float32)
+fitted = slope * inputs + intercept
+targets = tf.placeholder(tf.float32)
 
-loss = tf.reduce_sum(tf.square(linear_model - y))
-optimizer = tf.train.GradientDescentOptimizer(0.01)
-train = optimizer.minimize(loss)
+total_error = tf.reduce_sum(tf.square(fitted - targets))
+descent = tf.train.GradientDescentOptimizer(0.01)
+step = descent.minimize(total_error)
 
-x_train = [32, 53, 61, 47, 59]
-y_train = [31, 68, 62, 71, 87]
-init = tf.global_variables_initializer()
-sess = tf.Session()
-sess.run(init)
-for i in range(1000):
-    sess.run(train, {x: x_train, y: y_train})  # error: NAN301 (reported on the training step: 0.01 x 5 x 2 x E[x^2] = 265 > 2, raw literal data, summed squared error)
+feed_inputs = [32, 53, 61, 47, 59]
+feed_targets = [31, 68, 62, 71, 87]
+session = tf.Session()
+session.run(tf.global_variables_initializer())
+for _ in range(1000):
+    session.run(step, {inputs: feed_inputs, targets: feed_targets})  # error: NAN301 (on the training step: rate 0.01 x batch 5 x 2 x E[x^2] is about 265, far above 2; raw literal data, summed error)

@@ -1,6 +1,7 @@
-"""Video super-resolution, non-local block: f = tf.exp(f); f / reduce_sum(f) is a softmax
-without the max shift, and exp(300+) overflows to inf during training (inf/inf = NaN).
-tf.nn.softmax, commented out upstream for memory, handles it.
+"""A video super-resolution net normalizes its non-local affinities by hand: it takes
+tf.exp of the query-key products and divides by their sum. Nothing subtracts the row
+maximum first, so products above a few hundred overflow to inf during training and inf/inf
+is NaN. The tf.nn.softmax call, disabled upstream to save memory, does not overflow.
 
 project: psychopa4/PFNL
 source: https://github.com/psychopa4/PFNL/issues/9
@@ -9,15 +10,15 @@ file: nets.py (NonLocalBlock)
 import tensorflow as tf
 
 
-def NonLocalBlock(x, theta, phi, nltype=0):
-    f = tf.matmul(theta, phi, transpose_b=True)
-    if nltype <= 1:
-        # f_softmax = tf.nn.softmax(f, -1)
-        f = tf.exp(f)
-        f_softmax = f/tf.reduce_sum(f,axis=-1,keepdims=True)  # error: NAN104
-    return f_softmax
+def nonlocal_weights(features, query, key, mode=0):
+    affinity = tf.matmul(query, key, transpose_b=True)
+    if mode <= 1:
+        # the library softmax was switched off here
+        affinity = tf.exp(affinity)
+        weights = affinity/tf.reduce_sum(affinity,axis=-1,keepdims=True)  # error: NAN104
+    return weights
 
 
-def NonLocalBlock_softmax(x, theta, phi):
-    f = tf.matmul(theta, phi, transpose_b=True)
-    return tf.nn.softmax(f, -1)
+def nonlocal_weights_library(features, query, key):
+    affinity = tf.matmul(query, key, transpose_b=True)
+    return tf.nn.softmax(affinity, -1)

@@ -1,5 +1,6 @@
-"""Policy gradient on CartPole: log_lik = -Y * tf.log(action_pred) of a softmax policy;
-log(0) gives NaN. The PR clips action_pred to [1e-10, 1].
+"""A CartPole policy-gradient example weights -Y * tf.log(policy) by the advantages, where
+the policy is a softmax: once an action's probability underflows to 0 the log is -inf and
+the update is NaN. A pull request clips the probabilities into [1e-10, 1] before the log.
 
 project: hunkim/ReinforcementZeroToAll
 source: https://github.com/hunkim/ReinforcementZeroToAll/pull/16
@@ -7,23 +8,23 @@ file: 08_2_softmax_pg_cartpole.py
 """
 import tensorflow as tf
 
-input_size = 4
-output_size = 2
-hidden_layer_neurons = 24
-learning_rate = 1e-2
+n_obs = 4
+n_actions = 2
+n_hidden = 24
+step_size = 1e-2
 
-X = tf.placeholder(tf.float32, [None, input_size], name="input_x")
-W1 = tf.get_variable("W1", shape=[input_size, hidden_layer_neurons],
-                     initializer=tf.contrib.layers.xavier_initializer())
-layer1 = tf.nn.relu(tf.matmul(X, W1))
-W2 = tf.get_variable("W2", shape=[hidden_layer_neurons, output_size],
-                     initializer=tf.contrib.layers.xavier_initializer())
-action_pred = tf.nn.softmax(tf.matmul(layer1, W2))
-Y = tf.placeholder(tf.float32, [None, output_size], name="input_y")
-advantages = tf.placeholder(tf.float32, name="reward_signal")
+observations = tf.placeholder(tf.float32, [None, n_obs], name="observations")
+hidden_kernel = tf.get_variable("hidden_kernel", shape=[n_obs, n_hidden],
+                                initializer=tf.contrib.layers.xavier_initializer())
+hidden = tf.nn.relu(tf.matmul(observations, hidden_kernel))
+policy_kernel = tf.get_variable("policy_kernel", shape=[n_hidden, n_actions],
+                                initializer=tf.contrib.layers.xavier_initializer())
+policy = tf.nn.softmax(tf.matmul(hidden, policy_kernel))
+taken = tf.placeholder(tf.float32, [None, n_actions], name="taken_actions")
+returns = tf.placeholder(tf.float32, name="discounted_returns")
 
-log_lik = -Y * tf.log(action_pred)  # error: NAN103
-log_lik_fixed = -Y * (tf.log(tf.clip_by_value(action_pred, 1e-10, 1.0)))  # ok: NAN103
-log_lik_adv = log_lik * advantages
-loss = tf.reduce_mean(tf.reduce_sum(log_lik_adv, axis=1))
-train = tf.train.AdamOptimizer(learning_rate=learning_rate).minimize(loss)
+neg_log_prob = -taken * tf.log(policy)  # error: NAN103
+neg_log_prob_clipped = -taken * (tf.log(tf.clip_by_value(policy, 1e-10, 1.0)))  # ok: NAN103
+weighted = neg_log_prob * returns
+objective = tf.reduce_mean(tf.reduce_sum(weighted, axis=1))
+update = tf.train.AdamOptimizer(learning_rate=step_size).minimize(objective)

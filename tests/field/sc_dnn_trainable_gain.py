@@ -1,7 +1,9 @@
-"""Stochastic-computing DNN: the trainable gain is initialized uniformly in [0, 16) and
-divides the scale, tf.div(curr_scale, gain); a gain drawn at (or trained to) 0 gives inf and
-NaN. The variable reaches the division through a dict and a function argument. The
-maintainer agreed; suggested fix: minval=1e-7 or gain + 1e-7.
+"""In a stochastic-computing network each layer has a trainable gain, initialized
+uniformly in [0, 16), and the layer's output scale is divided by it with tf.div. A gain
+that starts at 0, or is trained there, turns the scale into inf and the outputs into NaN.
+The variable reaches the division by way of a dict entry and a function argument. The
+maintainer agreed with the report; the suggested fix is a positive minval (1e-7) or adding
+1e-7 to the gain.
 
 project: adamsolomou/SC-DNN
 source: https://github.com/adamsolomou/SC-DNN/issues/1
@@ -9,41 +11,35 @@ file: src/training/sc_train_creg.py (sc_matmul, lo_matmul)
 """
 import tensorflow as tf
 
-n_hidden = 128
-n_inputs = 784
-n_classes = 10
-X = tf.placeholder(tf.float32, [None, n_inputs], name="features")
-weights = {
-    'l1': tf.get_variable(name="w1", initializer=tf.random_normal([n_inputs, n_hidden])),
+units = 128
+pixels = 784
+classes = 10
+images = tf.placeholder(tf.float32, [None, pixels], name="images")
+kernels = {
+    'hidden': tf.get_variable(name="k_hidden", initializer=tf.random_normal([pixels, units])),
 }
-l1_matmul = {
-    's_inp': tf.constant(1.0, shape=[1, n_inputs]),
-    'upscale': True,
-    'gain': tf.get_variable(name="G_matmul_1",
-                            initializer=tf.random_uniform([n_hidden], minval=0, maxval=16))
+hidden_cfg = {
+    'scale_in': tf.constant(1.0, shape=[1, pixels]),
+    'amplify': True,
+    'gain': tf.get_variable(name="gain_hidden",
+                            initializer=tf.random_uniform([units], minval=0, maxval=16))
 }
 
 
-def sc_matmul(x, w, s_in, upscale=False, gain=None):
-    max_scale = tf.reduce_max(s_in)
-    rescale_ratio = tf.div(s_in, max_scale)
-    x_rescaled = tf.multiply(x, rescale_ratio)
-    s = tf.reduce_sum(tf.abs(w), axis=0)
-    S = tf.reshape(tf.tile(s, [tf.shape(x)[0]]),
-                   shape=[tf.shape(x)[0], tf.shape(w)[1]])
-    y = tf.matmul(x_rescaled, w)
-    z = tf.div(y, S)
-    curr_scale = tf.multiply(max_scale, S)
-    if(upscale):
-        z_upscaled = tf.multiply(z, gain)
-        new_scale = tf.div(curr_scale, gain)  # error: NAN101 -- found since issue 16 (was a miss): value crosses a boundary: trainable variable through a dict and a call argument
-    else:
-        z_upscaled = z
-        new_scale = curr_scale
-    out_scale = new_scale[0, :]
-    max_act = tf.reduce_max(z_upscaled)
-    z_clipped = tf.clip_by_value(z_upscaled, -1, +1)
-    return z_clipped, max_act, out_scale
+def scaled_matmul(inp, kernel, scale_in, amplify=False, gain=None):
+    top = tf.reduce_max(scale_in)
+    inp = tf.multiply(inp, tf.div(scale_in, top))
+    col_l1 = tf.reduce_sum(tf.abs(kernel), axis=0)
+    rows = tf.shape(inp)[0]
+    norms = tf.reshape(tf.tile(col_l1, [rows]), shape=[rows, tf.shape(kernel)[1]])
+    out = tf.div(tf.matmul(inp, kernel), norms)
+    scale = tf.multiply(top, norms)
+    if amplify:
+        out = tf.multiply(out, gain)
+        scale = tf.div(scale, gain)  # error: NAN101 -- found now (was a miss): value crosses a boundary: trainable variable through a dict and a call argument
+    peak = tf.reduce_max(out)
+    return tf.clip_by_value(out, -1, +1), peak, scale[0, :]
 
 
-l1_m, max_l1_m, s1_m = sc_matmul(X, weights['l1'], l1_matmul['s_inp'], l1_matmul['upscale'], l1_matmul['gain'])
+hidden_out, hidden_peak, hidden_scale = scaled_matmul(
+    images, kernels['hidden'], hidden_cfg['scale_in'], hidden_cfg['amplify'], hidden_cfg['gain'])

@@ -1,6 +1,7 @@
-"""CohenKappa metric: result() normalizes the accumulated confusion matrix by its own sum;
-after reset_states() the matrix is all zeros, 0/0 is NaN and the metric returns NaN.
-Upstream guarded the final division with tf.cond(tf.math.is_nan(denominator), ...).
+"""A Cohen's kappa metric keeps a confusion matrix in a state variable and, in result(),
+divides it (and the outer product of its marginals) by its own total. Right after
+reset_states() every count is 0, so those divisions are 0/0 and the metric reports NaN.
+Upstream wrapped the last division in a tf.cond on tf.math.is_nan(denominator).
 
 project: tensorflow/addons
 source: https://github.com/tensorflow/addons/pull/721
@@ -9,43 +10,42 @@ file: tensorflow_addons/metrics/cohens_kappa.py (CohenKappa.result)
 import tensorflow as tf
 
 
-class CohenKappa(tf.keras.metrics.Metric):
-    def __init__(self, num_classes, name="cohen_kappa", weightage=None, dtype=None):
+class KappaScore(tf.keras.metrics.Metric):
+    def __init__(self, n_labels, name="kappa_score", weighting=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.weightage = weightage
-        self.num_classes = num_classes
-        self.conf_mtx = self.add_weight(
-            "conf_mtx",
-            shape=(self.num_classes, self.num_classes),
+        self.n_labels = n_labels
+        self.weighting = weighting
+        self.counts = self.add_weight(
+            "counts",
+            shape=(self.n_labels, self.n_labels),
             initializer=tf.keras.initializers.zeros,
             dtype=tf.float32,
         )
 
     def result(self):
-        nb_ratings = tf.shape(self.conf_mtx)[0]
-        weight_mtx = tf.ones([nb_ratings, nb_ratings], dtype=tf.float32)
-        if self.weightage is None:
-            diagonal = tf.zeros([nb_ratings], dtype=tf.float32)
-            weight_mtx = tf.linalg.set_diag(weight_mtx, diagonal=diagonal)
-        weight_mtx = tf.cast(weight_mtx, dtype=self.dtype)
+        n = tf.shape(self.counts)[0]
+        penalty = tf.ones([n, n], dtype=tf.float32)
+        if self.weighting is None:
+            # unweighted kappa: agreement on the diagonal costs nothing
+            penalty = tf.linalg.set_diag(penalty, diagonal=tf.zeros([n], dtype=tf.float32))
+        penalty = tf.cast(penalty, dtype=self.dtype)
 
-        actual_ratings_hist = tf.reduce_sum(self.conf_mtx, axis=1)
-        pred_ratings_hist = tf.reduce_sum(self.conf_mtx, axis=0)
-        out_prod = pred_ratings_hist[..., None] * actual_ratings_hist[None, ...]
+        true_marginal = tf.reduce_sum(self.counts, axis=1)
+        pred_marginal = tf.reduce_sum(self.counts, axis=0)
+        chance = pred_marginal[..., None] * true_marginal[None, ...]
 
-        conf_mtx = self.conf_mtx / tf.reduce_sum(self.conf_mtx)  # error: NAN101 -- metric state as zero source: add_weight(initializer=zeros) after reset
-        out_prod = out_prod / tf.reduce_sum(out_prod)  # error: NAN101 (the same zero state)
-        conf_mtx = tf.cast(conf_mtx, dtype=self.dtype)
-        out_prod = tf.cast(out_prod, dtype=self.dtype)
+        observed = self.counts / tf.reduce_sum(self.counts)  # error: NAN101 -- metric state as zero source: add_weight(initializer=zeros) after reset
+        chance = chance / tf.reduce_sum(chance)  # error: NAN101 (the same zero state)
+        observed = tf.cast(observed, dtype=self.dtype)
+        chance = tf.cast(chance, dtype=self.dtype)
 
-        numerator = tf.reduce_sum(conf_mtx * weight_mtx)
-        denominator = tf.reduce_sum(out_prod * weight_mtx)
-        kp = 1 - (numerator / denominator)  # error: NAN101 (the division upstream guarded)
-        return kp
+        disagreement = tf.reduce_sum(observed * penalty)
+        expected = tf.reduce_sum(chance * penalty)
+        return 1 - (disagreement / expected)  # error: NAN101 (the division upstream guarded)
 
-    def result_fixed(self, numerator, denominator):
+    def result_guarded(self, disagreement, expected):
         return tf.cond(
-            tf.math.is_nan(denominator),
+            tf.math.is_nan(expected),
             true_fn=lambda: 0.0,
-            false_fn=lambda: 1 - (numerator / denominator),
+            false_fn=lambda: 1 - (disagreement / expected),
         )

@@ -1,6 +1,7 @@
-"""Semi-hard triplet loss divides by num_positives = reduce_sum(mask_positives), the
-number of positive pairs in the batch; a batch with no two samples of one class gives 0/0
-= NaN (reported with a step-by-step analysis, not fixed upstream).
+"""The semi-hard triplet loss averages over the positive pairs of the batch: it divides by
+the sum of a same-label mask with the diagonal taken out. A batch in which no two samples
+share a label has no positive pair, so the loss is 0/0 = NaN. The report walks through
+the computation step by step; upstream left it unfixed.
 
 project: tensorflow/addons
 source: https://github.com/tensorflow/addons/issues/2447
@@ -9,42 +10,32 @@ file: tensorflow_addons/losses/triplet.py (triplet_semihard_loss)
 import tensorflow as tf
 
 
-def triplet_semihard_loss(y_true, y_pred, margin=1.0):
-    labels = tf.convert_to_tensor(y_true, name="labels")
-    embeddings = tf.convert_to_tensor(y_pred, name="embeddings")
-    lshape = tf.shape(labels)
-    labels = tf.reshape(labels, [lshape[0], 1])
-    pdist_matrix = pairwise_distance(embeddings, squared=True)
-    adjacency = tf.math.equal(labels, tf.transpose(labels))
-    adjacency_not = tf.math.logical_not(adjacency)
-    batch_size = tf.size(labels)
-    # (elided in this fixture: pdist_matrix_tile, mask and mask_final, the semi-hard mining)
-    negatives_outside = tf.reshape(
-        _masked_minimum(pdist_matrix_tile, mask), [batch_size, batch_size]
-    )
-    negatives_outside = tf.transpose(negatives_outside)
-    negatives_inside = tf.tile(
-        _masked_maximum(pdist_matrix, adjacency_not), [1, batch_size]
-    )
-    semi_hard_negatives = tf.where(mask_final, negatives_outside, negatives_inside)
-    loss_mat = tf.math.add(margin, pdist_matrix - semi_hard_negatives)
+def semihard_triplet(y_true, y_pred, margin=1.0):
+    ids = tf.convert_to_tensor(y_true, name="ids")
+    vectors = tf.convert_to_tensor(y_pred, name="vectors")
+    ids = tf.reshape(ids, [tf.shape(ids)[0], 1])
+    sq_dist = squared_distances(vectors)
+    same = tf.math.equal(ids, tf.transpose(ids))
+    different = tf.math.logical_not(same)
+    n = tf.size(ids)
+    # (left out here: the tiled distances, the semi-hard masks and their mining)
+    hard_from_outside = tf.transpose(
+        tf.reshape(smallest_where(tiled_dist, outside_mask), [n, n]))
+    hard_from_inside = tf.tile(largest_where(sq_dist, different), [1, n])
+    negatives = tf.where(semihard_mask, hard_from_outside, hard_from_inside)
+    margins = tf.math.add(margin, sq_dist - negatives)
 
-    mask_positives = tf.cast(adjacency, dtype=tf.dtypes.float32) - tf.linalg.diag(
-        tf.ones([batch_size])
-    )
-    num_positives = tf.math.reduce_sum(mask_positives)
+    positive_pairs = tf.cast(same, dtype=tf.dtypes.float32) - tf.linalg.diag(tf.ones([n]))
+    pair_count = tf.math.reduce_sum(positive_pairs)
 
-    triplet_loss = tf.math.truediv(  # error: NAN101 -- mask count: lost through cast(mask) - diag(ones)
-        tf.math.reduce_sum(
-            tf.math.maximum(tf.math.multiply(loss_mat, mask_positives), 0.0)
-        ),
-        num_positives,
+    return tf.math.truediv(  # error: NAN101 -- mask count: lost through cast(mask) - diag(ones)
+        tf.math.reduce_sum(tf.math.maximum(tf.math.multiply(margins, positive_pairs), 0.0)),
+        pair_count,
     )
-    return triplet_loss
 
 
-def triplet_loss_guarded(loss_mat, mask_positives):
-    num_positives = tf.math.reduce_sum(mask_positives)
+def semihard_triplet_no_nan(margins, pair_mask):
+    pair_count = tf.math.reduce_sum(pair_mask)
     return tf.math.divide_no_nan(  # ok: NAN101
-        tf.math.reduce_sum(tf.math.maximum(loss_mat * mask_positives, 0.0)), num_positives
+        tf.math.reduce_sum(tf.math.maximum(margins * pair_mask, 0.0)), pair_count
     )

@@ -1,6 +1,7 @@
-"""Logistic regression tutorial: -sum(y * tf.log(pred)) with pred = tf.nn.softmax(...):
-a softmax output that underflows to 0 makes the loss inf/NaN. Upstream now clips pred to
-[1e-10, 1].
+"""A logistic-regression example on MNIST writes the cross-entropy as
+-sum(y * tf.log(p)) with p the softmax of the logits: a class probability that underflows
+to 0 gives log(0) = -inf and the cost becomes inf or NaN. The example now clips p into
+[1e-10, 1] before the log.
 
 project: aymericdamien/TensorFlow-Examples
 source: https://github.com/aymericdamien/TensorFlow-Examples/issues/383
@@ -8,13 +9,13 @@ file: examples/2_BasicModels/logistic_regression.py
 """
 import tensorflow as tf
 
-learning_rate = 0.01
-x = tf.placeholder(tf.float32, [None, 784])
-y = tf.placeholder(tf.float32, [None, 10])
-W = tf.Variable(tf.zeros([784, 10]))
-b = tf.Variable(tf.zeros([10]))
-pred = tf.nn.softmax(tf.matmul(x, W) + b)
+rate = 0.01
+images = tf.placeholder(tf.float32, [None, 784])
+onehot = tf.placeholder(tf.float32, [None, 10])
+kernel = tf.Variable(tf.zeros([784, 10]))
+offset = tf.Variable(tf.zeros([10]))
+probs = tf.nn.softmax(tf.matmul(images, kernel) + offset)
 
-cost = tf.reduce_mean(-tf.reduce_sum(y*tf.log(pred), reduction_indices=1))  # error: NAN103
-cost_fixed = tf.reduce_mean(-tf.reduce_sum(y*tf.log(tf.clip_by_value(pred,1e-10,1.0)), reduction_indices=1))  # ok: NAN103
-optimizer = tf.train.GradientDescentOptimizer(learning_rate).minimize(cost)
+xent = tf.reduce_mean(-tf.reduce_sum(onehot*tf.log(probs), reduction_indices=1))  # error: NAN103
+xent_clipped = tf.reduce_mean(-tf.reduce_sum(onehot*tf.log(tf.clip_by_value(probs,1e-10,1.0)), reduction_indices=1))  # ok: NAN103
+minimize = tf.train.GradientDescentOptimizer(rate).minimize(xent)

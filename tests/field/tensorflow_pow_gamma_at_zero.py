@@ -1,6 +1,7 @@
-"""Gamma conversion: y is clamped to [0, 1] and raised to 1/2.4 with tf.pow; the gradient
-of a fractional power at exactly 0 is inf and the next step is NaN. Workaround in the
-thread: clamp to 1e-5 instead of 0.
+"""A colour-space conversion clamps its input to [0, 1] and raises it to the power 1/2.4
+with tf.pow. A fractional power has an infinite derivative at exactly 0, so any clamped
+pixel sends an inf gradient back and the next step is NaN. The thread's workaround clamps
+to 1e-5 from below instead of 0.
 
 project: tensorflow/tensorflow
 source: https://github.com/tensorflow/tensorflow/issues/2295
@@ -8,14 +9,14 @@ source: https://github.com/tensorflow/tensorflow/issues/2295
 import tensorflow as tf
 
 
-def to_gamma(y):
-    y = tf.minimum(tf.maximum(y, 0.0), 1.0)
-    gamma = tf.constant(1.0/2.4, tf.float32)
-    y = tf.pow(y, gamma)  # error: NAN201
-    return y
+def encode_gamma(linear):
+    linear = tf.minimum(tf.maximum(linear, 0.0), 1.0)
+    exponent = tf.constant(1.0/2.4, tf.float32)
+    linear = tf.pow(linear, exponent)  # error: NAN201
+    return linear
 
 
-def to_gamma_workaround(y):
-    y = tf.minimum(tf.maximum(y, 1e-5), 1.0)
-    gamma = tf.constant(1.0/2.4, tf.float32)
-    return tf.pow(y, gamma)  # ok: NAN201
+def encode_gamma_floor(linear):
+    linear = tf.minimum(tf.maximum(linear, 1e-5), 1.0)
+    exponent = tf.constant(1.0/2.4, tf.float32)
+    return tf.pow(linear, exponent)  # ok: NAN201

@@ -1,7 +1,8 @@
-"""YOLOv4 (TF2): bbox_iou divides inter_area by union_area, which is 0 for two zero-size
-boxes (padding entries of the label boxes), giving 0/0 = NaN in the IoU loss; the
-maintainers switched to tf.math.divide_no_nan while hunting the NaN (a later PR proposed an
-epsilon instead, because divide_no_nan of a tiny continuous union still has huge gradients).
+"""The IoU helper of a TF2 YOLOv4 port divides the overlap by the union of two boxes given
+as centre and size. Two zero-size boxes, such as the padding rows of the label tensor, have
+union 0, and the IoU loss gets 0/0 = NaN. While chasing the NaN the maintainers moved to
+tf.math.divide_no_nan; a later pull request argued for an epsilon instead, since
+divide_no_nan of a tiny but nonzero union still has huge gradients.
 
 project: hunglc007/tensorflow-yolov4-tflite
 source: https://github.com/hunglc007/tensorflow-yolov4-tflite/issues/130
@@ -11,37 +12,23 @@ file: core/utils.py (bbox_iou)
 import tensorflow as tf
 
 
-def bbox_iou(bboxes1, bboxes2):
-    bboxes1_area = bboxes1[..., 2] * bboxes1[..., 3]
-    bboxes2_area = bboxes2[..., 2] * bboxes2[..., 3]
+def box_iou(first, second):
+    first_area = first[..., 2] * first[..., 3]
+    second_area = second[..., 2] * second[..., 3]
 
-    bboxes1_coor = tf.concat(
-        [
-            bboxes1[..., :2] - bboxes1[..., 2:] * 0.5,
-            bboxes1[..., :2] + bboxes1[..., 2:] * 0.5,
-        ],
-        axis=-1,
-    )
-    bboxes2_coor = tf.concat(
-        [
-            bboxes2[..., :2] - bboxes2[..., 2:] * 0.5,
-            bboxes2[..., :2] + bboxes2[..., 2:] * 0.5,
-        ],
-        axis=-1,
-    )
+    first_half = first[..., 2:] * 0.5
+    second_half = second[..., 2:] * 0.5
+    first_corners = tf.concat([first[..., :2] - first_half, first[..., :2] + first_half], axis=-1)
+    second_corners = tf.concat([second[..., :2] - second_half, second[..., :2] + second_half], axis=-1)
 
-    left_up = tf.maximum(bboxes1_coor[..., :2], bboxes2_coor[..., :2])
-    right_down = tf.minimum(bboxes1_coor[..., 2:], bboxes2_coor[..., 2:])
+    top_left = tf.maximum(first_corners[..., :2], second_corners[..., :2])
+    bottom_right = tf.minimum(first_corners[..., 2:], second_corners[..., 2:])
+    overlap = tf.maximum(bottom_right - top_left, 0.0)
+    overlap_area = overlap[..., 0] * overlap[..., 1]
 
-    inter_section = tf.maximum(right_down - left_up, 0.0)
-    inter_area = inter_section[..., 0] * inter_section[..., 1]
-
-    union_area = bboxes1_area + bboxes2_area - inter_area
-
-    iou = inter_area / union_area  # error: NAN101 -- IoU union area: sum of box-area products minus the intersection
-
-    return iou
+    union = first_area + second_area - overlap_area
+    return overlap_area / union  # error: NAN101 -- IoU union area: sum of box-area products minus the intersection
 
 
-def bbox_iou_divide_no_nan(inter_area, union_area):
-    return tf.math.divide_no_nan(inter_area, union_area)  # ok: NAN101
+def box_iou_no_nan(overlap_area, union):
+    return tf.math.divide_no_nan(overlap_area, union)  # ok: NAN101

@@ -1,6 +1,7 @@
-"""Object Detection API, Faster R-CNN box coder: _decode exponentiates the raw size codes
-tw, th from a conv layer, tf.exp(tw) * wa; tw > 88 gives inf boxes and then NaN through
-back-propagation. The PR bounds the exponent: tf.exp(tf.minimum(tw, UPPER_BOUND)).
+"""The Faster R-CNN box coder of the Object Detection API decodes box sizes as
+exp(code) * anchor size, where the code is the raw output of a conv layer. A code above
+about 88 makes exp overflow to inf, the decoded boxes are inf, and back-propagation turns
+them into NaN. The pull request caps the code before the exp.
 
 project: tensorflow/models
 source: https://github.com/tensorflow/models/pull/7233
@@ -12,29 +13,25 @@ from object_detection.core import box_coder
 from object_detection.core import box_list
 
 
-class FasterRcnnBoxCoder(box_coder.BoxCoder):
+class CenterSizeCoder(box_coder.BoxCoder):
     def _decode(self, rel_codes, anchors):
-        ycenter_a, xcenter_a, ha, wa = anchors.get_center_coordinates_and_sizes()
+        anchor_cy, anchor_cx, anchor_h, anchor_w = anchors.get_center_coordinates_and_sizes()
 
-        ty, tx, th, tw = tf.unstack(tf.transpose(rel_codes))
+        dy, dx, dh, dw = tf.unstack(tf.transpose(rel_codes))
         if self._scale_factors:
-            ty /= self._scale_factors[0]
-            tx /= self._scale_factors[1]
-            th /= self._scale_factors[2]
-            tw /= self._scale_factors[3]
-        w = tf.exp(tw) * wa  # error: NAN104
-        h = tf.exp(th) * ha  # error: NAN104
-        ycenter = ty * ha + ycenter_a
-        xcenter = tx * wa + xcenter_a
-        ymin = ycenter - h / 2.
-        xmin = xcenter - w / 2.
-        ymax = ycenter + h / 2.
-        xmax = xcenter + w / 2.
-        return box_list.BoxList(tf.transpose(tf.stack([ymin, xmin, ymax, xmax])))
+            dy /= self._scale_factors[0]
+            dx /= self._scale_factors[1]
+            dh /= self._scale_factors[2]
+            dw /= self._scale_factors[3]
+        width = tf.exp(dw) * anchor_w  # error: NAN104
+        height = tf.exp(dh) * anchor_h  # error: NAN104
+        cy = dy * anchor_h + anchor_cy
+        cx = dx * anchor_w + anchor_cx
+        corners = [cy - height / 2., cx - width / 2., cy + height / 2., cx + width / 2.]
+        return box_list.BoxList(tf.transpose(tf.stack(corners)))
 
-    def _decode_fixed(self, tw, th, wa, ha):
-        # Avoid INF in exp and w,h below. We set 80 as a upper_bound since tf.exp(89) yields INF.
-        UPPER_BOUND = 80
-        w = tf.exp(tf.minimum(tw, UPPER_BOUND)) * wa  # ok: NAN104
-        h = tf.exp(tf.minimum(th, UPPER_BOUND)) * ha  # ok: NAN104
-        return w, h
+    def _decode_capped(self, dw, dh, anchor_w, anchor_h):
+        cap = 80  # exp(89) is already inf in float32; 80 leaves room
+        width = tf.exp(tf.minimum(dw, cap)) * anchor_w  # ok: NAN104
+        height = tf.exp(tf.minimum(dh, cap)) * anchor_h  # ok: NAN104
+        return width, height

@@ -1,6 +1,7 @@
-"""U-Net: the hand-written per-pixel softmax exp(output_map) / tile(reduce_sum(exp)) has no
-max shift; once a logit passes ~88 exp overflows and inf/inf = NaN (the dice loss went NaN).
-Upstream now subtracts the per-pixel max before tf.exp.
+"""A U-Net computes its per-pixel softmax by hand, exp of the logits over the tiled sum of
+those exps, without subtracting the maximum first. As soon as a logit passes about 88 the
+exp is inf and inf/inf is NaN; users saw the dice loss go NaN. Upstream now shifts the
+logits by their per-pixel maximum before tf.exp.
 
 project: jakeret/tf_unet
 source: https://github.com/jakeret/tf_unet/issues/28
@@ -9,24 +10,23 @@ file: tf_unet/layers.py (pixel_wise_softmax_2, later pixel_wise_softmax)
 import tensorflow as tf
 
 
-def pixel_wise_softmax_2(output_map):
-    exponential_map = tf.exp(output_map)
-    sum_exp = tf.reduce_sum(exponential_map, 3, keep_dims=True)
-    tensor_sum_exp = tf.tile(sum_exp, tf.stack([1, 1, 1, tf.shape(output_map)[3]]))
-    return tf.div(exponential_map, tensor_sum_exp)  # error: NAN104
+def per_pixel_softmax_unshifted(logits):
+    exps = tf.exp(logits)
+    totals = tf.reduce_sum(exps, 3, keep_dims=True)
+    totals = tf.tile(totals, tf.stack([1, 1, 1, tf.shape(logits)[3]]))
+    return tf.div(exps, totals)  # error: NAN104
 
 
-def pixel_wise_softmax(output_map):
-    with tf.name_scope("pixel_wise_softmax"):
-        max_axis = tf.reduce_max(output_map, axis=3, keepdims=True)
-        exponential_map = tf.exp(output_map - max_axis)
-        normalize = tf.reduce_sum(exponential_map, axis=3, keepdims=True)
-        return exponential_map / normalize  # ok: NAN103
+def per_pixel_softmax(logits):
+    with tf.name_scope("per_pixel_softmax"):
+        peak = tf.reduce_max(logits, axis=3, keepdims=True)
+        exps = tf.exp(logits - peak)
+        return exps / tf.reduce_sum(exps, axis=3, keepdims=True)  # ok: NAN103
 
 
-def dice_cost(logits, y, n_class):
-    prediction = pixel_wise_softmax_2(logits)
-    eps = 1e-5
-    intersection = tf.reduce_sum(prediction * y)
-    union = eps + tf.reduce_sum(prediction) + tf.reduce_sum(y)
-    return -(2 * intersection / union)
+def soft_dice_loss(logits, target, n_class):
+    probs = per_pixel_softmax_unshifted(logits)
+    smooth = 1e-5
+    overlap = tf.reduce_sum(probs * target)
+    total = smooth + tf.reduce_sum(probs) + tf.reduce_sum(target)
+    return -(2 * overlap / total)

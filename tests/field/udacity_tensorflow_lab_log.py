@@ -1,6 +1,7 @@
-"""Self-driving-car nanodegree TensorFlow lab: -reduce_sum(labels * tf.log(prediction)) with
-prediction = tf.nn.softmax(logits); log(0) gave an empty loss plot and accuracy stuck at
-0.1 for several students. The moderators' fix: tf.nn.softmax_cross_entropy_with_logits.
+"""In a self-driving-car course's TensorFlow lab the cross-entropy is
+-reduce_sum(labels * tf.log(softmax(logits))): a probability that reaches 0 makes the log
+-inf, and several students got an empty loss plot with accuracy stuck at 0.1. The
+moderators pointed to tf.nn.softmax_cross_entropy_with_logits.
 
 project: udacity/CarND-TensorFlow-Lab
 source: https://github.com/udacity/sdc-issue-reports/issues/894
@@ -8,15 +9,15 @@ file: lab.ipynb (problem 2 cell)
 """
 import tensorflow as tf
 
-features = tf.placeholder(tf.float32)
-labels = tf.placeholder(tf.float32)
-# (the lab leaves the variables to the student; shapes from the lab's asserts)
-weights = tf.Variable(tf.truncated_normal((784, 10)))
-biases = tf.Variable(tf.zeros(10))
+images = tf.placeholder(tf.float32)
+onehot = tf.placeholder(tf.float32)
+# (the students write the variables themselves; the shapes follow the lab's checks)
+kernel = tf.Variable(tf.truncated_normal((784, 10)))
+offset = tf.Variable(tf.zeros(10))
 
-logits = tf.matmul(features, weights) + biases
-prediction = tf.nn.softmax(logits)
+scores = tf.matmul(images, kernel) + offset
+probs = tf.nn.softmax(scores)
 
-cross_entropy = -tf.reduce_sum(labels * tf.log(prediction), axis=1)  # error: NAN103
-loss = tf.reduce_mean(cross_entropy)
-loss_fixed = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits))  # ok: NAN103
+per_example = -tf.reduce_sum(onehot * tf.log(probs), axis=1)  # error: NAN103
+mean_loss = tf.reduce_mean(per_example)
+mean_loss_stable = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=onehot, logits=scores))  # ok: NAN103
