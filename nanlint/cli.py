@@ -389,7 +389,7 @@ def _suspects(args: argparse.Namespace) -> int:
     if args.top < 0 or args.jobs < 0:
         write_error("--top and --jobs must be 0 or more")
         return EXIT_ERROR
-    config.suspects = True
+    config = config.for_suspects()
     files, problems, empty = discover([Path(p) for p in args.paths or ["."]], config.exclude,
                                       config.root, config.respect_gitignore)
     for problem in problems:

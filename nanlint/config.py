@@ -6,6 +6,7 @@ an error names the file, the key and what was expected, in one line.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import math
 import os
@@ -59,6 +60,10 @@ class Config:
         state = dict(self.__dict__)
         state["_cache"] = {}
         return state
+
+    def for_suspects(self) -> "Config":
+        """This configuration for `nanlint suspects` (options made afresh)."""
+        return dataclasses.replace(self, suspects=True, _cache={})
 
     # -- which codes run where ---------------------------------------------------------------
     def enabled_codes(self, relative_path: Optional[str] = None) -> List[str]:

@@ -307,6 +307,7 @@ class Overrides:
     min_confidence: Optional[str] = None
     preview: Optional[bool] = None
     low_confidence_as_hint: bool = False
+    suspects: bool = False  # also the file's best `nanlint suspects` entries, as hints
 
 
 class NanlintServer(LanguageServer):
@@ -371,7 +372,7 @@ class NanlintServer(LanguageServer):
 
     def set_overrides(self, settings: Any) -> None:
         """Settings from the client (select, ignore, min-confidence, preview,
-        low-confidence-as-hint), checked as the configuration file's keys; a bad one is shown
+        low-confidence-as-hint, suspects), checked as the configuration file's keys; a bad one is shown
         and not used."""
         if not isinstance(settings, dict):
             return
@@ -395,6 +396,8 @@ class NanlintServer(LanguageServer):
                     overrides.preview = bool(value)
                 elif name == "low-confidence-as-hint":
                     overrides.low_confidence_as_hint = bool(value)
+                elif name == "suspects":
+                    overrides.suspects = bool(value)
         except configuration.ConfigError as error:
             self.show(f"nanlint: settings not applied: {error}", types.MessageType.Error)
             return
@@ -487,11 +490,14 @@ class NanlintServer(LanguageServer):
             self.publish(uri, [], document.version)
             return
         options = config.options_for(path)
+        hunt = config.for_suspects().options_for(path) if self.overrides.suspects else None
         text, version = document.source, document.version
         display = str(path) if path is not None else "-"
 
         def job() -> None:
             findings = lint_text(text, display, options)
+            if hunt is not None:
+                findings += best_suspects(findings, lint_text(text, display, hunt))
             self.deliver(lambda: self.done(uri, version, text, findings))
 
         self.worker.submit(uri, job, delay)
@@ -527,10 +533,13 @@ class NanlintServer(LanguageServer):
                 self.publish(cell, [])
             return
         options = config.options_for(path)
+        hunt = config.for_suspects().options_for(path) if self.overrides.suspects else None
         version = notebook.version
 
         def job() -> None:
             findings = lint_bytes(data, display, options)
+            if hunt is not None:
+                findings += best_suspects(findings, lint_bytes(data, display, hunt))
             self.deliver(lambda: self.done_notebook(uri, version, cells, texts, findings))
 
         self.worker.submit(uri, job, delay)
@@ -570,7 +579,8 @@ class NanlintServer(LanguageServer):
         result = []
         for finding in findings:
             severity = _SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning)
-            if self.overrides.low_confidence_as_hint and finding.confidence == "low":
+            if finding.score is not None or (
+                    self.overrides.low_confidence_as_hint and finding.confidence == "low"):
                 severity = types.DiagnosticSeverity.Hint
             url = documentation_url(finding.code)
             related = None
@@ -773,6 +783,25 @@ class NanlintServer(LanguageServer):
         text = rule.section("What it does") if rule is not None else ""
         self.show(f"{code}: {text or 'unknown rule'}" + (f" ({url})" if url else ""),
                   types.MessageType.Info)
+
+
+SUSPECT_HINTS = 5  # the file's best suspects shown as hints, with the `suspects` setting
+
+
+def best_suspects(findings: List[Finding], suspects: List[Finding]) -> List[Finding]:
+    """The best suspects (``nanlint suspects``) on lines no finding is on, as hints that say
+    their rank and why."""
+    taken = {(f.cell, f.line) for f in findings}
+    ranked = sorted((s for s in suspects if s.score is not None),
+                    key=lambda s: (-s.score, s.cell or 0, s.line, s.column))
+    best = []
+    for rank, suspect in enumerate(ranked, 1):
+        if len(best) == SUSPECT_HINTS:
+            break
+        if (suspect.cell, suspect.line) not in taken:
+            suspect.message = f"suspect {rank}: {suspect.message} (why: {suspect.why})"
+            best.append(suspect)
+    return best
 
 
 def _joined(value: Any) -> str:

@@ -372,7 +372,7 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
 def _why(evidence: str, reach: Optional[Reach], place: str) -> str:
     parts = [evidence, _reach_words(reach)]
     if place:
-        parts.append(f"in {'a ' if place in ('loss', 'model', 'test') else ''}{place}")
+        parts.append(f"in a {place}")
     return "; ".join(parts)
 
 

@@ -1,12 +1,22 @@
 """Recall of nanlint on the real-bug set in tests/field/ (see tests/field/README.md).
 
     .venv/bin/python scripts/field_recall.py [--field DIR]
+    .venv/bin/python scripts/field_recall.py --upstream [--snapshots DIR] [--batch N]
 
-A bug is one `# error:` (found today) or `# miss:` (known false negative) annotation.
-Recall = errors / (errors + misses), printed overall, per code and per project, then the
-misses grouped by the class written after them (`# miss: NAN201 -- what the analysis
-lacks`) and the list of misses with their line. The annotations are kept honest by
-tests/test_field.py, so this script only counts them; it does not run the linter.
+Without `--upstream` it counts the reconstructions' annotations: a bug is one `# error:`
+(found today) or `# miss:` (known false negative) annotation, and recall = errors /
+(errors + misses), printed overall, per code and per project, then the misses grouped by
+the class written after them (`# miss: NAN201 -- what the analysis lacks`). The annotations
+are kept honest by tests/test_field.py, so this mode does not run the linter.
+
+With `--upstream` it reads tests/field/bugs.yaml (references to real files at real
+commits) and lints each file as it was upstream, from snapshots of the repositories (never
+committed; `--snapshots DIR` or $NANLINT_SNAPSHOTS, laid out as DIR/owner+name, a git
+directory or a folder holding one). For each bug it reports whether `check` finds a
+finding on the bug's line, whether the fix lowers the file's count, where the line ranks
+in `nanlint suspects` (top 1, 3, 5), and where it ranks in a regex baseline (every line
+with a log, sqrt or `/`, in file order); per category, per style and per project. Bugs of
+projects that tests/field's reconstructions come from are counted apart as "seen".
 """
 
 import argparse
@@ -18,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from annotation_reader import read_annotations  # noqa: E402
 
@@ -63,7 +74,20 @@ def table(title, bugs, key):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--field", type=Path, default=ROOT / "tests" / "field")
+    parser.add_argument("--upstream", action="store_true",
+                        help="lint the real upstream files of tests/field/bugs.yaml")
+    parser.add_argument("--bugs", type=Path, default=ROOT / "tests" / "field" / "bugs.yaml")
+    parser.add_argument("--snapshots", type=Path, default=None,
+                        help="where the repositories' snapshots are (default: "
+                        "$NANLINT_SNAPSHOTS)")
+    parser.add_argument("--batch", type=int, action="append",
+                        help="only the bugs of this batch (repeatable)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="one line per bug")
     args = parser.parse_args(argv)
+    if args.upstream:
+        from upstream_recall import upstream_main
+
+        return upstream_main(args)
     bugs = collect(args.field)
     if not bugs:
         print(f"no annotated bugs in {args.field}", file=sys.stderr)

@@ -1,0 +1,166 @@
+"""`nanlint suspects`: every operation that can produce inf or NaN, ranked within its file."""
+
+import json
+
+from cli_helpers import make
+from conftest import run_cli
+from nanlint.config import Config
+from nanlint.engine import lint_source
+
+# One hazard of each standing, line by line (the test asserts their order):
+TRAINING = """import numpy as np
+import tensorflow as tf
+
+
+def data(raw):
+    return (raw - raw.mean(0)) / raw.std(0)
+
+
+def entropy_loss(labels, logits, scale):
+    probs = tf.nn.softmax(logits)
+    ce = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    per = tf.reduce_sum(ce) / scale
+    safe = tf.math.log(probs + 1e-6)
+    half = tf.reduce_sum(ce) / 2.0
+    return per + tf.reduce_mean(safe) + half
+
+
+def accuracy(labels, logits):
+    hits = tf.cast(tf.equal(labels, tf.argmax(logits, -1)), tf.float32)
+    total = tf.reduce_sum(hits)
+    tf.summary.scalar("acc", tf.reduce_sum(hits) / total)
+
+
+def train(x, y, model):
+    optimizer = tf.keras.optimizers.SGD(learning_rate=5.0)
+    with tf.GradientTape() as tape:
+        loss = entropy_loss(y, model(x), tf.reduce_sum(model(x)))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+"""
+LINE = {text: number for number, text in enumerate(TRAINING.splitlines(), 1)}
+
+
+def line_of(fragment):
+    return next(number for text, number in LINE.items() if fragment in text)
+
+
+def suspects(source, path="train.py"):
+    found = lint_source(source, path, Config().for_suspects().options_for(None))
+    return sorted((f for f in found if f.score is not None), key=lambda f: -f.score)
+
+
+def test_the_ranking_puts_evidence_first_then_reach_then_guards():
+    ranked = [s.line for s in suspects(TRAINING)]
+    log_of_softmax = line_of("tf.math.log(probs), axis")
+    unknown_scale = line_of("/ scale")
+    metric = line_of('tf.summary.scalar')
+    guarded = line_of("probs + 1e-6")
+    assert ranked[0] == log_of_softmax  # check's NAN103, in a loss that reaches the tape
+    assert ranked.index(unknown_scale) < ranked.index(metric)  # reaches the loss: first
+    assert ranked.index(metric) < ranked.index(guarded)  # the guarded log comes last
+    assert ranked[-1] == guarded
+    assert line_of("/ 2.0") not in ranked  # a division by a literal is no hazard
+    assert line_of("raw.std(0)") in ranked  # data preparation: a constant column
+    assert line_of("SGD(learning_rate=5.0)") in ranked
+
+
+def test_each_suspect_says_why_it_ranks_where_it_does():
+    by_line = {s.line: s for s in suspects(TRAINING)}
+    assert "check's NAN103" in by_line[line_of("tf.math.log(probs), axis")].why
+    assert "reaches the loss" in by_line[line_of("/ scale")].why
+    assert "in a metric or summary" in by_line[line_of("tf.summary.scalar")].why
+    assert by_line[line_of("probs + 1e-6")].why.startswith("guarded")
+
+
+def test_a_gradient_hazard_check_drops_for_lack_of_reach_is_still_ranked():
+    source = ("import tensorflow as tf\n\n\ndef report(a, b):\n"
+              "    tf.summary.scalar('d', tf.sqrt(tf.reduce_sum(tf.square(a - b))))\n\n\n"
+              "def distance_loss(a, b):\n"
+              "    return tf.sqrt(tf.reduce_sum(tf.square(a - b)))\n")
+    gate = lint_source(source, "d.py", Config().options_for(None))
+    assert [f.line for f in gate] == [9]  # only where a gradient flows
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [9, 5]
+
+
+def test_preview_rules_rank_while_check_keeps_them_off():
+    source = ("import tensorflow as tf\n\n\ndef step(model, x, loss_fn, optimizer):\n"
+              "    with tf.GradientTape() as tape:\n        loss = loss_fn(model(x))\n"
+              "    grads = tape.gradient(loss, model.trainable_variables)\n"
+              "    grads = [tf.clip_by_value(g, -1.0, 1.0) for g in grads]\n"
+              "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n")
+    assert not [f for f in lint_source(source, "s.py", Config().options_for(None))
+                if f.code == "NAN302"]
+    assert [s.code for s in suspects(source)] == ["NAN302"]
+
+
+def test_json_has_the_documented_fields_and_ranks_per_file(tmp_path):
+    make(tmp_path, {"train.py": TRAINING,
+                    "other.py": "import tensorflow as tf\ny = tf.math.log(x)\nz = a / b\n"})
+    result = run_cli("suspects", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)["suspects"]
+    keys = {"path", "cell", "line", "column", "end_line", "end_column", "rank", "score",
+            "code", "message", "why", "evidence", "gradient"}
+    assert all(set(row) == keys for row in rows)
+    for path in ("train.py", "other.py"):
+        ranks = sorted(row["rank"] for row in rows if row["path"] == path)
+        assert ranks == list(range(1, len(ranks) + 1))
+    scores = [row["score"] for row in rows]
+    assert scores == sorted(scores, reverse=True)  # overall, best first
+    first = next(row for row in rows if row["path"] == "train.py" and row["rank"] == 1)
+    assert first["code"] == "NAN103" and first["line"] == line_of("tf.math.log(probs), axis")
+
+
+def test_top_keeps_the_best_of_each_file(tmp_path):
+    make(tmp_path, {"train.py": TRAINING})
+    everything = run_cli("suspects", "--format", "json", "--top", "0", "--no-cache",
+                         cwd=tmp_path)
+    two = run_cli("suspects", "--format", "json", "--top", "2", "--no-cache", cwd=tmp_path)
+    rows = json.loads(everything.stdout)["suspects"]
+    assert len(rows) > 2
+    assert json.loads(two.stdout)["suspects"] == rows[:2]
+
+
+def test_text_is_a_table_per_file_with_frames_and_a_summary(tmp_path):
+    make(tmp_path, {"train.py": TRAINING})
+    result = run_cli("suspects", "--top", "4", "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0
+    out = result.stdout
+    assert out.startswith("train.py\n")
+    assert f"   1. train.py:{line_of('tf.math.log(probs), axis')}:" in out
+    assert "      why: check's NAN103" in out
+    assert out.count("   ^") >= 3  # code frames of the best entries
+    assert "4 suspects shown in 1 of 1 file" in out
+
+
+def test_a_file_that_cannot_be_parsed_is_one_line_and_the_others_are_ranked(tmp_path):
+    make(tmp_path, {"old.py": "import tensorflow as tf\nprint 'loss', tf.log(p)\n",
+                    "train.py": TRAINING})
+    result = run_cli("suspects", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "old.py:2" in result.stderr and "NAN000" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert {row["path"] for row in json.loads(result.stdout)["suspects"]} == {"train.py"}
+
+
+def test_a_bad_configuration_is_exit_2(tmp_path):
+    make(tmp_path, {"train.py": TRAINING, ".nanlint.yaml": "select: 3\n"})
+    result = run_cli("suspects", cwd=tmp_path)
+    assert result.returncode == 2 and "nanlint: error:" in result.stderr
+
+
+def test_a_notebook_names_the_cell_as_check_does(tmp_path):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": source} for source in (
+        "import tensorflow as tf\n",
+        "def loss(labels, logits):\n    probs = tf.nn.softmax(logits)\n"
+        "    return -tf.reduce_sum(labels * tf.math.log(probs))\n")]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    make(tmp_path, {"train.ipynb": json.dumps(notebook)})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    assert (rows[0]["cell"], rows[0]["line"], rows[0]["code"]) == (2, 3, "NAN103")
+    text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
+    assert "1. train.ipynb:cell 2:3:" in text
