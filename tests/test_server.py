@@ -716,6 +716,32 @@ async def test_settings_from_the_client_override_select(client, workspace):
 
 
 @in_server
+async def test_the_suspects_setting_adds_the_best_suspects_as_hints(client, workspace):
+    path = workspace / "main" / "hunted.py"
+    text = SOFTMAX_CE + "\n\ndef scaled(total, count):\n    return total / count\n"
+    before = await published(client, path.as_uri(), lambda: open_file(client, path, text))
+    assert [d.code for d in before] == ["NAN103"]
+
+    def settings(values):
+        return lambda: client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"nanlint": values}))
+
+    try:
+        hunted = await published(client, path.as_uri(), settings(
+            {"suspects": True, "low-confidence-as-hint": True}))
+    finally:
+        restored = await published(client, path.as_uri(),
+                                   settings({"low-confidence-as-hint": True}))
+    hints = [d for d in hunted if d.message.startswith("suspect ")]
+    assert [(d.code, d.range.start.line, d.severity) for d in hints] == [
+        ("NAN101", 9, types.DiagnosticSeverity.Hint)]  # 0-based: line 10
+    assert "why: " in hints[0].message
+    assert [as_tuple(d) for d in hunted if d not in hints] == [as_tuple(d) for d in before]
+    assert [as_tuple(d) for d in restored] == [as_tuple(d) for d in before]
+    close_file(client, path)
+
+
+@in_server
 async def test_settings_pulled_from_the_client_add_to_the_configuration_file(client,
                                                                               workspace):
     deadline = time.monotonic() + 30
