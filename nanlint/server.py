@@ -372,8 +372,8 @@ class NanlintServer(LanguageServer):
 
     def set_overrides(self, settings: Any) -> None:
         """Settings from the client (select, ignore, min-confidence, preview,
-        low-confidence-as-hint, suspects), checked as the configuration file's keys; a bad one is shown
-        and not used."""
+        low-confidence-as-hint, suspects), checked as the configuration file's keys; a bad
+        one is shown and not used."""
         if not isinstance(settings, dict):
             return
         settings = settings.get("nanlint", settings)

@@ -234,7 +234,7 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
-            "unknown": 2.0, "understood": 1.0}
+            "unknown": 2.0, "understood": 1.0, "literal": 2.0}
 REACH = {OBJECTIVE: 2.0, NONE: -1.5}
 GUARDED = -5.0
 PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -1.0, "test": -2.0}
@@ -267,7 +267,7 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
         if found is not None:
             return ("convention" if found.convention else "producer"), found, ""
     if site.operand is None:
-        return "unknown", None, ""
+        return "literal", None, ""
     return ("understood" if value.known else "unknown"), None, ""
 
 
@@ -354,6 +354,7 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
+             "literal": "a literal to check against the model and data",
              "guarded": f"guarded: {guard}"}[feature]
     if site.note:
         score += SIZE

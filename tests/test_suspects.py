@@ -164,3 +164,19 @@ def test_a_notebook_names_the_cell_as_check_does(tmp_path):
     assert (rows[0]["cell"], rows[0]["line"], rows[0]["code"]) == (2, 3, "NAN103")
     text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
     assert "1. train.ipynb:cell 2:3:" in text
+
+
+def test_the_walk_through_in_the_docs_is_what_the_command_prints(tmp_path):
+    import re
+    from conftest import ROOT
+
+    doc = (ROOT / "docs" / "suspects.md").read_text(encoding="utf-8")
+    walk = doc.split("## A walk-through", 1)[1]
+    script = re.search(r"```python\n(.*?)```", walk, re.DOTALL).group(1)
+    shown = re.search(r"```console\n\$ nanlint suspects train.py\n(.*?)```", walk,
+                      re.DOTALL).group(1)
+    make(tmp_path, {"train.py": script})
+    printed = run_cli("suspects", "train.py", "--no-cache", cwd=tmp_path).stdout
+    entries = re.compile(r"^ +\d+\. .*$|^ +why: .*$", re.MULTILINE)
+    assert entries.findall(printed) == entries.findall(shown)
+    assert len(entries.findall(shown)) == 10
