@@ -18,7 +18,9 @@ skews no ratio):
 - one file: ``nanlint check SMALL.py`` (a small TensorFlow file);
 - start-up floor: ``python -c "import libcst"``;
 - dense file: ``nanlint check --no-cache DENSE.py``, a generated 18,000-line TensorFlow file
-  with one finding per function, against libcst parsing that one file (``dense parse``).
+  with one finding per function, against libcst parsing that one file (``dense parse``);
+- suspects: ``nanlint suspects --no-cache DENSE.py`` against ``check`` on the same file (the
+  hunt ranks every hazard of the file, the gate reports the findings).
 
 Peak memory is the largest resident set of any one process of the command (workers
 included). The ratios are the acceptance figures of the speed issue.
@@ -150,6 +152,8 @@ def main() -> int:
             "dense_parse": [sys.executable, os.path.abspath(__file__), "--parse-only",
                             "--jobs=1", str(dense)],
             "dense": [*nanlint[:-1], "--jobs=1", "--no-cache", str(dense)],
+            "suspects": [sys.executable, "-m", "nanlint", "suspects", "--jobs=1",
+                         "--no-cache", "--top=0", str(dense)],
         }
         measure(commands["warm"], work)  # fill the cache (in `work`, the current folder)
         # Rounds, each measuring everything once: a ratio compares two runs made close in
@@ -178,9 +182,11 @@ def main() -> int:
         "one file / import floor": ratio("one_file", "import_floor"),
         "peak memory cold / parse floor": figures["cold"][1] / figures["parse_floor"][1],
         "dense file / its parse": ratio("dense", "dense_parse"),
+        "suspects / check (dense file)": ratio("suspects", "dense"),
     }
     limits = {"cold / parse floor": 1.3, "warm / cold": 0.1, "one file / import floor": 2.0,
-              "peak memory cold / parse floor": 1.2, "dense file / its parse": 1.5}
+              "peak memory cold / parse floor": 1.2, "dense file / its parse": 1.5,
+              "suspects / check (dense file)": 1.2}
     files = sum(1 for _ in Path(corpus).rglob("*.py"))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     if args.json:

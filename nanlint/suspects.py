@@ -22,6 +22,7 @@ import libcst as cst
 from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence, Value
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
+from nanlint.analysis.tree import children
 from nanlint.finding import Finding
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
@@ -119,7 +120,8 @@ class Sites:
         value = analysis.value(operand) if operand is not None else Value()
         if operand is not None and _harmless_constant(value, kind):
             return
-        note = "its operand is a size" if operand is not None and _is_size(operand) else ""
+        note = ("its operand is a size" if kind.name == "division" and operand is not None
+                and _is_size(operand) else "")
         statements = analysis.cursor.statements
         self.found.append(Site(node, kind, operand, value, analysis.reach(node),
                                statements[-1] if statements else None, note))
@@ -217,7 +219,7 @@ def _names(expr: cst.CSTNode) -> List[str]:
             found.append(node.attr.value)
             stack.append(node.value)
         else:
-            stack.extend(node.children)
+            stack.extend(children(node))
     return found
 
 
