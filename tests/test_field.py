@@ -83,3 +83,115 @@ def test_a_found_miss_asks_for_promotion():
 def test_a_miss_that_stays_missed_passes():
     source = "import tensorflow as tf\n\ndef f(a, b):\n    return a / b  # miss: NAN101\n"
     assert compare(source, lint_source(source, "x.py", options_for())) == []
+
+
+# -- the upstream set: references to real files at real commits (tests/field/bugs.yaml) -------
+def _upstream_recall():
+    import importlib.util
+    import sys
+
+    scripts = FIELD.parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    spec = importlib.util.spec_from_file_location("upstream_recall",
+                                                  scripts / "upstream_recall.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_upstream_references_follow_the_schema():
+    upstream = _upstream_recall()
+    entries = upstream.load(FIELD / "bugs.yaml")
+    assert upstream.validate(entries) == []
+    assert len(entries) >= 40
+    assert len({entry["repo"].lower() for entry in entries}) >= 30
+
+
+def test_the_schema_rejects_what_it_should():
+    upstream = _upstream_recall()
+    good = {"id": "a-b-log", "repo": "a/b", "commit": "0" * 40, "path": "x.py", "line": 3,
+            "category": "log", "style": "tf1", "batch": 1,
+            "source": {"url": "https://github.com/a/b/issues/1",
+                       "evidence": "The fix adds an epsilon to this log and names NaN."}}
+    assert upstream.validate([good]) == []
+    bad = [dict(good, commit="abc"), dict(good, category="logs"), dict(good, style="torch"),
+           dict(good, id="Upper"), dict(good, path="x.ipynb"), dict(good, line=0),
+           dict(good, source={"url": "https://example.org/1", "evidence": "x"}),
+           dict(good, fixed={"commit": "1" * 40, "path": "x.py"})]
+    for entry in bad:
+        assert len(upstream.validate([entry])) == 1, entry
+    problems = upstream.validate([good, dict(good, id="a-b-other")])
+    assert problems == ["entry 2 (a-b-other): duplicate of an earlier entry's repo, commit, "
+                        "path, line"]
+    missing = dict(good)
+    del missing["batch"]
+    assert "missing ['batch']" in upstream.validate([missing])[0]
+
+
+def _git(*args, cwd):
+    import subprocess
+
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd,
+                   check=True, capture_output=True)
+
+
+def test_upstream_recall_lints_the_files_of_the_snapshots_and_names_the_missing(
+        tmp_path, capsys):
+    import subprocess
+
+    import yaml
+
+    field_recall = _field_recall()
+    repo = tmp_path / "snapshots" / "someone+project"
+    repo.mkdir(parents=True)
+    _git("init", "-q", cwd=repo)
+    (repo / "loss.py").write_text(
+        "import tensorflow as tf\n\n\ndef loss(labels, logits):\n"
+        "    probs = tf.nn.softmax(logits)\n"
+        "    return -tf.reduce_sum(labels * tf.math.log(probs))\n", encoding="utf-8")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "bug", cwd=repo)
+    bug = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True,
+                         text=True).stdout.strip()
+    (repo / "loss.py").write_text(
+        "import tensorflow as tf\n\n\ndef loss(labels, logits):\n"
+        "    return tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)\n",
+        encoding="utf-8")
+    _git("commit", "-qam", "fix", cwd=repo)
+    fix = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True,
+                         text=True).stdout.strip()
+    source = {"url": "https://github.com/someone/project/pull/1",
+              "evidence": "The fix replaces this hand-written cross-entropy, named NaN."}
+    entries = [
+        {"id": "someone-project-log", "repo": "someone/project", "commit": bug,
+         "path": "loss.py", "line": 6, "category": "log", "style": "tf2", "batch": 1,
+         "source": source, "fixed": {"commit": fix, "path": "loss.py", "line": 5}},
+        {"id": "nobody-else-log", "repo": "nobody/else", "commit": bug, "path": "loss.py",
+         "line": 6, "category": "log", "style": "tf2", "batch": 1, "source": source}]
+    bugs = tmp_path / "bugs.yaml"
+    bugs.write_text(yaml.safe_dump(entries), encoding="utf-8")
+    assert field_recall.main(["--upstream", "--bugs", str(bugs), "--snapshots",
+                              str(tmp_path / "snapshots")]) == 0
+    captured = capsys.readouterr()
+    assert "1 of 2 repositories have no snapshot" in captured.err
+    assert "  nobody/else" in captured.err and "git clone --mirror" in captured.err
+    assert "bugs measured: 1 from 1 projects" in captured.out
+    assert "check recall:        1 / 1" in captured.out
+    assert "suspects top-1:      1 / 1" in captured.out
+    assert "fixes: 1 lower the file's count" in captured.out
+    # Without any snapshot: a clear message and exit 1, no traceback.
+    assert field_recall.main(["--upstream", "--bugs", str(bugs), "--snapshots",
+                              str(tmp_path / "none")]) == 1
+    captured = capsys.readouterr()
+    assert "2 of 2 repositories have no snapshot" in captured.err
+    assert "no bug could be measured" in captured.err
+
+
+def _field_recall():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "field_recall", FIELD.parent.parent / "scripts" / "field_recall.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
