@@ -422,8 +422,13 @@ def lint_source(source: str, path: str, options: LintOptions,
     ``describe_line`` names a line in a message (a notebook names the cell too).
     """
     describe_line = describe_line or _line_number
+    if options.suspects:
+        from nanlint.suspects import tabs_as_python2
+
+        source = tabs_as_python2(source)
     lines = source_lines(source)
-    if not options.check_all_files and not concerns_tensorflow(source):
+    if not options.check_all_files and not concerns_tensorflow(source) and not (
+            options.suspects and "numpy" in source):  # the hunt reads data preparation too
         return _syntax_only(source, path, options, lines)
     with _recursion_room(), _cyclic_gc_paused():
         return _lint_module(source, path, options, lines, describe_line)

@@ -75,7 +75,20 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("reduce_variance", "var", "variance", "moments"), "variance"),
     **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
 }
-LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy"})
+LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy",
+                       "operator", "tensorflow_probability"})
+# The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
+INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
+          "logits")
+# Distributions made from probabilities take their log (log_prob, entropy, sampling).
+DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
+                           "Binomial", "Geometric", "NegativeBinomial",
+                           "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+# Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column).
+STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_variance",
+                        "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
+                        "reduce_mean", "mean", "average", "amax", "max", "reduce_max", "abs",
+                        "square", "count_nonzero", "trace", "reduce_prod", "prod"})
 # Array methods with a singular point (`x.std(0)` of a constant column is 0).
 METHODS: Dict[str, str] = {"std": "std", "var": "variance", "log": "log", "sqrt": "sqrt"}
 CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
@@ -99,6 +112,7 @@ class Site:
     reach: Reach
     statement: Optional[cst.CSTNode]
     note: str = ""  # what the operand is when that ranks it down (a size, a constant)
+    form: str = ""  # what the operand's form says (a difference, a statistic), see _form
 
 
 class Sites:
@@ -124,7 +138,44 @@ class Sites:
                 and _is_size(operand) else "")
         statements = analysis.cursor.statements
         self.found.append(Site(node, kind, operand, value, analysis.reach(node),
-                               statements[-1] if statements else None, note))
+                               statements[-1] if statements else None, note,
+                               self._form(node, kind, operand)))
+
+    def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
+              ) -> str:
+        """Evidence from the form of the operand, whatever the names: a difference is 0
+        where its sides are equal, a statistic for an all-zero or constant input; an exp
+        whose result a log or a division takes is a hand-written softplus, softmax or
+        sigmoid, inf once its input passes 88."""
+        if kind.huge:
+            return "hand-written" if self._inside_log_or_division(node) else ""
+        if operand is None or not (kind.zero or kind.negative):
+            return ""
+        expr = operand
+        if expr.__class__ is cst.Name:
+            expr = self.analysis.definition(expr) or expr
+        if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
+            return "difference"
+        if expr.__class__ is cst.Call:
+            name = self.analysis.qualified_name(expr.func)
+            last = (name or "").rpartition(".")[2] or (
+                expr.func.attr.value if expr.func.__class__ is cst.Attribute else "")
+            if last in STATISTICS:
+                return "statistic"
+        return ""
+
+    def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
+        child, parent = node, self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
+            if parent.__class__ is cst.BinaryOperation and parent.operator.__class__ is \
+                    cst.Divide and parent.right is child:
+                return True
+            if parent.__class__ is cst.Call:
+                name = self.analysis.qualified_name(parent.func) or ""
+                if CALLS.get(name.rpartition(".")[2]) in ("log", "division"):
+                    return True
+            child, parent = parent, self.analysis.parent(parent)
+        return False
 
     def binary(self, node: cst.BinaryOperation) -> None:
         operator = node.operator.__class__
@@ -160,7 +211,7 @@ class Sites:
             return
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
-        first = args[0].value if args else None
+        first = args[0].value if args else _keyword(call, *INPUTS)
         if kind == "division":
             operand = first if last == "reciprocal" else (args[1].value if len(args) > 1
                                                           else _keyword(call, "y"))
@@ -174,6 +225,8 @@ class Sites:
             self.add(call, kind, first)
         elif last in CASTS:
             self._cast(call, first)
+        elif last in DISTRIBUTIONS and _keyword(call, "probs") is not None:
+            self.add(call, "log", _keyword(call, "probs"))
         elif OPTIMIZER.search(last):
             rate = _keyword(call, *LEARNING_RATE_KEYWORDS) or first
             if rate is not None and self.analysis.number(rate) is not None:
@@ -223,6 +276,28 @@ def _names(expr: cst.CSTNode) -> List[str]:
     return found
 
 
+def tabs_as_python2(source: str) -> str:
+    """``source`` with its indentation's tabs counted as Python 2 did (to the next multiple
+    of 8), when mixing them with spaces is all that stops Python 3 from reading it (much of
+    the TensorFlow code people still train was written so). Otherwise ``source`` itself."""
+    if "\t" not in source:
+        return source
+    try:
+        ast.parse(source)
+        return source
+    except TabError:
+        pass
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    lines = source.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        body = line.lstrip(" \t")
+        indent = line[:len(line) - len(body)]
+        if "\t" in indent:
+            lines[index] = indent.expandtabs(8) + body
+    return "".join(lines)
+
+
 # -- scoring -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Family:
@@ -236,6 +311,7 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
+            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0,
             "unknown": 2.0, "understood": 1.0, "literal": 2.0}
 REACH = {OBJECTIVE: 2.0, NONE: -1.5}
 GUARDED = -5.0
@@ -268,6 +344,8 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
             found = value.negative
         if found is not None:
             return ("convention" if found.convention else "producer"), found, ""
+    if site.form:
+        return site.form, None, ""
     if site.operand is None:
         return "literal", None, ""
     return ("understood" if value.known else "unknown"), None, ""
@@ -357,6 +435,9 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
              "literal": "a literal to check against the model and data",
+             "difference": "a difference, 0 where its sides are equal",
+             "statistic": "a statistic, 0 for an all-zero or constant input",
+             "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "guarded": f"guarded: {guard}"}[feature]
     if site.note:
         score += SIZE

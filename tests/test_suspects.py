@@ -180,3 +180,39 @@ def test_the_walk_through_in_the_docs_is_what_the_command_prints(tmp_path):
     entries = re.compile(r"^ +\d+\. .*$|^ +why: .*$", re.MULTILINE)
     assert entries.findall(printed) == entries.findall(shown)
     assert len(entries.findall(shown)) == 10
+
+
+def test_the_form_of_an_operand_is_evidence_whatever_the_names():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def f(a, b, c, d, e):\n"
+              "    u = a / d\n"  # unknown origin
+              "    v = a / (b - c)\n"  # a difference
+              "    w = a / np.std(e)\n"  # a statistic
+              "    z = tf.math.log(tf.exp(e) + 1.0)\n"  # a hand-written softplus
+              "    return u + v + w + z\n")
+    why = {s.line: s.why for s in suspects(source)}
+    assert why[6].startswith("operand of unknown origin")
+    assert why[7].startswith("a difference")
+    assert why[8].startswith("a statistic")
+    assert why[9].startswith("a hand-written softplus")
+    ranked = [s.line for s in suspects(source)]
+    assert ranked.index(6) > max(ranked.index(7), ranked.index(8), ranked.index(9))
+
+
+def test_a_numpy_file_and_python2_indentation_are_read():
+    numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
+    assert [s.line for s in suspects(numpy_only)] == [5]
+    assert lint_source(numpy_only, "n.py", Config().options_for(None)) == []
+    tabs = "import tensorflow as tf\nif True:\n\tx = z\n        y = tf.log(x)\n"
+    assert [s.line for s in suspects(tabs)] == [4]
+    assert [f.code for f in lint_source(tabs, "t.py", Config().options_for(None))] == [
+        "NAN000"]
+
+
+def test_a_distribution_made_from_probabilities_takes_their_log():
+    source = ("import tensorflow_probability as tfp\nimport tensorflow as tf\n\n\n"
+              "def policy(logits):\n    p = tf.nn.softmax(logits)\n"
+              "    return tfp.distributions.Categorical(probs=p)\n")
+    first = suspects(source)[0]
+    assert (first.line, first.code) == (7, "NAN102")
+    assert first.why.startswith("a producer reaches the singular point")
