@@ -13,6 +13,7 @@ training; it keeps the best candidate of each line.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
@@ -95,6 +96,7 @@ CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "
 OPTIMIZER = re.compile(r"(Optimizer|^SGD|^Adam\w*|^RMS[Pp]rop|^Adagrad|^Adadelta|^Adamax|"
                        r"^Nadam|^Ftrl|^Lion|^Momentum\w*|^GradientDescent\w*)$")
 LEARNING_RATE_KEYWORDS = frozenset({"learning_rate", "lr"})
+LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
@@ -113,6 +115,7 @@ class Site:
     statement: Optional[cst.CSTNode]
     note: str = ""  # what the operand is when that ranks it down (a size, a constant)
     form: str = ""  # what the operand's form says (a difference, a statistic), see _form
+    rate: float = 0.0  # a learning rate's value
 
 
 class Sites:
@@ -125,10 +128,22 @@ class Sites:
 
     def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
         return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
-                (cst.Call, self.call)]
+                (cst.Call, self.call), (cst.Assign, self.assign)]
+
+    def assign(self, node: cst.Assign) -> None:
+        """`learning_rate = 0.1`: a learning rate written where it is set."""
+        if any(target.target.__class__ is cst.Name and LEARNING_RATE.search(
+                target.target.value) for target in node.targets):
+            self._learning_rate(node.value)
+
+    def _learning_rate(self, expr: cst.BaseExpression) -> None:
+        number = self.analysis.number(expr)
+        if number is not None and number.value > 0:
+            # Where the number is written: a module constant, a flag's default.
+            self.add(number.node, "learning-rate", None, rate=number.value)
 
     def add(self, node: cst.CSTNode, kind_name: str, operand: Optional[cst.BaseExpression],
-            ) -> None:
+            rate: float = 0.0) -> None:
         analysis = self.analysis
         kind = KINDS[kind_name]
         value = analysis.value(operand) if operand is not None else Value()
@@ -139,7 +154,7 @@ class Sites:
         statements = analysis.cursor.statements
         self.found.append(Site(node, kind, operand, value, analysis.reach(node),
                                statements[-1] if statements else None, note,
-                               self._form(node, kind, operand)))
+                               self._form(node, kind, operand), rate))
 
     def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
               ) -> str:
@@ -229,8 +244,14 @@ class Sites:
             self.add(call, "log", _keyword(call, "probs"))
         elif OPTIMIZER.search(last):
             rate = _keyword(call, *LEARNING_RATE_KEYWORDS) or first
-            if rate is not None and self.analysis.number(rate) is not None:
-                self.add(rate, "learning-rate", None)
+            if rate is not None:
+                self._learning_rate(rate)
+        elif last.startswith("DEFINE_") or last == "add_argument":
+            # A flag or command-line option named like a learning rate: its default.
+            name = first.value.strip("'\"-") if first.__class__ is cst.SimpleString else ""
+            default = _keyword(call, "default") or (args[1].value if len(args) > 1 else None)
+            if default is not None and LEARNING_RATE.search(name):
+                self._learning_rate(default)
 
     def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression]) -> None:
         if any(self.analysis.dtype_name(arg.value) == "float16" for arg in call.args):
@@ -312,7 +333,7 @@ class Family:
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0,
-            "unknown": 2.0, "understood": 1.0, "literal": 2.0}
+            "unknown": 2.0, "understood": 1.0, "learning rate": 1.5}
 REACH = {OBJECTIVE: 2.0, NONE: -1.5}
 GUARDED = -5.0
 PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -1.0, "test": -2.0}
@@ -347,7 +368,7 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
     if site.form:
         return site.form, None, ""
     if site.operand is None:
-        return "literal", None, ""
+        return "learning rate", None, ""
     return ("understood" if value.known else "unknown"), None, ""
 
 
@@ -434,11 +455,14 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
-             "literal": "a literal to check against the model and data",
+             "learning rate": f"a learning rate of {site.rate:g}: too large a rate diverges",
              "difference": "a difference, 0 where its sides are equal",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "guarded": f"guarded: {guard}"}[feature]
+    if site.rate:
+        # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).
+        score += min(2.0, max(0.0, 0.5 * (math.log10(site.rate) + 3)))
     if site.note:
         score += SIZE
         words += f"; {site.note}"

@@ -216,3 +216,14 @@ def test_a_distribution_made_from_probabilities_takes_their_log():
     first = suspects(source)[0]
     assert (first.line, first.code) == (7, "NAN102")
     assert first.why.startswith("a producer reaches the singular point")
+
+
+def test_a_learning_rate_is_listed_where_it_is_written_larger_ones_first():
+    source = ("import tensorflow as tf\n"
+              "tf.app.flags.DEFINE_float('learning_rate', 0.001, 'initial rate')\n"
+              "base_lr = 0.5\n"
+              "optimizer = tf.keras.optimizers.SGD(base_lr)\n"
+              "other = tf.keras.optimizers.Adam(learning_rate=0.01)\n")
+    ranked = [(s.line, s.code) for s in suspects(source)]
+    assert ranked == [(3, "NAN301"), (5, "NAN301"), (2, "NAN301")]
+    assert "a learning rate of 0.5" in suspects(source)[0].why
