@@ -85,6 +85,7 @@ INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value",
 DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+SQUARES = frozenset({"square", "squared_difference", "subtract"})
 # Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column).
 STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_variance",
                         "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
@@ -171,13 +172,25 @@ class Sites:
             expr = self.analysis.definition(expr) or expr
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
-        if expr.__class__ is cst.Call:
-            name = self.analysis.qualified_name(expr.func)
-            last = (name or "").rpartition(".")[2] or (
-                expr.func.attr.value if expr.func.__class__ is cst.Attribute else "")
-            if last in STATISTICS:
-                return "statistic"
+        if kind.name in ("sqrt", "pow", "norm"):
+            # A root of a sum of squares or of squared differences (a distance, an RMS) is
+            # 0 where the points coincide or the input is all zero.
+            for inner in _walk(expr):
+                if (inner.__class__ is cst.BinaryOperation
+                        and inner.operator.__class__ is cst.Subtract) or (
+                        inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
+                    return "distance"
+        if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS:
+            return "statistic"
         return ""
+
+    def _call_name(self, call: cst.Call) -> str:
+        """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""
+        name = self.analysis.qualified_name(call.func)
+        if name:
+            return name.rpartition(".")[2]
+        func = call.func
+        return func.attr.value if func.__class__ is cst.Attribute else ""
 
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
         child, parent = node, self.analysis.parent(node)
@@ -282,6 +295,16 @@ def _is_size(expr: cst.BaseExpression) -> bool:
     return False
 
 
+def _walk(expr: cst.CSTNode) -> List[cst.CSTNode]:
+    """``expr`` and every node below it."""
+    found, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(children(node))
+    return found
+
+
 def _names(expr: cst.CSTNode) -> List[str]:
     found: List[str] = []
     stack = [expr]
@@ -332,7 +355,8 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
-            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0,
+            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
+            "boundary": 5.0,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5}
 REACH = {OBJECTIVE: 2.0, NONE: -1.5}
 GUARDED = -5.0
@@ -357,6 +381,12 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
             return "producer", value.huge, ""
         if value.hi < 80:
             return "guarded", None, "its operand is bounded above"
+    elif kind.name == "inverse-trig":
+        # acos/asin: an infinite gradient at ±1, NaN beyond; a clip to [-1, 1] reaches it.
+        if value.lo > -1 and value.hi < 1:
+            return "guarded", None, "its operand is kept inside (-1, 1)"
+        if (value.lo == -1 and not value.lo_open) or (value.hi == 1 and not value.hi_open):
+            return "boundary", None, ""
     else:
         if kind.zero and value.positive:
             return "guarded", None, "its operand is kept above 0"
@@ -457,6 +487,8 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
              "understood": "no evidence it reaches the singular point",
              "learning rate": f"a learning rate of {site.rate:g}: too large a rate diverges",
              "difference": "a difference, 0 where its sides are equal",
+             "distance": "a root of squares or differences, 0 where the points coincide",
+             "boundary": "its operand reaches ±1, where the gradient is infinite",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "guarded": f"guarded: {guard}"}[feature]

@@ -227,3 +227,17 @@ def test_a_learning_rate_is_listed_where_it_is_written_larger_ones_first():
     ranked = [(s.line, s.code) for s in suspects(source)]
     assert ranked == [(3, "NAN301"), (5, "NAN301"), (2, "NAN301")]
     assert "a learning rate of 0.5" in suspects(source)[0].why
+
+
+def test_acos_of_a_value_clipped_to_one_is_evidence_and_a_margin_guards_it():
+    source = ("import tensorflow as tf\n\n\ndef angle(a, b):\n"
+              "    c = tf.reduce_sum(a * b, -1)\n"
+              "    t = tf.acos(tf.clip_by_value(c, -1.0, 1.0))\n"
+              "    u = tf.acos(tf.clip_by_value(c, -1.0 + 1e-6, 1.0 - 1e-6))\n"
+              "    d = tf.sqrt(tf.reduce_sum(tf.math.squared_difference(a, b) * 2.0, -1))\n"
+              "    return t + u + d\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [6, 8, 7]
+    assert ranked[0].why.startswith("its operand reaches ±1")
+    assert ranked[1].why.startswith("a root of squares or differences")
+    assert ranked[2].why.startswith("guarded: its operand is kept inside (-1, 1)")
