@@ -83,6 +83,9 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, action="append",
                         help="only the bugs of this batch (repeatable)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per bug")
+    parser.add_argument("--suspects", action="store_true",
+                        help="with the reconstructions: where each bug's line ranks in its "
+                        "file's `nanlint suspects` (top 1, 3, 5), per code")
     args = parser.parse_args(argv)
     if args.upstream:
         from upstream_recall import upstream_main
@@ -107,7 +110,31 @@ def main(argv=None):
     for name, line, code, _, _, text in sorted(misses):
         where = os.path.relpath(args.field / name)
         print(f"  {where}:{line}  {code}  {miss_class(text)}")
+    if args.suspects:
+        suspect_ranks(args.field, bugs)
     return 0
+
+
+def suspect_ranks(field, bugs):
+    """Where each bug's line ranks among its file's suspects, per code (a line that holds
+    two bugs of one code counts once)."""
+    from upstream_recall import _findings, _rank
+
+    ranks = {}
+    for name in sorted({b[0] for b in bugs}):
+        source = (field / name).read_text(encoding="utf-8")
+        found = sorted((f for f in _findings(source, name, True) if f.score is not None),
+                       key=lambda f: (-f.score, f.line, f.column))
+        lines = [(f.line, f.end_line) for f in found]
+        for bug in bugs:
+            if bug[0] == name:
+                ranks[(name, bug[1], bug[2])] = _rank(lines, bug[1])
+    print(f"\nsuspects: where the bug's line ranks in its file ({len(ranks)} bug lines)")
+    print("  code     n  top-1  top-3  top-5")
+    for code in sorted({key[2] for key in ranks}) + ["all"]:
+        mine = [r for key, r in ranks.items() if code in ("all", key[2])]
+        counts = [sum(1 for r in mine if r and r <= k) for k in (1, 3, 5)]
+        print(f"  {code:<6} {len(mine):>3}  " + "  ".join(f"{c:>5}" for c in counts))
 
 
 if __name__ == "__main__":

@@ -72,6 +72,20 @@ def test_the_recall_script_counts_errors_misses_and_classes(tmp_path, capsys):
     assert "o/a  " in out and "o/b  " in out
     assert "    2  mask count\n" in out
     assert "a.py:7  NAN101  mask count: a mask parameter" in out
+    ranked = tmp_path / "ranked"
+    ranked.mkdir()
+    (ranked / "c.py").write_text(
+        '"""x\n\nproject: o/c\nsource: https://example.org/3\n"""\n'
+        "import tensorflow as tf\n"
+        "y = tf.math.log(tf.nn.softmax(z))  # error: NAN103\n"
+        "w = c / d  # miss: NAN101 -- unknown: a parameter\n"
+        "v = tf.math.log(p + 1.0)\n", encoding="utf-8")
+    assert field_recall.main(["--field", str(ranked), "--suspects"]) == 0
+    out = capsys.readouterr().out
+    assert "where the bug's line ranks in its file (2 bug lines)" in out
+    assert "  NAN103   1      1      1      1" in out  # first: check's own finding
+    assert "  NAN101   1      0      1      1" in out  # second
+    assert "  all      2      1      2      2" in out
 
 
 def test_a_found_miss_asks_for_promotion():
