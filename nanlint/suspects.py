@@ -41,19 +41,21 @@ class Kind:
     zero: bool = False
     negative: bool = False
     huge: bool = False
+    gradient: bool = False  # singular in the gradient only (finite forward): needs a gradient
 
 
 KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "division", "division by", 0.5, zero=True),
     Kind("NAN102", "log", "log of", 0.6, zero=True, negative=True),
     Kind("NAN102", "log1p", "log1p of", -0.5),
-    Kind("NAN201", "sqrt", "square root of", 0.4, zero=True, negative=True),
+    Kind("NAN201", "sqrt", "square root of", 0.4, zero=True, negative=True, gradient=True),
     Kind("NAN101", "rsqrt", "reciprocal square root of", 0.4, zero=True, negative=True),
-    Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True),
+    Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True,
+         gradient=True),
     Kind("NAN104", "exp", "exp of", 0.2, huge=True),
-    Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4),
-    Kind("NAN202", "norm", "norm of", 0.3, zero=True),
-    Kind("NAN201", "std", "standard deviation of", 0.3, zero=True),
+    Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4, gradient=True),
+    Kind("NAN202", "norm", "norm of", 0.3, zero=True, gradient=True),
+    Kind("NAN201", "std", "standard deviation of", 0.3, zero=True, gradient=True),
     Kind("NAN101", "variance", "variance of", -0.5),
     Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
@@ -358,9 +360,13 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
             "boundary": 5.0,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5}
-REACH = {OBJECTIVE: 2.0, NONE: -1.5}
+REACH = {OBJECTIVE: 2.0, NONE: -0.5}
+NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
+# Where a value ends that is watched rather than trained: a metric, a summary, a log.
+WATCHED = ("in a metric", "only summarized", "only logged", "only fetched by sess.run",
+           "in an assertion")
 GUARDED = -5.0
-PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -1.0, "test": -2.0}
+PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -2.0, "test": -2.0}
 SIZE = -3.0
 SUPPRESSED = -3.0
 
@@ -404,8 +410,10 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
 
 def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
     function = analysis.function_of(node)
-    if reach is not None and reach.level == NONE and reach.why:
+    if reach is not None and reach.level == NONE and reach.why in WATCHED:
         return "metric or summary"
+    if reach is not None and reach.level == NONE and reach.why == "in a test":
+        return "test"
     if function is None:
         return ""
     name = function.name.value
@@ -428,11 +436,12 @@ def _reach_words(reach: Optional[Reach]) -> str:
     return "reach unknown"
 
 
-def _score(evidence: str, reach: Optional[Reach], place: str, weight: float
-           ) -> float:
+def _score(evidence: str, reach: Optional[Reach], place: str, weight: float,
+           gradient_only: bool) -> float:
     points = EVIDENCE.get(evidence, GUARDED) + weight + PLACE.get(place, 0.0)
     if reach is not None:
-        points += REACH.get(reach.level, 0.0)
+        points += NO_GRADIENT if gradient_only and reach.level == NONE else REACH.get(
+            reach.level, 0.0)
     return points
 
 
@@ -455,7 +464,8 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
         else:
             feature = f"report-{report.confidence}"
         place = _place(analysis, report.node, report.reach)
-        report.score = _score(feature, report.reach, place, _report_family(report.rule.code))
+        report.score = _score(feature, report.reach, place, _report_family(report.rule.code),
+                              getattr(report.rule, "hazard", "") == "gradient")
         how = "by a naming convention" if feature == "report-convention" else (
             f"{report.confidence} confidence")
         report.why = _why(f"check's {report.rule.code}, {how}", report.reach, place)
@@ -480,7 +490,7 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
     kind = site.kind
     feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, site.reach)
-    score = _score(feature, site.reach, place, kind.weight)
+    score = _score(feature, site.reach, place, kind.weight, kind.gradient)
     words = {"producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",

@@ -241,3 +241,16 @@ def test_acos_of_a_value_clipped_to_one_is_evidence_and_a_margin_guards_it():
     assert ranked[0].why.startswith("its operand reaches ±1")
     assert ranked[1].why.startswith("a root of squares or differences")
     assert ranked[2].why.startswith("guarded: its operand is kept inside (-1, 1)")
+
+
+def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def prepare(a, b):\n"
+              "    x = np.log(1.0 + np.exp(a))\n"  # numpy: no gradient, but inf all the same
+              "    y = tf.sqrt(tf.cast(tf.reduce_sum(b), tf.int32))\n"  # integer: no gradient
+              "    return x, y\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].why.startswith("a hand-written softplus")
+    assert "converted to a NumPy value" in by_line[6].why
+    assert "metric" not in by_line[6].why  # data preparation is not a metric
+    assert by_line[6].score > by_line[7].score
