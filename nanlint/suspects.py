@@ -88,11 +88,12 @@ DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Mul
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
 SQUARES = frozenset({"square", "squared_difference", "subtract"})
-# Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column).
+# Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column):
+# reductions, and the root of one (a deviation, an RMS, Adam's `sqrt(v)`).
 STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_variance",
                         "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
-                        "reduce_mean", "mean", "average", "amax", "max", "reduce_max", "abs",
-                        "square", "count_nonzero", "trace", "reduce_prod", "prod"})
+                        "reduce_mean", "mean", "average", "amax", "max", "reduce_max",
+                        "count_nonzero", "trace", "reduce_prod", "prod"})
 # Array methods with a singular point (`x.std(0)` of a constant column is 0).
 METHODS: Dict[str, str] = {"std": "std", "var": "variance", "log": "log", "sqrt": "sqrt"}
 CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
@@ -182,9 +183,19 @@ class Sites:
                         and inner.operator.__class__ is cst.Subtract) or (
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
                     return "distance"
-        if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS:
+        if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS and not (
+                self._of_constants(expr)):
             return "statistic"
         return ""
+
+    def _of_constants(self, call: cst.Call) -> bool:
+        """`np.sqrt(2)`: a call whose data (its positional arguments, and the receiver of a
+        method) are all numbers is a constant, not a statistic of data."""
+        data = [arg.value for arg in call.args if arg.keyword is None]
+        if self.analysis.qualified_name(call.func) is None and \
+                call.func.__class__ is cst.Attribute:
+            data.append(call.func.value)
+        return bool(data) and all(self.analysis.number(d) is not None for d in data)
 
     def _call_name(self, call: cst.Call) -> str:
         """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""
