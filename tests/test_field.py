@@ -117,8 +117,24 @@ def test_the_upstream_references_follow_the_schema():
     upstream = _upstream_recall()
     entries = upstream.load(FIELD / "bugs.yaml")
     assert upstream.validate(entries) == []
-    assert len(entries) >= 40
-    assert len({entry["repo"].lower() for entry in entries}) >= 30
+    assert len(entries) >= 150
+    assert len({entry["repo"].lower() for entry in entries}) >= 100
+
+
+def test_every_batch_has_its_first_look_in_the_history():
+    import re
+
+    entries = _upstream_recall().load(FIELD / "bugs.yaml")
+    history = (FIELD / "HISTORY.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## Batch (\d+) .*?\n(.*?)(?=^## |\Z)", history,
+                               re.MULTILINE | re.DOTALL))
+    batches = {entry["batch"] for entry in entries}
+    assert len(batches) >= 4
+    for batch in batches:
+        size = sum(1 for entry in entries if entry["batch"] == batch)
+        assert str(batch) in sections, f"batch {batch} has no section in HISTORY.md"
+        assert "First look, at commit" in sections[str(batch)]
+        assert f"| {size} |" in sections[str(batch)], f"batch {batch}: {size} bugs"
 
 
 def test_the_schema_rejects_what_it_should():
