@@ -318,9 +318,11 @@ class Expressions(Sites):
             if self._active is None and call.args and id(callee.node) in self._param_readers:
                 return self._result_for(call, callee.node, callee.scope, scope, index, result)
             return result
-        if callee.kind == "identity" and call.args and call.args[0].keyword is None and (
-                not call.args[0].star):
+        if callee.kind in ("identity", "rescaling") and call.args and (
+                call.args[0].keyword is None and not call.args[0].star):
             value = self._value(call.args[0].value, scope, index)
+            if value.integral and callee.kind == "rescaling":
+                value = replace(value, integral=False)
             return replace(value, layer=None) if value.layer else value
         if callee.kind == "layer" and callee.value is not None and callee.value.layer:
             return self._activation(callee.value.layer, callee.value.node or call)
