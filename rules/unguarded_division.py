@@ -182,26 +182,35 @@ class UnguardedDivision(Rule):
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
         numerator = self._numerator(node)
-        if evidence.discrete:
-            family, prefix = self.namespace(
-                evidence.node if isinstance(evidence.node, cst.Call) else None)
-            one = "1" if self._integer(evidence.node) else "1.0"
-            suggestion = (f"clamp the count: `{numerator} / {prefix}.maximum({shown}, {one})` "
-                          "is exact wherever the count is not 0 and keeps the gradient of the "
-                          "numerator")
-            if family == "tf":
-                suggestion += (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if "
-                               "an empty count should give 0")
+        family, prefix = self.namespace(
+            evidence.node if isinstance(evidence.node, cst.Call) else None)
+        one = "1" if self._integer(evidence.node) else "1.0"
+        clamp = f"`{numerator} / {prefix}.maximum({shown}, {one})`"
+        no_nan = (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if an empty "
+                  if family == "tf" and not evidence.tiny else "")
+        if value.whole and value.negative is None:
+            # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
+            # changes nothing where the division was finite (safe); otherwise (an integer
+            # cast of a parameter) it is the fix an integer dtype can take, unsafe.
+            suggestion = (f"clamp the count: {clamp} is exact wherever the count is not 0 and "
+                          "keeps the gradient of the numerator"
+                          + (no_nan and no_nan + "count should give 0"))
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
-                           safety="safe")
+                           safety="safe" if value.is_count else "unsafe")
         elif evidence.producer == "variance_epsilon":
             suggestion = clip_variance(evidence, self.namespace(
                 self._op_call(evidence.node))[1])
             fix = None
         else:
+            # Not proven whole (a fraction, a mean, a masked sum of continuous values, a
+            # parameter that is a mask only by its name): clamping at 1 would change it.
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`")
+                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`"
+                          + (no_nan and no_nan + "selection should give 0"))
+            if evidence.discrete and evidence.convention:
+                suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
+                               "is exact")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion, fix=fix)
