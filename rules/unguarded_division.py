@@ -62,19 +62,28 @@ class UnguardedDivision(Rule):
     ```
 
     ## Fix safety
-    Unsafe, except for a count. A count (of a mask, or a 0/1 mask itself) is clamped:
+    Safe for proven counts, else unsafe. A denominator that the value analysis proves to
+    hold whole numbers and never to be negative (a sum of casts of booleans: comparisons,
+    `tf.cast(x > 0, ...)`, `tf.not_equal`, `tf.sequence_mask`; of one-hot rows; of integer
+    tensors proven non-negative; `tf.math.count_nonzero`) is 0 or at least 1, so it is clamped:
     `total / tf.maximum(count, 1.0)` (`1` for a count cast to an integer dtype; `tf.` as the
-    file spells it, `ops.` or `K.` for Keras).
-    That is safe: a count is either 0 or at least 1, so the result equals the old one
+    file spells it, `ops.` or `K.` for Keras). That is safe: the result equals the old one
     wherever the old one was finite, and the numerator keeps its gradient; `--fix` applies
     it. If an empty count should give 0, `tf.math.divide_no_nan(total, count)` is the
-    alternative the help line names. For any other denominator the fix is unsafe: where the
-    denominator is known not to be negative, it adds the configured `fix-epsilon`
-    (`total / (norm + 1e-7)`; `fix-epsilon-float16` for a float16 value), also inside
-    `tf.divide(a, b)` and `divide_no_nan(a, b)`. That changes values where the denominator
-    is near 0, which is the point, so it is applied only with `--unsafe-fixes`. A
-    denominator that can be negative gets no fix: adding an epsilon can move its zero
-    instead of removing it.
+    alternative the help line names.
+
+    Anything not proven to be whole numbers gets no clamp, since clamping at 1 would change
+    it where it lies between 0 and 1: a fraction (a count divided by a size, a mean of a
+    mask), a sum of continuous values under a mask (`reduce_sum(exp(-d) * mask)`), and the
+    sum of a parameter that is a mask only by its name (`mask`, `weights`, `sample_weight`:
+    it may hold weights such as 0.25). Where such a denominator is known not to be
+    negative, the fix adds the configured `fix-epsilon` (`total / (norm + 1e-7)`;
+    `fix-epsilon-float16` for a float16 value), also inside `tf.divide(a, b)` and
+    `divide_no_nan(a, b)`. That fix is unsafe: it changes values where the denominator is
+    near 0, which is the point, so it is applied only with `--unsafe-fixes`. A whole-number
+    denominator not proven non-negative (an integer cast of a parameter) gets the clamp,
+    unsafe. A denominator that can be negative gets no fix: adding an epsilon can move its
+    zero instead of removing it.
 
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
@@ -92,6 +101,7 @@ class UnguardedDivision(Rule):
     severity = "error"
     summary = "division by a tensor that can be 0"
     fix_safety = "unsafe"
+    fix_safety_detail = "safe for proven counts, else unsafe"
     options = {
         "check-divide-no-nan": Option(True, bool, "also report divide_no_nan by a continuous "
                                       "value that can get tiny"),
