@@ -536,6 +536,27 @@ def test_values_not_proven_counts(expr):
     assert not probe(TF + f"probe({expr})\n").is_count
 
 
+def test_call_sites_prove_a_count_only_for_a_function_nobody_else_can_call():
+    """A module function (or a method) may be imported and called with anything: the
+    counts its callers here pass prove nothing. A nested function's callers are all here."""
+    module_function, nested = probes(TF + """
+        def normalize(total, count):
+            probe(count)
+            return total / count
+
+        def masked_mean(values, labels):
+            return normalize(tf.reduce_sum(values), tf.reduce_sum(tf.cast(labels > 0, tf.float32)))
+
+        def outer(values, labels):
+            def inner(count):
+                probe(count)
+                return values / count
+            return inner(tf.reduce_sum(tf.cast(labels > 0, tf.float32)))
+        """)
+    assert module_function.zero is not None and not module_function.is_count
+    assert nested.zero is not None and nested.is_count
+
+
 def test_a_mask_named_parameter_is_not_a_proven_count():
     source = TF + "def f(loss, mask, sample_weight):\n    probe(tf.reduce_sum(mask))\n" \
         "    probe(tf.reduce_sum(sample_weight))\n"

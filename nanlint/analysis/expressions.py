@@ -223,7 +223,14 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
-        return join(values)
+        value = join(values)
+        parent = scope.parent
+        if value.integral and (parent is None or not isinstance(parent.node, (
+                cst.FunctionDef, cst.Lambda))):
+            # A function of the module or a method can be called from elsewhere: whole
+            # numbers passed here prove nothing of what other callers pass.
+            value = replace(value, integral=False)
+        return value
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:
