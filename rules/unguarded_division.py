@@ -197,7 +197,7 @@ class UnguardedDivision(Rule):
         one = "1" if self._integer(evidence.node) else "1.0"
         clamp = f"`{numerator} / {prefix}.maximum({shown}, {one})`"
         no_nan = (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if an empty "
-                  if family == "tf" and not evidence.tiny else "")
+                  if family == "tf" and evidence.discrete and not evidence.tiny else "")
         if value.whole and value.negative is None:
             # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
             # changes nothing where the division was finite (safe); otherwise (an integer
