@@ -202,9 +202,10 @@ class UnguardedDivision(Rule):
             # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
             # changes nothing where the division was finite (safe); otherwise (an integer
             # cast of a parameter) it is the fix an integer dtype can take, unsafe.
-            suggestion = (f"clamp the count: {clamp} is exact wherever the count is not 0 and "
-                          "keeps the gradient of the numerator"
-                          + (no_nan and no_nan + "count should give 0"))
+            exact = ("is exact wherever the count is not 0" if value.is_count else
+                     "is exact if the count is never negative (a mask of 0s and 1s)")
+            suggestion = (f"clamp the count: {clamp} {exact} and keeps the gradient of the "
+                          "numerator" + (no_nan and no_nan + "count should give 0"))
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
                            safety="safe" if value.is_count else "unsafe")

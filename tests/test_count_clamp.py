@@ -157,3 +157,18 @@ def test_the_help_line_names_the_clamp_for_a_convention_only_as_a_condition():
     finding = _division(_source(SAMPLE_WEIGHT_SUM["tf2"]))
     assert finding.suggestion.startswith("add an epsilon to the denominator")
     assert "if it only ever holds 0 and 1" in finding.suggestion
+
+
+def test_an_integer_count_of_a_mask_by_name_gets_the_clamp_unsafe():
+    """An integer cast holds whole numbers, but a parameter named `mask` is not proven to
+    hold no negatives: the clamp (an epsilon cannot be added to an integer) is unsafe, and
+    its help line says when it is exact."""
+    source = _source("""
+        def masked_mean(loss, mask):
+            n = tf.reduce_sum(tf.cast(mask, tf.int32))
+            return tf.reduce_sum(loss) / n  # the division
+        """)
+    finding = _division(source)
+    assert finding.fix["safety"] == "unsafe"
+    assert "tf.maximum(n, 1)" in finding.fix["edits"][0]["replacement"]
+    assert "is exact if the count is never negative" in finding.suggestion
