@@ -557,6 +557,19 @@ def test_call_sites_prove_a_count_only_for_a_function_nobody_else_can_call():
     assert nested.zero is not None and nested.is_count
 
 
+def test_call_sites_prove_no_count_in_a_config_entry_of_a_module_function():
+    [entry] = probes(TF + """
+        def normalize(total, cfg):
+            probe(cfg["count"])
+            return total / cfg["count"]
+
+        def masked_mean(values, labels):
+            cfg = {"count": tf.reduce_sum(tf.cast(labels > 0, tf.float32))}
+            return normalize(tf.reduce_sum(values), cfg)
+        """)
+    assert entry.zero is not None and not entry.is_count
+
+
 def test_a_mask_named_parameter_is_not_a_proven_count():
     source = TF + "def f(loss, mask, sample_weight):\n    probe(tf.reduce_sum(mask))\n" \
         "    probe(tf.reduce_sum(sample_weight))\n"
