@@ -479,18 +479,22 @@ def _rules(args: argparse.Namespace) -> int:
     for rule in registry.every_rule():
         rows.append({"code": rule.code, "name": rule.name, "severity": rule.severity,
                      "fix": rule.fix_safety or "none", "summary": rule.summary,
+                     "fix_detail": fix_column(rule),
                      "tier": "preview" if rule.preview else "stable",
                      "origin": rule.origin})
     if args.format == "json":
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_CLEAN
-    widths = {key: max(len(key), *(len(row[key]) for row in rows))
-              for key in ("code", "name", "severity", "fix", "origin", "tier")}
-    header = "  ".join(key.upper().ljust(widths[key]) for key in widths) + "  SUMMARY"
+    columns = {"code": "code", "name": "name", "severity": "severity", "fix": "fix_detail",
+               "origin": "origin", "tier": "tier"}  # heading: the row's key
+    widths = {key: max(len(heading), *(len(row[key]) for row in rows))
+              for heading, key in columns.items()}
+    header = "  ".join(heading.upper().ljust(widths[key])
+                       for heading, key in columns.items()) + "  SUMMARY"
     sys.stdout.write(header + "\n")
     for row in rows:
-        sys.stdout.write("  ".join(row[key].ljust(widths[key]) for key in widths)
+        sys.stdout.write("  ".join(row[key].ljust(widths[key]) for key in columns.values())
                          + f"  {row['summary']}\n")
     return EXIT_CLEAN
 
@@ -517,7 +521,15 @@ def _rule(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def fix_column(rule) -> str:
+    """The fix safety as `nanlint rules` shows it: the rule's word, or its detail where the
+    safety depends on the case."""
+    return rule.fix_safety_detail or rule.fix_safety or "none"
+
+
 def _fix_words(rule) -> str:
+    if rule.fix_safety_detail:
+        return rule.fix_safety_detail
     return {"safe": "safe fix available", "unsafe": "unsafe fix available"}.get(
         rule.fix_safety or "", "no automatic fix")
 
@@ -544,7 +556,7 @@ def render_markdown(rules, listing: bool) -> str:
             anchor = f"{rule.code}-{rule.name}".lower()
             summary = rule.summary.replace("|", "\\|")
             lines.append(f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity} | "
-                         f"{rule.fix_safety or 'none'} | "
+                         f"{fix_column(rule)} | "
                          + ("preview: " if rule.preview else "") + f"{summary} |")
         lines.append("")
     for rule in rules:

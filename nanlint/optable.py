@@ -98,6 +98,11 @@ class Op:
     guarded: bool = False  # a fused or epsilon-carrying op that is safe by construction
     # layers: the activation the layer applies by itself; layer_fn: the default activation
     activation: Optional[str] = None
+    # Whole numbers (``Value.integral``): True, the output holds only whole numbers whatever
+    # the input (ones, a one-hot row, a count) unless a value argument after the second
+    # says otherwise (``one_hot``'s ``on_value``); False, never proven whole even for a
+    # whole input (dropout rescales what it keeps); None, as the transfer computes it.
+    integral: Optional[bool] = None
 
 
 _UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
@@ -155,15 +160,15 @@ OPS: Tuple[Op, ...] = (
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
-                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",)),
+                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True),
     # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
     Op("eye", ("tf.eye", "tf.linalg.eye", "K.eye", "ops.eye", "ops.identity"), lo=0.0, hi=1.0,
-       args=("num_rows|N|n|size",), tags=("binary",)),
+       args=("num_rows|N|n|size",), tags=("binary",), integral=True),
     Op("diag", ("tf.linalg.diag", "tf.matrix_diag", "tf.diag", "tf.linalg.tensor_diag",
                 "ops.diag"), transfer="diag", args=("diagonal|x|v",)),
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
-       zero=Reason("which is all zeros", "high")),
+       zero=Reason("which is all zeros", "high"), integral=True),
     # Gradients: exactly 0 wherever a relu is dead or a variable does not touch the loss.
     # `tape.gradient`, `optimizer.compute_gradients`, ... are methods: GRADIENT_METHODS.
     Op("gradients", ("tf.gradients", "K.gradients"), transfer="gradient",
@@ -195,7 +200,7 @@ OPS: Tuple[Op, ...] = (
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
-       lo=0.0, zero=_MASK_COUNT, tags=("count",)),
+       lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True),
     Op("bool", ("tf.math.equal", "tf.equal", "tf.math.not_equal", "tf.not_equal",
                 "tf.math.greater", "tf.greater", "tf.math.greater_equal", "tf.greater_equal",
                 "tf.math.less", "tf.less", "tf.math.less_equal", "tf.less_equal",
@@ -269,17 +274,21 @@ OPS: Tuple[Op, ...] = (
     Op("multiply", ("tf.math.multiply", "tf.multiply", "tf.mul", "ops.multiply"),
        transfer="multiply", args=ARG_XY),
     Op("cast", ("tf.cast", "tf.dtypes.cast", "tf.to_float", "tf.to_double", "K.cast",
-                "K.cast_to_floatx", "ops.cast", "tf.image.convert_image_dtype"),
+                "K.cast_to_floatx", "ops.cast"),
        transfer="cast", args=ARG_X),
+    # A cast that also scales: integers to floats in [0, 1].
+    Op("convert_image_dtype", ("tf.image.convert_image_dtype",), transfer="cast", args=ARG_X,
+       integral=False),
     Op("identity", ("tf.identity", "tf.stop_gradient", "K.stop_gradient", "ops.stop_gradient",
                     "tf.reshape", "K.reshape", "ops.reshape", "tf.transpose", "K.transpose",
                     "ops.transpose", "tf.squeeze", "K.squeeze", "ops.squeeze",
                     "tf.expand_dims", "K.expand_dims", "ops.expand_dims", "tf.tile", "K.tile",
                     "ops.tile", "tf.broadcast_to",
                     "ops.broadcast_to", "tf.ensure_shape", "tf.convert_to_tensor",
-                    "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten",
-                    "tf.nn.dropout", "K.dropout"),
+                    "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten"),
        transfer="like", args=ARG_X),
+    # Dropout zeroes some elements and scales the rest by 1 / keep_prob.
+    Op("dropout", ("tf.nn.dropout", "K.dropout"), transfer="like", args=ARG_X, integral=False),
     # Structure ops: their output holds (some of) their input's elements (issue 15 §2).
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
                      "tf.boolean_mask", "tf.reverse", "tf.slice", "tf.strided_slice",
@@ -299,7 +308,8 @@ OPS: Tuple[Op, ...] = (
        transfer="map", args=("fn|f|function", "elems|xs|elements")),
     # Non-negative constructors: signs come from producers, not from every matmul.
     Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0,
-       tags=("binary", "one_hot")),
+       args=("indices|x", "depth|num_classes", "on_value", "off_value"),
+       tags=("binary", "one_hot"), integral=True),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
     # -- Keras layers: the output is the layer's activation ---------------------------------
     Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
@@ -322,9 +332,11 @@ OPS: Tuple[Op, ...] = (
     Op("lambda_layer", ("layers.Lambda",), transfer="apply", args=("function",)),
     # Layers that pass their input's elements through (a relu output stays a relu output).
     Op("structure_layer", tuple(f"layers.{name}" for name in (
-        "Flatten", "Reshape", "Permute", "Dropout", "SpatialDropout1D", "SpatialDropout2D",
-        "SpatialDropout3D", "Cropping1D", "Cropping2D", "Cropping3D", "Identity",
+        "Flatten", "Reshape", "Permute", "Cropping1D", "Cropping2D", "Cropping3D", "Identity",
         "ActivityRegularization")), transfer="apply", args=()),
+    Op("dropout_layer", tuple(f"layers.{name}" for name in (
+        "Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")),
+       transfer="apply", args=(), integral=False),
     # -- raw input data and the layers that scale it (NAN401, NAN402) ----------------------
     Op("raw_images", ("keras.datasets.mnist.load_data", "keras.datasets.fashion_mnist.load_data",
                       "keras.datasets.cifar10.load_data", "keras.datasets.cifar100.load_data",

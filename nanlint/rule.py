@@ -101,6 +101,10 @@ class Rule:
     severity: ClassVar[str] = "error"
     summary: ClassVar[str] = ""
     fix_safety: ClassVar[Optional[str]] = None  # "safe", "unsafe" or None (no fix)
+    # When the safety depends on the case, what `nanlint rules` and `nanlint rule` say
+    # instead of the bare word (``fix_safety`` stays the default and the machine-readable
+    # value), e.g. "safe for proven counts, else unsafe".
+    fix_safety_detail: ClassVar[Optional[str]] = None
     options: ClassVar[Dict[str, Option]] = {}
     # Codes whose finding on the same node this rule's finding replaces (a more precise
     # diagnosis of the same expression, e.g. NAN103 `log(softmax(z))` over NAN102).

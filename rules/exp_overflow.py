@@ -86,10 +86,12 @@ class ExpOverflow(Rule):
     ## Fix safety
     Safe, for the hand-written logsumexp written in one expression:
     `log(reduce_sum(exp(z), axis=a, keepdims=k))` becomes
-    `reduce_logsumexp(z, axis=a, keepdims=k)` (`K.logsumexp`, `keras.ops.logsumexp` in
-    those namespaces) — the same value wherever the old one was finite; and the hand-written
-    softmax `exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)` written in one expression
-    becomes `tf.nn.softmax(z, axis=a)` (`keras.ops.softmax`). A sum assigned to a
+    `reduce_logsumexp(z, axis=a, keepdims=k)` (`keras.ops.logsumexp` in that namespace; a
+    Keras backend `K.` form gets none, since Keras 3's backend has no logsumexp: the help
+    line names `tf.math.reduce_logsumexp`) — the same value wherever the old one was
+    finite; and the hand-written softmax `exp(z) / reduce_sum(exp(z), axis=a,
+    keepdims=True)` written in one expression becomes `tf.nn.softmax(z, axis=a)`
+    (`keras.ops.softmax`). A sum assigned to a
     variable first, and the other divisions (which need a shift or a clip chosen for the model),
     are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
     `exp(minimum(tw, 4.135)) * wa` (4.135 = log(1000 / 16), torchvision's and detectron's
@@ -179,6 +181,8 @@ class ExpOverflow(Rule):
         """``log(reduce_sum(exp(z), ...))`` in one expression → ``reduce_logsumexp(z, ...)``."""
         if reduce_call is None or argument is not reduce_call or not reduce_call.args:
             return None
+        if self.namespace(reduce_call)[0] == "K":
+            return None  # `tf.` might not be imported; `K.logsumexp` is gone in Keras 3
         summand = reduce_call.args[0]
         if summand.keyword is not None or not isinstance(summand.value, cst.Call):
             return None
@@ -403,7 +407,9 @@ class ExpOverflow(Rule):
 
     # -- spelling ---------------------------------------------------------------------------
     def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> str:
-        namespace, prefix = self.namespace(reduce_call)
+        # The Keras backend `K` of Keras 3 (`tf.keras.backend` since TF 2.16) has no
+        # logsumexp: a `K.` sum is answered in `tf` (and gets no fix: see _logsumexp_fix).
+        namespace, prefix = self.namespace(reduce_call, ("tf", "ops"))
         if namespace == "tf":
             return f"{prefix}.math.reduce_logsumexp"
         return f"{prefix}.logsumexp"

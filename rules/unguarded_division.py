@@ -62,19 +62,28 @@ class UnguardedDivision(Rule):
     ```
 
     ## Fix safety
-    Unsafe, except for a count. A count (of a mask, or a 0/1 mask itself) is clamped:
+    Safe for proven counts, else unsafe. A denominator that the value analysis proves to
+    hold whole numbers and never to be negative (a sum of casts of booleans: comparisons,
+    `tf.cast(x > 0, ...)`, `tf.not_equal`, `tf.sequence_mask`; of one-hot rows; of integer
+    tensors proven non-negative; `tf.math.count_nonzero`) is 0 or at least 1, so it is clamped:
     `total / tf.maximum(count, 1.0)` (`1` for a count cast to an integer dtype; `tf.` as the
-    file spells it, `ops.` or `K.` for Keras).
-    That is safe: a count is either 0 or at least 1, so the result equals the old one
+    file spells it, `ops.` or `K.` for Keras). That is safe: the result equals the old one
     wherever the old one was finite, and the numerator keeps its gradient; `--fix` applies
     it. If an empty count should give 0, `tf.math.divide_no_nan(total, count)` is the
-    alternative the help line names. For any other denominator the fix is unsafe: where the
-    denominator is known not to be negative, it adds the configured `fix-epsilon`
-    (`total / (norm + 1e-7)`; `fix-epsilon-float16` for a float16 value), also inside
-    `tf.divide(a, b)` and `divide_no_nan(a, b)`. That changes values where the denominator
-    is near 0, which is the point, so it is applied only with `--unsafe-fixes`. A
-    denominator that can be negative gets no fix: adding an epsilon can move its zero
-    instead of removing it.
+    alternative the help line names.
+
+    Anything not proven to be whole numbers gets no clamp, since clamping at 1 would change
+    it where it lies between 0 and 1: a fraction (a count divided by a size, a mean of a
+    mask), a sum of continuous values under a mask (`reduce_sum(exp(-d) * mask)`), and the
+    sum of a parameter that is a mask only by its name (`mask`, `weights`, `sample_weight`:
+    it may hold weights such as 0.25). Where such a denominator is known not to be
+    negative, the fix adds the configured `fix-epsilon` (`total / (norm + 1e-7)`;
+    `fix-epsilon-float16` for a float16 value), also inside `tf.divide(a, b)` and
+    `divide_no_nan(a, b)`. That fix is unsafe: it changes values where the denominator is
+    near 0, which is the point, so it is applied only with `--unsafe-fixes`. A whole-number
+    denominator not proven non-negative (an integer cast of a parameter) gets the clamp,
+    unsafe. A denominator that can be negative gets no fix: adding an epsilon can move its
+    zero instead of removing it.
 
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
@@ -92,6 +101,7 @@ class UnguardedDivision(Rule):
     severity = "error"
     summary = "division by a tensor that can be 0"
     fix_safety = "unsafe"
+    fix_safety_detail = "safe for proven counts, else unsafe"
     options = {
         "check-divide-no-nan": Option(True, bool, "also report divide_no_nan by a continuous "
                                       "value that can get tiny"),
@@ -182,26 +192,36 @@ class UnguardedDivision(Rule):
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
         numerator = self._numerator(node)
-        if evidence.discrete:
-            family, prefix = self.namespace(
-                evidence.node if isinstance(evidence.node, cst.Call) else None)
-            one = "1" if self._integer(evidence.node) else "1.0"
-            suggestion = (f"clamp the count: `{numerator} / {prefix}.maximum({shown}, {one})` "
-                          "is exact wherever the count is not 0 and keeps the gradient of the "
-                          "numerator")
-            if family == "tf":
-                suggestion += (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if "
-                               "an empty count should give 0")
+        family, prefix = self.namespace(
+            evidence.node if isinstance(evidence.node, cst.Call) else None)
+        one = "1" if self._integer(evidence.node) else "1.0"
+        clamp = f"`{numerator} / {prefix}.maximum({shown}, {one})`"
+        no_nan = (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if an empty "
+                  if family == "tf" and evidence.discrete and not evidence.tiny else "")
+        if value.whole and value.negative is None:
+            # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
+            # changes nothing where the division was finite (safe); otherwise (an integer
+            # cast of a parameter) it is the fix an integer dtype can take, unsafe.
+            exact = ("is exact wherever the count is not 0" if value.is_count else
+                     "is exact if the count is never negative (a mask of 0s and 1s)")
+            suggestion = (f"clamp the count: {clamp} {exact} and keeps the gradient of the "
+                          "numerator" + (no_nan and no_nan + "count should give 0"))
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
-                           safety="safe")
+                           safety="safe" if value.is_count else "unsafe")
         elif evidence.producer == "variance_epsilon":
             suggestion = clip_variance(evidence, self.namespace(
                 self._op_call(evidence.node))[1])
             fix = None
         else:
+            # Not proven whole (a fraction, a mean, a masked sum of continuous values, a
+            # parameter that is a mask only by its name): clamping at 1 would change it.
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`")
+                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`"
+                          + (no_nan and no_nan + "selection should give 0"))
+            if evidence.discrete and evidence.convention:
+                suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
+                               "is exact")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion, fix=fix)

@@ -439,20 +439,46 @@ def _registered_rows():
             for rule in registry.every_rule()]
 
 
+def _columns(lines):
+    """The table's rows cut at its header's column starts (a cell may hold spaces)."""
+    headings = lines[0].split()
+    starts = [lines[0].index(heading) for heading in headings]
+    return [{heading: line[start:end].strip() for heading, start, end in
+             zip(headings, starts, starts[1:] + [None])} for line in lines[1:]]
+
+
 def test_rules_lists_every_code(tmp_path):
     result = run_cli("rules", cwd=tmp_path)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["CODE", "NAME", "SEVERITY", "FIX", "ORIGIN", "TIER", "SUMMARY"]
-    rows = [tuple(line.split()[:4]) for line in lines[1:]]
-    assert rows == _registered_rows()
+    table = _columns(lines)
+    rows = [(row["CODE"], row["NAME"], row["SEVERITY"]) for row in table]
+    assert rows == [row[:3] for row in _registered_rows()]
     assert [code for code, *_ in rows] == registry.all_codes()
-    missing = [row for row in REQUIRED_RULES if row not in rows]
+    missing = [row[:3] for row in REQUIRED_RULES if row[:3] not in rows]
     assert not missing, f"`nanlint rules` does not list {missing}"
-    for line in lines[1:]:
-        assert line.split()[4] == "nanlint", f"not built in: {line!r}"
-        assert line.split()[5] in ("stable", "preview"), f"no tier: {line!r}"
-        assert len(line.split()) > 6, f"no summary: {line!r}"
+    for row, rule in zip(table, registry.every_rule()):
+        assert row["FIX"] == (rule.fix_safety_detail or rule.fix_safety or "none"), row
+        assert row["ORIGIN"] == "nanlint", f"not built in: {row!r}"
+        assert row["TIER"] in ("stable", "preview"), f"no tier: {row!r}"
+        assert row["SUMMARY"], f"no summary: {row!r}"
+
+
+def test_rules_says_when_the_fix_safety_depends_on_the_case(tmp_path):
+    """NAN101 clamps a proven count (safe) and adds an epsilon elsewhere (unsafe): its FIX
+    column says so rather than one word, in the table, the JSON and the Markdown listing."""
+    table = _columns(run_cli("rules", cwd=tmp_path).stdout.splitlines())
+    assert next(row for row in table if row["CODE"] == "NAN101")["FIX"] == (
+        "safe for proven counts, else unsafe")
+    assert next(row for row in table if row["CODE"] == "NAN102")["FIX"] == "unsafe"
+    rows = json.loads(run_cli("rules", "--format", "json", cwd=tmp_path).stdout)
+    nan101 = next(row for row in rows if row["code"] == "NAN101")
+    assert (nan101["fix"], nan101["fix_detail"]) == (
+        "unsafe", "safe for proven counts, else unsafe")
+    listing = run_cli("rule", "--all", "--format", "markdown", cwd=tmp_path).stdout
+    assert "| error | safe for proven counts, else unsafe |" in listing
+    assert "Fix: safe for proven counts, else unsafe." in listing
 
 
 def test_rules_json(tmp_path, nanlint):
@@ -462,8 +488,8 @@ def test_rules_json(tmp_path, nanlint):
     listed = [(r["code"], r["name"], r["severity"], r["fix"]) for r in rows]
     assert listed == _registered_rows()
     assert all(row in listed for row in REQUIRED_RULES), listed
-    assert all(set(r) == {"code", "name", "severity", "fix", "summary", "origin", "tier"}
-               for r in rows)
+    assert all(set(r) == {"code", "name", "severity", "fix", "fix_detail", "summary",
+                          "origin", "tier"} for r in rows)
     assert all(r["summary"] for r in rows)
 
 

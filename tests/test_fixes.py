@@ -55,7 +55,7 @@ def test_every_fixable_rule_has_a_pair():
 def test_fix_safety_is_documented(rule):
     section = rule.documentation().split("## Fix safety", 1)[1].split("##", 1)[0]
     if rule.fix_safety:
-        assert rule.fix_safety.capitalize() in section, section
+        assert (rule.fix_safety_detail or rule.fix_safety).capitalize() in section, section
         assert "No automatic fix" not in section
     else:
         assert "No automatic fix" in section or "no automatic fix" in section, section

@@ -494,6 +494,90 @@ def test_mask_itself_has_discrete_zero_evidence():
     assert value.zero is not None and value.zero.discrete
 
 
+# Proven counts: whole numbers, never negative, so 0 or at least 1 (NAN101's safe clamp).
+@pytest.mark.parametrize("expr", [
+    "tf.reduce_sum(tf.cast(y > 0, tf.float32))",
+    "tf.reduce_sum(tf.cast(tf.not_equal(y, -1), tf.float32), axis=1)",
+    "K.sum(K.cast(K.equal(y, 1), 'float32'))",
+    "tf.reduce_sum(tf.one_hot(y, 10), axis=0)",
+    "tf.reduce_sum(tf.one_hot(y, 10, on_value=1.0, off_value=0.0))",
+    "tf.cast(tf.math.count_nonzero(x), tf.float32)",
+    "tf.reduce_sum(tf.cast(tf.nn.relu(x), tf.int32))",
+    "tf.reduce_sum(tf.cast(y > 0, tf.float32) * tf.cast(z > 0, tf.float32))",
+    "tf.reduce_sum(tf.gather(tf.cast(y > 0, tf.float32), i))",
+    "tf.reduce_max(tf.cast(y > 0, tf.float32), axis=1) + 2",
+    "tf.maximum(tf.reduce_sum(tf.cast(y > 0, tf.float32)), 1.0)",
+    "tf.reduce_sum(tf.concat([tf.cast(y > 0, tf.float32), tf.ones_like(x)], 0))",
+    "tf.reduce_sum(tf.where(c, tf.cast(y > 0, tf.float32), tf.zeros_like(y)))",
+    "tf.reduce_sum(tf.keras.layers.Flatten()(tf.cast(y > 0, tf.float32)))",
+    "tf.reduce_sum(tf.cast(tf.cast(y > 0, tf.uint8), tf.float32))",
+])
+def test_proven_counts(expr):
+    assert probe(TF + f"probe({expr})\n").is_count
+
+
+@pytest.mark.parametrize("expr", [
+    # a fraction, a mean of a mask, a masked sum of continuous values
+    "tf.reduce_sum(tf.cast(y > 0, tf.float32)) / tf.cast(tf.size(y), tf.float32)",
+    "tf.reduce_mean(tf.cast(y > 0, tf.float32))",
+    "tf.reduce_sum(tf.exp(-d) * tf.cast(y > 0, tf.float32), axis=1)",
+    "tf.reduce_sum(tf.cast(y > 0, tf.float32) * 0.5)",
+    # masks by name only, or values of unknown sign
+    "tf.reduce_sum(tf.cast(labels, tf.float32))",
+    "tf.reduce_sum(tf.cast(labels, tf.int32))",
+    "tf.reduce_sum(tf.cast(y > 0, tf.float32) - tf.eye(3))",
+    # a one-hot row that is not 0/1, a rescaling dropout, a scaling cast
+    "tf.reduce_sum(tf.one_hot(y, 10, 0.9, 0.01))",
+    "tf.reduce_sum(tf.nn.dropout(tf.cast(y > 0, tf.float32), 0.5))",
+    "tf.reduce_sum(tf.keras.layers.Dropout(0.5)(tf.cast(y > 0, tf.float32)))",
+    "tf.reduce_sum(tf.image.convert_image_dtype(tf.cast(y > 0, tf.uint8), tf.float32))",
+])
+def test_values_not_proven_counts(expr):
+    assert not probe(TF + f"probe({expr})\n").is_count
+
+
+def test_call_sites_prove_a_count_only_for_a_function_nobody_else_can_call():
+    """A module function (or a method) may be imported and called with anything: the
+    counts its callers here pass prove nothing. A nested function's callers are all here."""
+    module_function, nested = probes(TF + """
+        def normalize(total, count):
+            probe(count)
+            return total / count
+
+        def masked_mean(values, labels):
+            return normalize(tf.reduce_sum(values), tf.reduce_sum(tf.cast(labels > 0, tf.float32)))
+
+        def outer(values, labels):
+            def inner(count):
+                probe(count)
+                return values / count
+            return inner(tf.reduce_sum(tf.cast(labels > 0, tf.float32)))
+        """)
+    assert module_function.zero is not None and not module_function.is_count
+    assert nested.zero is not None and nested.is_count
+
+
+def test_call_sites_prove_no_count_in_a_config_entry_of_a_module_function():
+    [entry] = probes(TF + """
+        def normalize(total, cfg):
+            probe(cfg["count"])
+            return total / cfg["count"]
+
+        def masked_mean(values, labels):
+            cfg = {"count": tf.reduce_sum(tf.cast(labels > 0, tf.float32))}
+            return normalize(tf.reduce_sum(values), cfg)
+        """)
+    assert entry.zero is not None and not entry.is_count
+
+
+def test_a_mask_named_parameter_is_not_a_proven_count():
+    source = TF + "def f(loss, mask, sample_weight):\n    probe(tf.reduce_sum(mask))\n" \
+        "    probe(tf.reduce_sum(sample_weight))\n"
+    for value in probes(source):
+        assert value.zero is not None and value.zero.convention
+        assert not value.is_count
+
+
 def test_sum_of_relu_keeps_evidence_but_sum_of_softmax_does_not():
     relu, softmax = probes(TF + "probe(tf.reduce_mean(tf.nn.relu(x)))\n"
                            "probe(tf.reduce_sum(tf.nn.softmax(z), axis=-1))\n")

@@ -106,7 +106,7 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
                  hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
                  lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
                  zero=zero, negative=negative, known=known, tensor=tensor, const=const,
-                 tags=tags, node=node)
+                 tags=tags, node=node, integral=a.whole and b.whole)
 
 
 def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
@@ -153,7 +153,8 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
     const = a.const - b.const if a.const is not None and b.const is not None else None
     return Value(lo=lo, hi=hi, lo_open=a.lo_open or b.hi_open,
                  hi_open=a.hi_open or b.lo_open, zero=zero, negative=negative,
-                 known=known, tensor=tensor, tags=tags, const=const, node=node)
+                 known=known, tensor=tensor, tags=tags, const=const, node=node,
+                 integral=a.whole and b.whole)
 
 
 def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
@@ -188,7 +189,7 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         tags = tags | {"exp_scaled"}
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
-                 guards=guards, node=exp_node)
+                 guards=guards, node=exp_node, integral=a.whole and b.whole)
 
 
 def scaled_exp(a: Value, b: Value) -> Optional[cst.CSTNode]:
@@ -260,7 +261,8 @@ def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
         if kind == "norm" and zero is None:
             zero = difference_evidence(x.node)
     return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags),
-                 node=x.node if of_difference else node)
+                 node=x.node if of_difference else node,
+                 integral=kind != "norm" and x.whole)
 
 
 def sqrt_like(x: Value) -> Value:
@@ -287,7 +289,8 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
     if zero is not None and "difference" in (a.tags | b.tags):
         tags = frozenset({"clamped_difference"})  # `max(x2 - x1, 0)`: an overlap's extent
     return Value(lo=lo, hi=max(a.hi, b.hi), lo_open=lo_open, zero=zero, negative=negative,
-                 known=a.known or b.known, tensor=True, tags=tags)
+                 known=a.known or b.known, tensor=True, tags=tags,
+                 integral=a.whole and b.whole)
 
 
 def clip(x: Value, low: Value, high: Value) -> Value:
@@ -303,7 +306,8 @@ def clip(x: Value, low: Value, high: Value) -> Value:
     negative = x.negative if low.known and low.lo < 0 else None
     return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
                  negative=negative, known=x.known or (low.known and high.known),
-                 tensor=True, tags=x.tags & {"probability"})
+                 tensor=True, tags=x.tags & {"probability"},
+                 integral=x.whole and low.whole and high.whole)
 
 
 def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
@@ -355,6 +359,8 @@ def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
         hi = inf if x.hi > 0 else x.hi
     else:
         lo, hi = x.lo, x.hi
+    # A sum, maximum or minimum of whole numbers is one; a mean is a fraction.
+    integral = x.whole and name in ("reduce_sum", "reduce_max", "reduce_min")
     return Value(lo=lo, hi=hi, lo_open=x.lo_open and lo == x.lo, zero=zero,
                  negative=x.negative, known=x.known, tensor=True, tags=frozenset(tags),
-                 node=call)
+                 node=call, integral=integral)

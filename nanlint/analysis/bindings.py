@@ -30,7 +30,9 @@ T = TypeVar("T")
 
 @dataclass
 class Callee:
-    kind: str  # "op", "function", "lambda", "layer", "identity" (Flatten()), "external"
+    # "op", "function", "lambda", "layer", "identity" (Flatten()), "rescaling" (Dropout(): the
+    # input, some of it scaled), "external"
+    kind: str
     op: Optional[Op] = None
     node: Optional[cst.CSTNode] = None  # FunctionDef / Lambda
     scope: Optional[Scope] = None  # the scope the function or lambda is defined in
@@ -301,8 +303,8 @@ class Bindings:
         that a ``keras.layers.Lambda(f)`` applies, or (``Flatten()``) the identity."""
         callee = self._callee(call.func, scope, index)
         if callee is not None and callee.op is not None and callee.op.transfer == "apply":
-            if not callee.op.args:
-                return Callee("identity")
+            if not callee.op.args:  # `Dropout(rate)(x)` also scales what it keeps
+                return Callee("identity" if callee.op.integral is not False else "rescaling")
             function = self.argument(call, callee.op, 0)
             if function is None:
                 return None

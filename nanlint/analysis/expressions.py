@@ -223,7 +223,7 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
-        return join(values)
+        return _passed_here(join(values), scope)
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:
@@ -236,10 +236,12 @@ class Expressions(Sites):
             return None
         function = where.node
         activation = self._within(where)
+        from_sites = False
         if activation is not None and activation.scope is where:
             argument = argument_expression(expr.value.value, activation)
             arguments = [argument[0:1] + argument[1] if argument else None]
         elif isinstance(function, cst.FunctionDef) and function.name.value not in self._escaped:
+            from_sites = True
             arguments = []
             for call, at, at_index, method in self._outside(lambda: self._call_sites(function)):
                 argument = argument_expression(expr.value.value, Activation(
@@ -257,7 +259,9 @@ class Expressions(Sites):
             if entry is None:
                 return None
             values.append(self._outside(lambda: self._value(*entry)))
-        return join(values) if values else None
+        if not values:
+            return None
+        return _passed_here(join(values), where) if from_sites else join(values)
 
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
         """Unknown — except a probability-named parameter of a loss function, and a
@@ -318,9 +322,11 @@ class Expressions(Sites):
             if self._active is None and call.args and id(callee.node) in self._param_readers:
                 return self._result_for(call, callee.node, callee.scope, scope, index, result)
             return result
-        if callee.kind == "identity" and call.args and call.args[0].keyword is None and (
-                not call.args[0].star):
+        if callee.kind in ("identity", "rescaling") and call.args and (
+                call.args[0].keyword is None and not call.args[0].star):
             value = self._value(call.args[0].value, scope, index)
+            if value.integral and callee.kind == "rescaling":
+                value = replace(value, integral=False)
             return replace(value, layer=None) if value.layer else value
         if callee.kind == "layer" and callee.value is not None and callee.value.layer:
             return self._activation(callee.value.layer, callee.value.node or call)
@@ -381,6 +387,17 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _passed_here(value: Value, scope: Scope) -> Value:
+    """A parameter's value joined from the module's calls of its function. A function of
+    the module or a method can be called from elsewhere too: whole numbers passed here
+    prove nothing of what other callers pass (a nested function's callers are all here)."""
+    parent = scope.parent
+    if value.integral and (parent is None or not isinstance(parent.node, (
+            cst.FunctionDef, cst.Lambda))):
+        return replace(value, integral=False)
+    return value
 
 
 def _passed_as(value: Value, call: cst.Call, qualified: str) -> Value:

@@ -22,6 +22,7 @@ DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double
 # The words a dtype is spelled with in source (``tf.half`` is float16).
 DTYPE_WORDS = {"float16": ("float16", "half"), "float64": ("float64", "double")}
 FLOAT16 = frozenset(DTYPE_WORDS["float16"])  # the names of the float16 dtype
+INTEGER_DTYPES = frozenset(f"{sign}int{bits}" for sign in ("", "u") for bits in (8, 16, 32, 64))
 
 
 R = TypeVar("R")
@@ -84,6 +85,10 @@ class Value:
     # which nothing bounds): exp of it overflows. Kept through structure ops and arithmetic
     # with other values; dropped where the interval bounds it (a clip, a minimum, a shift).
     huge: Optional[Evidence] = None
+    # Proven to hold whole numbers only (a 0/1 mask, a one-hot row, a count, an integer
+    # dtype), so that with ``lo >= 0`` it is 0 or at least 1: see ``is_count``. Only what
+    # the analysis proves sets it; a naming convention never does.
+    integral: bool = False
 
     @property
     def positive(self) -> bool:
@@ -92,6 +97,18 @@ class Value:
     @property
     def nonnegative(self) -> bool:
         return self.lo >= 0
+
+    @property
+    def whole(self) -> bool:
+        """Proven to hold whole numbers only (``integral``, or an integer constant)."""
+        const = self.const
+        return self.integral or (const is not None and const - const == 0
+                                 and const == int(const))
+
+    @property
+    def is_count(self) -> bool:
+        """Proven to be 0 or at least 1 everywhere: whole numbers, none negative."""
+        return self.whole and self.lo >= 0
 
     @property
     def can_be_zero(self) -> bool:
@@ -146,7 +163,7 @@ def join(values: Sequence[Value]) -> Value:
         negative=next((v.negative for v in values if v.negative), None),
         huge=next((v.huge for v in values if v.huge), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
-        tags=tags,
+        tags=tags, integral=all(v.whole for v in values),
         layer=next((v.layer for v in values if v.layer), None),
         node=next((v.node for v in values if v.layer), None),
     )

@@ -23,7 +23,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.optable import Op
-from nanlint.analysis.lattice import DTYPES, FLOAT16 as FLOAT16_NAMES
+from nanlint.analysis.lattice import DTYPES, FLOAT16 as FLOAT16_NAMES, INTEGER_DTYPES
 from nanlint.analysis.scopes import dotted_parts
 from nanlint.analysis.tree import visit
 
@@ -62,6 +62,14 @@ def dtype_name(expr: Optional[cst.BaseExpression]) -> Optional[str]:
         return text if isinstance(text, str) else None
     parts = dotted_parts(expr) if expr is not None else None
     return parts[-1] if parts and parts[-1] in DTYPES else None
+
+
+def integer_dtype(expr: Optional[cst.BaseExpression]) -> bool:
+    """``tf.int32``, ``'int64'``, an imported ``uint8``: an integer dtype."""
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value in INTEGER_DTYPES
+    parts = dotted_parts(expr) if expr is not None else None
+    return bool(parts) and parts[-1] in INTEGER_DTYPES
 
 
 class Precision:

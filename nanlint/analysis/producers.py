@@ -51,7 +51,12 @@ class Producers(Sources):
             return self._value(expr, scope, index) if expr is not None else UNKNOWN
 
         if transfer == "range":
-            return self._fixed(op, call)
+            value = self._fixed(op, call)
+            if op.integral and all(
+                    self.argument(call, op, position) is None or arg(position).whole
+                    for position in range(2, len(op.args))):
+                value = replace(value, integral=True)
+            return value
         if transfer == "matmul":
             a, b = arg(0), arg(1)
             left, right = self.argument(call, op, 0), self.argument(call, op, 1)
@@ -73,7 +78,8 @@ class Producers(Sources):
             return Value(known=True, tensor=True)
         if transfer == "like":
             x = arg(0)
-            return replace(x, tensor=True, layer=None)
+            return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
+                x.integral))
         if transfer == "epsilon":
             return replace(constant(self.settings.epsilon), tensor=True)
         if transfer == "exp":
@@ -113,7 +119,7 @@ class Producers(Sources):
             a, b = arg(0), arg(1)
             return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
                          negative=a.negative or b.negative, known=a.known and b.known,
-                         tensor=True)
+                         tensor=True, integral=a.whole and b.whole)
         if transfer == "clip":
             return clip(arg(0), arg(1), arg(2))
         if transfer == "cast":
@@ -125,8 +131,12 @@ class Producers(Sources):
                                     "condition is false", "high", discrete=True,
                                     producer="mask")
                 return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
-                             tags=frozenset({"mask"}), guards=x.guards)
-            return replace(x, tensor=True, layer=None)
+                             tags=frozenset({"mask"}), guards=x.guards,
+                             integral=op.integral is not False)
+            # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
+            integral = op.integral is not False and (
+                x.whole or self._integer_dtype(call, scope, index))
+            return replace(x, tensor=True, layer=None, integral=integral)
         if transfer == "bool":
             guards = None
             callee = self._callee(call.func, scope, index)
@@ -136,11 +146,11 @@ class Producers(Sources):
                     positional) == 2:
                 guards = self._zeros_marked(positional[0], positional[1], scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
-                         guards=guards)
+                         guards=guards, integral=True)
         if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
             x = arg(0)
             return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
-                         tags=x.tags & {"binary"})
+                         tags=x.tags & {"binary"}, integral=x.whole)
         if transfer == "join":  # concat / stack of a list: an element can be anywhere
             expr = self.argument(call, op, 0)
             if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:

@@ -16,7 +16,7 @@ from nanlint import optable
 from nanlint.analysis.callsites import argument_expression
 from nanlint.analysis.constants import Constants
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value
-from nanlint.analysis.precision import dtype_name
+from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.analysis.scopes import Scope, dotted_parts
 from nanlint.optable import Op, Reason
 
@@ -44,14 +44,23 @@ class Sources(Constants):
 
     def _dtype_argument(self, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
         """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
+        expr = self._dtype_expression(call, scope, index)
+        if expr is None:
+            return None
+        return dtype_name(expr)
+
+    def _integer_dtype(self, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``tf.cast(x, tf.int32)``, ``dtype="int64"``: an integer dtype (whole numbers)."""
+        return integer_dtype(self._dtype_expression(call, scope, index))
+
+    def _dtype_expression(self, call: cst.Call, scope: Scope, index: int
+                          ) -> Optional[cst.BaseExpression]:
         expr = self.keyword(call, "dtype")
         callee = self._callee(call.func, scope, index)
         if expr is None and callee is not None and callee.op is not None and (
                 callee.op.transfer == "cast") and len(call.args) > 1:
             expr = call.args[1].value
-        if expr is None:
-            return None
-        return dtype_name(expr)
+        return expr
 
     def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
         """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
