@@ -57,7 +57,9 @@ class VanishingEpsilon(Rule):
 
     - a constant sum such as `1e-10 + 1` or `1 - 1e-10` that meets a float32 tensor
       (`1e-10 + 1 - tf.sigmoid(z)`, `tf.clip_by_value(p, 1e-10, 1 - 1e-10)`): Python folds
-      it in float64, but it becomes exactly `1.0` when it is converted to float32;
+      it in float64, but it becomes exactly `1.0` when it is converted to float32 (an
+      epsilon is a small number, below 1e-2: the `+ 1` of a mask fill `-(2**32) + 1` is no
+      epsilon, and losing it guards nothing that was guarded);
     - an epsilon below `float16-min-epsilon` (default 1e-4) added to a float16 value, or used
       as the lower bound of a `tf.clip_by_value` / `tf.maximum` of one: a value from
       `tf.cast(x, tf.float16)` or `dtype=tf.float16`, or, under a float16 dtype policy
@@ -187,7 +189,9 @@ class VanishingEpsilon(Rule):
         a, b = (found, other) if first is expr.left else (other, found)
         sign = -1.0 if isinstance(expr.operator, cst.Subtract) else 1.0
         big, small = (a, sign * b) if abs(a) >= abs(b) else (sign * b, a)
-        if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big):
+        # An epsilon is a small number: in `-(2**32) + 1` (a mask fill) the 1 is no epsilon,
+        # and its loss next to 2**32 guards nothing because it was guarding nothing.
+        if small == 0 or big == 0 or abs(small) >= 1e-2 * abs(big) or abs(small) >= 1e-2:
             return None
         return big, small, a + sign * b
 
