@@ -20,6 +20,7 @@ from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 from nanlint.analysis.lattice import FLOAT16
 from nanlint.analysis.data import Moment
+from nanlint.analysis.sinks import UNKNOWN as REACH_UNKNOWN
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
@@ -116,8 +117,10 @@ class Rule:
     # code: its findings, sampled on real code, are not yet 2 in 3 real risks. Its docs say
     # why in a `## Preview` section.
     preview: ClassVar[bool] = False
-    # "gradient": a hazard of the gradient, reported only where the value may reach a
-    # differentiated objective; "forward": a hazard of the value, reported everywhere but
+    # "gradient": a hazard of the gradient, reported only where the value is shown to reach
+    # a differentiated objective, or reaches somewhere unknown from code that a convention
+    # says is differentiated (docs/gradient-reach.md); "forward": a hazard of the value,
+    # reported everywhere but
     # one step less confident (and saying so) where no gradient flows; "": neither.
     hazard: ClassVar[str] = ""
     # `nanlint suspects` ranks a gradient hazard where no gradient is shown to flow (lower)
@@ -145,6 +148,15 @@ class Rule:
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
         reach = self.analysis.reach(node)
+        if self.hazard == "gradient" and reach.level == REACH_UNKNOWN:
+            # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
+            # convention that says one does (an objective's name, a layer's call).
+            convention = self.analysis.differentiated_by_convention()
+            if convention:
+                message = f"{message} (a gradient flows by convention: {convention})"
+                confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
+            elif not self.keep_unreached:
+                return
         if not reach.gradient:
             if self.hazard == "gradient" and not self.keep_unreached:
                 return

@@ -74,7 +74,9 @@ class ClipInForwardPass(Rule):
         "import tensorflow as tf\nh = tf.clip_by_value(tf.matmul(x, w), 0.0, 6.0)\n",
     ]
     INVALID = [
-        "import tensorflow as tf\nh = tf.matmul(x, w1) + b1\nh = tf.clip_by_value(h, -10., 10.)\n",
+        "import tensorflow as tf\ndef regression_loss(x, y, w1, b1):\n"
+        "    h = tf.matmul(x, w1) + b1\n    h = tf.clip_by_value(h, -10., 10.)\n"
+        "    return tf.reduce_mean(tf.square(h - y))\n",
         "import tensorflow as tf\nclass Block(tf.keras.layers.Layer):\n"
         "    def __init__(self):\n        self.dense = tf.keras.layers.Dense(64, "
         "activation='relu')\n    def call(self, x):\n"

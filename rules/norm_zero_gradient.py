@@ -96,8 +96,10 @@ class NormZeroGradient(Rule):
     INVALID = [
         "import tensorflow as tf\n"
         "def contrastive_loss(a, b):\n    return tf.reduce_mean(tf.norm(a - b, axis=-1))\n",
-        "from tensorflow.keras import backend as K\nd = K.sqrt(K.sum(K.square(a - b), axis=-1))\n",
-        "from keras import ops\nh = ops.relu(x)\nn = ops.norm(h)\n",
+        "from tensorflow.keras import backend as K\ndef euclidean_loss(a, b):\n"
+        "    return K.sqrt(K.sum(K.square(a - b), axis=-1))\n",
+        "from keras import ops\ndef feature_penalty(x):\n    h = ops.relu(x)\n"
+        "    return ops.norm(h)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

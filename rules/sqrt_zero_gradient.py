@@ -86,13 +86,18 @@ class SqrtZeroGradient(Rule):
     ]
     INVALID = [
         "import tensorflow as tf\n"
-        "def rmse(y, p):\n    return tf.sqrt(tf.reduce_mean(tf.square(y - p)))\n",
-        "from tensorflow.keras import backend as K\nd = K.sum(K.square(a - b)) ** 0.5\n",
-        "import tensorflow as tf\nstd = tf.sqrt(tf.exp(log_var))\n",
-        "import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
-        "slopes = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n",
-        "from keras import backend as K\ndef norm(x):\n"
-        "    s = K.std(x, axis=-1, keepdims=True)\n    return x / (s + 1e-6)\n",
+        "def rmse_loss(y, p):\n    return tf.sqrt(tf.reduce_mean(tf.square(y - p)))\n",
+        "from tensorflow.keras import backend as K\ndef distance_loss(a, b):\n"
+        "    return K.sum(K.square(a - b)) ** 0.5\n",
+        "import tensorflow as tf\ndef sample_loss(log_var, noise):\n"
+        "    return tf.reduce_mean(tf.sqrt(tf.exp(log_var)) * noise)\n",
+        "import tensorflow as tf\ndef gradient_penalty(d, x):\n"
+        "    g = tf.gradients(d, [x])[0]\n"
+        "    slopes = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n"
+        "    return tf.reduce_mean((slopes - 1.0) ** 2)\n",
+        "import keras\nfrom keras import backend as K\nclass Norm(keras.layers.Layer):\n"
+        "    def call(self, x):\n        s = K.std(x, axis=-1, keepdims=True)\n"
+        "        return x / (s + 1e-6)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -97,9 +97,12 @@ class WhereDoesNotGuardGradient(Rule):
         "import numpy as np\ny = np.where(x > 0, np.log(x), 0.0)\n",
     ]
     INVALID = [
-        "import tensorflow as tf\ny = tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))\n",
-        "from tensorflow.keras import backend as K\nr = K.switch(K.equal(n, 0), n * 0, s / n)\n",
-        "from keras import ops\ny = ops.log(x)\nz = ops.where(x > 0, y, 0.0)\n",
+        "import tensorflow as tf\ndef log_loss(x):\n"
+        "    return tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))\n",
+        "from tensorflow.keras import backend as K\ndef mean_loss(s, n):\n"
+        "    return K.switch(K.equal(n, 0), n * 0, s / n)\n",
+        "from keras import ops\ndef log_loss(x):\n    y = ops.log(x)\n"
+        "    return ops.where(x > 0, y, 0.0)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

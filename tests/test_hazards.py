@@ -103,16 +103,18 @@ def test_an_initializer_that_reaches_zero_is_high_confidence():
 
 
 def test_the_root_of_gradients_is_fixed_with_the_gradient_epsilon():
-    source = ("import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
-              "s = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n"
-              "n = tf.norm(g, axis=1)\n")
+    source = ("import tensorflow as tf\ndef gradient_penalty(d, x):\n"
+              "    g = tf.gradients(d, [x])[0]\n"
+              "    s = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n"
+              "    n = tf.norm(g, axis=1)\n    return s + n\n")
     outcome = fix_source(source, "gp.py", options_for(), SAFETIES["unsafe"])
     assert "tf.sqrt(tf.reduce_sum(tf.square(g), axis=1) + 1e-12)" in outcome.text
     assert "n = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1) + 1e-12)" in outcome.text
 
 
-GRADIENT_PENALTY = ("import tensorflow as tf\ng = tf.gradients(d, [x])[0]\n"
-                    "s = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n")
+GRADIENT_PENALTY = ("import tensorflow as tf\ndef gradient_penalty(d, x):\n"
+                    "    g = tf.gradients(d, [x])[0]\n"
+                    "    return tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))\n")
 MASKED = ("import tensorflow as tf\ndef f(x, keep):\n"
           "    return tf.reduce_sum(x) / tf.reduce_sum(keep)\n")
 

@@ -106,12 +106,12 @@ def test_a_continuous_denominator_help_names_the_numerator(lint):
 NORM_THEN_DIVIDE = """import tensorflow as tf
 
 
-def inverse_distance(a, b):
+def inverse_distance_loss(a, b):
     d = tf.norm(a - b)
     return 1.0 / d
 
 
-def inline(a, b):
+def inline_loss(a, b):
     return 1.0 / tf.norm(a - b)
 """
 
@@ -134,7 +134,7 @@ def test_one_epsilon_per_hazard(lint):
 
 def test_a_fix_that_needs_no_other_keeps_it(lint):
     """Only the norm's hazard is shared: with NAN202 off, the division keeps its fix."""
-    [finding] = lint(NORM_THEN_DIVIDE.split("\n\n\ndef inline")[0], ["NAN101"])
+    [finding] = lint(NORM_THEN_DIVIDE.split("\n\n\ndef inline_loss")[0], ["NAN101"])
     assert finding.fix is not None
 
 

@@ -85,8 +85,9 @@ RMSE = "tf.sqrt(tf.reduce_mean(tf.square(p - y)))"
      "    opt.minimize(total)", True),
     (f"losses = []\n    losses.append({RMSE})\n    opt.minimize(tf.add_n(losses))", True),
     (f"parts = {{}}\n    parts['rmse'] = {RMSE}\n    opt.minimize(parts['rmse'])", True),
-    (f"r = {RMSE}\n    return r", True),  # a function nobody in the file calls: unknown
-    (f"self.r = {RMSE}", True),  # an attribute: read anywhere
+    # unknown, and `step` is no objective by its name: quiet (`suspects` ranks it)
+    (f"r = {RMSE}\n    return r", False),  # a function nobody in the file calls
+    (f"self.r = {RMSE}", False),  # an attribute: read anywhere
     (f"opt.minimize(external({RMSE}))", True),  # through an unknown callee
     # only to sinks, along every path
     (f"r = {RMSE}\n    if c:\n        print(r)\n    else:\n        tf.print(r)", False),
@@ -146,9 +147,48 @@ def test_each_function_is_analysed_once(monkeypatch):
 
     monkeypatch.setattr(defuse.Body, "__init__", counting)
     functions = "".join(
-        f"def f{i}(a, b):\n    d = tf.norm(a - b)\n    e = tf.norm(b - a)\n"
+        f"def f{i}_loss(a, b):\n    d = tf.norm(a - b)\n    e = tf.norm(b - a)\n"
         f"    print(tf.norm(a - b + 1))\n    return d + e\n\n" for i in range(20))
     findings = lint_source("import tensorflow as tf\n\n" + functions, "example.py",
                            options_for(["NAN202"]))
     assert len(findings) == 40
     assert len(built) == len({id(node) for node in built}) <= 21
+
+
+@pytest.mark.parametrize("source, why", [
+    # TF2: a function named like an objective
+    ("import tensorflow as tf\n\ndef triplet_cost(a, b):\n"
+     "    return tf.reduce_mean(tf.norm(a - b, axis=-1))\n", "`triplet_cost` is an objective"),
+    # TF1: a penalty term built in the graph, named as one
+    ("import tensorflow.compat.v1 as tf\n\ndef smoothness_penalty(a, b):\n"
+     "    return tf.sqrt(tf.reduce_sum(tf.square(a - b)))\n",
+     "`smoothness_penalty` is an objective"),
+    # Keras 3: a layer's call, trained with its model
+    ("import keras\nfrom keras import ops\n\nclass Spread(keras.layers.Layer):\n"
+     "    def call(self, x):\n        return ops.sqrt(ops.var(x, axis=-1))\n",
+     "the `call` of `Spread`, trained with its model"),
+    # a function a Lambda layer runs
+    ("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n\n"
+     "def distance(pair):\n    a, b = pair\n    return K.sqrt(K.sum(K.square(a - b), axis=1))\n\n"
+     "layer = tf.keras.layers.Lambda(distance)\n", "run by a Keras `Lambda` layer"),
+])
+def test_a_gradient_hazard_with_unknown_reach_is_reported_by_convention(source, why):
+    [finding] = lint_source(source, "example.py", options_for(["NAN201", "NAN202"]))
+    assert f"(a gradient flows by convention: {why}" in finding.message
+    assert finding.confidence in ("medium", "low")
+
+
+@pytest.mark.parametrize("source", [
+    # TF2: a helper nobody in the file calls, named like nothing
+    "import tensorflow as tf\n\ndef spread(x):\n    return tf.math.reduce_std(x, axis=0)\n",
+    # TF1: graph code whose tensor goes nowhere the file shows
+    "import tensorflow.compat.v1 as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b)))\n",
+    # Keras 3: a plain function, no layer
+    "from keras import ops\n\ndef radius(x):\n    return ops.norm(ops.relu(x))\n",
+])
+def test_a_gradient_hazard_with_unknown_reach_and_no_convention_is_quiet(source):
+    from nanlint.config import Config
+
+    assert lint_source(source, "example.py", options_for(["NAN201", "NAN202"])) == []
+    ranked = lint_source(source, "example.py", Config().for_suspects().options_for(None))
+    assert [f.code for f in ranked if f.score is not None]  # the hunt still lists it

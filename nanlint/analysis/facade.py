@@ -37,6 +37,9 @@ def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
 _GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 
+_OBJECTIVE = re.compile(r"loss|cost|objective|penalty")
+
+
 class Analysis(Expressions):
     """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
 
@@ -256,6 +259,38 @@ class Analysis(Expressions):
     def in_loss_function(self) -> bool:
         """Inside a function that computes a loss (by its name, or `(y_true, y_pred)`)."""
         return self.computes_loss(self.in_function())
+
+    def differentiated_by_convention(self) -> str:
+        """Why the code being walked counts as differentiated although no objective is seen
+        in the file, or "": library code defines what other files train. A function whose
+        name says it is an objective (a loss, cost, objective or penalty, a `(y_true,
+        y_pred)` signature), a layer's or model's `call`, a function a Keras `Lambda` layer
+        runs."""
+        scopes = self.cursor.scopes
+        for index in range(len(scopes) - 1, -1, -1):
+            scope = scopes[index]
+            if isinstance(scope, cst.FunctionDef):
+                name = scope.name.value
+                if self.computes_loss(scope) or _OBJECTIVE.search(name.lower()):
+                    return f"`{name}` is an objective by its name"
+                outer = scopes[index - 1] if index else None
+                if name in ("call", "__call__") and isinstance(outer, cst.ClassDef) and (
+                        outer.bases):
+                    return f"the `call` of `{outer.name.value}`, trained with its model"
+            if isinstance(scope, (cst.FunctionDef, cst.Lambda)) and self._run_by_lambda(scope):
+                return "run by a Keras `Lambda` layer, trained with its model"
+        return ""
+
+    def _run_by_lambda(self, node: cst.CSTNode) -> bool:
+        """Whether a `keras.layers.Lambda(...)` of the module is given ``node`` (or, for a
+        function, its name)."""
+        name = node.name.value if isinstance(node, cst.FunctionDef) else None
+        for layer in self.calls_of("lambda_layer"):
+            first = layer.args[0].value if layer.args else None
+            if first is node or (name is not None and isinstance(first, cst.Name)
+                                 and first.value == name):
+                return True
+        return False
 
     def computes_loss(self, function: Optional[cst.FunctionDef]) -> bool:
         """Whether ``function`` computes a loss: by its name, or `(y_true, y_pred)`."""
