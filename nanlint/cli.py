@@ -61,7 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--preview", action="store_true",
                        help="also run the preview rules (off by default: see `nanlint rules`)")
     check.add_argument("--config", metavar="FILE", type=Path,
-                       help="use this configuration file instead of the nearest one")
+                       help="use this configuration file for every path instead of the "
+                       "nearest one to each")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply the configuration's exclude to the paths given too (for "
+                       "pre-commit, which names every changed file)")
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
@@ -105,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     suspects.add_argument("--no-cache", action="store_true",
                           help="do not read or write the cache")
     suspects.add_argument("--config", metavar="FILE", type=Path,
-                          help="use this configuration file instead of the nearest one")
+                          help="use this configuration file for every path instead of the "
+                          "nearest one to each")
     suspects.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                           help="worker processes (default: the number of cores; 1: no pool)")
 
@@ -167,25 +172,77 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
 
 
+def _configurations(args: argparse.Namespace, suspects: bool = False):
+    """The configuration for each path (``--config`` for all), with the command line's codes;
+    raises ConfigError."""
+    from nanlint import config as configuration
+    from nanlint import lookup
+
+    def codes(option: str) -> List[str]:
+        found = []
+        for text in getattr(args, option.lstrip("-").replace("-", "_"), None) or []:
+            given = configuration.split_codes(text, option)
+            if not given:
+                raise configuration.ConfigError(
+                    f"{option} {text!r} names no code; give codes such as NAN101, prefixes "
+                    "such as NAN1, or ALL")
+            found += given
+        return found
+
+    changes = lookup.Changes(
+        select=codes("--select") if getattr(args, "select", None) else None,
+        extend_select=codes("--extend-select"), ignore=codes("--ignore"),
+        preview=getattr(args, "preview", False), suspects=suspects)
+    return lookup.Configurations(args.config, changes)
+
+
+def _discover(args: argparse.Namespace, configs, force_exclude: bool = False):
+    """The files to check under the paths given, and whether a path was missing or empty
+    (reported here; the others are still checked). No files and a problem: None."""
+    from nanlint import config as configuration
+    from nanlint.discovery import discover
+    from nanlint.reporters import write_error
+
+    try:
+        files, problems, empty = discover([Path(p) for p in args.paths or ["."]], configs,
+                                          force_exclude)
+        for path in files:  # every configuration read now: a broken one stops the run
+            configs.for_path(path)
+    except configuration.ConfigError as error:
+        write_error(str(error))
+        return None, True
+    for problem in problems:
+        write_error(problem)
+    for folder in empty:  # a CI gate must not pass on nothing
+        sys.stderr.write(f"nanlint: warning: No Python files found under {folder}\n")
+    failed = bool(problems or empty)
+    return (None if failed and not files else files), failed
+
+
 def _check(args: argparse.Namespace) -> int:
+    """``nanlint check``; a path that was missing or held nothing makes the exit code 2,
+    after the others are checked and reported."""
+    from nanlint.config import ConfigError
+    from nanlint.reporters import write_error
+
+    args.paths_failed = False
+    try:
+        code = _check_paths(args)
+    except ConfigError as error:  # met late: the configuration of standard input's file
+        write_error(str(error))
+        return EXIT_ERROR
+    return EXIT_ERROR if args.paths_failed else code
+
+
+def _check_paths(args: argparse.Namespace) -> int:
     from nanlint import baseline
     from nanlint import config as configuration
     from nanlint import progress, runner
-    from nanlint.discovery import discover
+    from nanlint.discovery import force_excluded
     from nanlint.reporters import Scan, write_error
 
     try:
-        config = configuration.load(args.config)
-
-        def codes(option: str) -> List[str]:
-            given = getattr(args, option.lstrip("-").replace("-", "_")) or []
-            return [code for text in given for code in configuration.split_codes(text, option)]
-
-        if args.select:
-            config.select = codes("--select")
-        config.select = config.select + codes("--extend-select")
-        config.ignore = config.ignore + codes("--ignore")
-        config.preview = config.preview or args.preview
+        config = _configurations(args)
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
@@ -214,23 +271,25 @@ def _check(args: argparse.Namespace) -> int:
         if args.paths not in ([], ["-"]):
             write_error("`-` (standard input) cannot be combined with other paths")
             return EXIT_ERROR
-        if fixing:
-            return _fix_stdin(sys.stdin.buffer.read(), args, config)
-        findings = runner.run_stdin(sys.stdin.buffer.read(), args.stdin_filename, config)
-        displayed = [args.stdin_filename or "-"]
-        outcome = runner.Outcome(findings=findings, files_checked=1)
+        data = sys.stdin.buffer.read()
+        if (args.force_exclude and args.stdin_filename is not None
+                and force_excluded(Path(args.stdin_filename), config)):
+            if fixing and not args.diff:
+                sys.stdout.buffer.write(data)  # an editor replaces the buffer with this
+                return EXIT_CLEAN
+            findings, displayed = [], []
+        elif fixing:
+            return _fix_stdin(data, args, config)
+        else:
+            findings = runner.run_stdin(data, args.stdin_filename, config)
+            displayed = [args.stdin_filename or "-"]
+        outcome = runner.Outcome(findings=findings, files_checked=len(displayed))
     else:
         if args.stdin_filename is not None:
             write_error("--stdin-filename needs `-` as the path to check")
             return EXIT_ERROR
-        paths = [Path(p) for p in args.paths or ["."]]
-        files, problems, empty = discover(paths, config.exclude, config.root,
-                                          config.respect_gitignore)
-        for problem in problems:
-            write_error(problem)
-        for folder in empty:  # a CI gate must not pass on nothing
-            sys.stderr.write(f"nanlint: warning: No Python files found under {folder}\n")
-        if problems or empty:
+        files, args.paths_failed = _discover(args, config, args.force_exclude)
+        if files is None:
             return EXIT_ERROR
         displayed = [configuration.relative_display(path) for path in files]
         if args.add_noqa:
@@ -316,7 +375,8 @@ def _add_noqa(files, config, args: argparse.Namespace) -> int:
     added, changed, failed = 0, 0, False
     for path in files:
         findings = by_path.get(relative_display(path), [])
-        count, problem = add_suppressions(str(path), findings, config.options_for(path))
+        count, problem = add_suppressions(str(path), findings,
+                                          runner.options_for(config, str(path)))
         if problem is not None:
             sys.stderr.write(f"nanlint: {relative_display(path)}: {problem}\n")
             failed = True
@@ -334,12 +394,13 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     """As ruff does for editors: the fixed source (or, with --diff, the diff) on stdout,
     the findings that remain on stderr."""
     from nanlint import config as configuration
+    from nanlint import runner
     from nanlint.engine import SourceError, decode_with_encoding
     from nanlint.fixing import SAFETIES, fix_source, unified_diff
 
     name = args.stdin_filename
     display = configuration.relative_display(Path(name)) if name else "-"
-    options = config.options_for(Path(name) if name else None)
+    options = runner.options_for(config, name)
     try:
         source, _ = decode_with_encoding(data)
     except SourceError as error:
@@ -378,25 +439,18 @@ def _report_diff(outcome) -> int:
 def _suspects(args: argparse.Namespace) -> int:
     from nanlint import config as configuration
     from nanlint import runner, suspects_report
-    from nanlint.discovery import discover
     from nanlint.reporters import write_error
 
     try:
-        config = configuration.load(args.config)
+        config = _configurations(args, suspects=True)
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
     if args.top < 0 or args.jobs < 0:
         write_error("--top and --jobs must be 0 or more")
         return EXIT_ERROR
-    config = config.for_suspects()
-    files, problems, empty = discover([Path(p) for p in args.paths or ["."]], config.exclude,
-                                      config.root, config.respect_gitignore)
-    for problem in problems:
-        write_error(problem)
-    for folder in empty:
-        write_error(f"No Python files found under {folder}")
-    if problems or empty:
+    files, failed = _discover(args, config)
+    if files is None:
         return EXIT_ERROR
     outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     found = []
@@ -411,7 +465,7 @@ def _suspects(args: argparse.Namespace) -> int:
         suspects_report.report_json(ranked, sys.stdout)
     else:
         suspects_report.report_text(ranked, len(files), sys.stdout)
-    return EXIT_CLEAN
+    return EXIT_ERROR if failed else EXIT_CLEAN
 
 
 def _report(scan, args: argparse.Namespace) -> bool:
@@ -458,14 +512,14 @@ def _server() -> int:
 
 def _clean() -> int:
     from nanlint import config as configuration
-    from nanlint import runner
+    from nanlint import lookup, runner
 
-    try:
-        config = configuration.load(None)
+    try:  # the project's root, where the cache is, even if its configuration is broken
+        root = lookup.nearest(Path.cwd().resolve())[1] or Path.cwd()
     except configuration.ConfigError:
-        config = configuration.Config()
-    removed = runner.clean(config.root)
-    sys.stdout.write(f"removed {config.root / runner.CACHE_FOLDER}\n" if removed
+        root = Path.cwd()
+    removed = runner.clean(root)
+    sys.stdout.write(f"removed {root / runner.CACHE_FOLDER}\n" if removed
                      else "no cache to remove\n")
     return EXIT_CLEAN
 

@@ -1,4 +1,5 @@
-"""Configuration: the nearest ``.nanlint.yaml``, else ``[tool.nanlint]`` in ``pyproject.toml``.
+"""Configuration: ``.nanlint.yaml``, or ``[tool.nanlint]`` in ``pyproject.toml``; lookup.py
+finds the one that governs each path.
 
 Configuration is data: YAML is read with the safe loader, every key and type is checked, and
 an error names the file, the key and what was expected, in one line.
@@ -25,7 +26,12 @@ _CODE_OR_PREFIX = re.compile(r"^NAN\d{0,3}$")
 
 
 class ConfigError(Exception):
-    """A configuration problem, already phrased for the user (one line)."""
+    """A configuration problem, already phrased for the user (one line); ``path``: the file
+    at fault, where one is."""
+
+    def __init__(self, message: str, path: Optional[Path] = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass
@@ -60,6 +66,13 @@ class Config:
         state = dict(self.__dict__)
         state["_cache"] = {}
         return state
+
+    def for_path(self, path: Path) -> "Config":
+        """One configuration for every path (the interface of Configurations)."""
+        return self
+
+    def for_folder(self, folder: Path) -> "Config":
+        return self
 
     def for_suspects(self) -> "Config":
         """This configuration for `nanlint suspects` (options made afresh)."""
@@ -132,39 +145,30 @@ def _glob_match(relative_path: str, pattern: str) -> bool:
 
 
 # -- loading ---------------------------------------------------------------------------------
-def find_config(start: Path) -> Optional[Path]:
-    """The nearest .nanlint.yaml, or pyproject.toml with [tool.nanlint], from start upward."""
-    directory = start.resolve()
-    for folder in (directory, *directory.parents):
-        candidate = folder / CONFIG_FILE
-        if candidate.is_file():
-            return candidate
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_section(pyproject):
-            return pyproject
-        if (folder / ".git").exists():
-            break
-    return None
-
-
-def _has_tool_section(pyproject: Path) -> bool:
+def read_toml(path: Path) -> Dict[str, Any]:
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return re.search(r"^\[tool\.nanlint[\].]", text, re.MULTILINE) is not None
+        import tomllib  # type: ignore[import-not-found]
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}", path) from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}", path) from None
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table", path)
+    return document
 
 
-def load(path: Optional[Path] = None, start: Optional[Path] = None) -> Config:
-    """Load ``path`` (``--config``), or the nearest configuration file, or the defaults."""
-    if path is None:
-        path = find_config(start or Path.cwd())
-        if path is None:
-            return Config()
+def load(path: Path) -> Config:
+    """Load the configuration file ``path`` (see lookup.py for which one governs a path)."""
     if not path.is_file():
         raise ConfigError(f"{path}: configuration file not found")
-    data = _read(path)
-    return _validate(data, path)
+    return _validate(_read(path), path)
 
 
 def _read(path: Path) -> Dict[str, Any]:
@@ -173,15 +177,7 @@ def _read(path: Path) -> Dict[str, Any]:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
     if path.name == "pyproject.toml":
-        try:
-            import tomllib  # type: ignore[import-not-found]
-        except ModuleNotFoundError:  # Python < 3.11
-            import tomli as tomllib  # type: ignore[no-redef]
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{path}: invalid TOML: {error}") from None
-        section = document.get("tool", {}).get("nanlint", {})
+        section = read_toml(path).get("tool", {}).get("nanlint", {})
         if not isinstance(section, dict):
             raise ConfigError(f"{path}: [tool.nanlint] must be a table")
         return section
@@ -212,6 +208,19 @@ _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
                       "fix-epsilon-float16": (2.0 ** -11, "float16")}
 
 
+_NUMBERS = ("epsilon", "fix-epsilon", "fix-epsilon-float16", "fix-epsilon-gradient",
+            "file-timeout")
+# YAML 1.1 reads `1e-5` (no dot, or no sign in the exponent) as a string: a string that
+# spells a number is that number.
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str) and _NUMBER.match(value.strip()):
+        return float(value)
+    return value
+
+
 def _validate(data: Dict[str, Any], path: Path) -> Config:
     config = Config(path=path, root=path.parent)
     for key, value in data.items():
@@ -219,6 +228,8 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
             raise ConfigError(f"{path}: unknown key `{key}`; expected one of "
                               f"{', '.join(KEYS)}")
         where = f"{path}: `{key}`"
+        if key in _NUMBERS:
+            value = _number(value)
         if key in ("select", "ignore"):
             setattr(config, key, _codes(value, where))
         elif key == "exclude":
@@ -310,12 +321,18 @@ def _rule_options(value: Any, where: str) -> Dict[str, Dict[str, Any]]:
         if not isinstance(options, dict):
             raise ConfigError(f"{where}.{code} must be a mapping of options, "
                               f"got {_type_name(options)}")
+        options = dict(options)
         for name, setting in options.items():
             option = rule.options.get(name)
             if option is None:
                 expected = ", ".join(rule.options) or "none"
                 raise ConfigError(f"{where}.{code}: unknown option `{name}`; "
                                   f"{code} has options: {expected}")
+            if option.type in (float, int) and isinstance(setting, str):
+                setting = _number(setting)
+                if option.type is int and isinstance(setting, float) and setting.is_integer():
+                    setting = int(setting)
+                options[name] = setting
             if not _type_ok(setting, option.type):
                 raise ConfigError(f"{where}.{code}.{name} must be "
                                   f"{_type_word(option.type)}, got {_type_name(setting)}")

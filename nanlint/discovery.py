@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a run with none never loads it
     import pathspec
+
+    from nanlint.lookup import Configurations
 
 SKIPPED_FOLDERS = frozenset({
     ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", ".tox", ".nox",
@@ -64,28 +66,35 @@ def _is_virtualenv(folder: Path) -> bool:
     return (folder / "pyvenv.cfg").is_file()
 
 
-def discover(paths: Sequence[Path], exclude: Sequence[str] = (), exclude_root: Path = Path("."),
-             respect_gitignore: bool = True) -> Tuple[List[Path], List[str], List[Path]]:
+def discover(paths: Sequence[Path], configs: "Configurations",
+             force_exclude: bool = False) -> Tuple[List[Path], List[str], List[Path]]:
     """The files to check, sorted; the problems met (missing paths); and the folders given
-    that hold no file to check (a CI gate must not pass on nothing)."""
-    excluded = _spec(exclude) if exclude else None
-    root = exclude_root.resolve()
+    that hold no file to check (a CI gate must not pass on nothing).
+
+    ``configs.for_folder(folder)`` is the configuration in force in a folder: its ``exclude``
+    (relative to its root) decides what the walk skips there, and the one of a folder given
+    decides whether .gitignore files count. With ``force_exclude``, ``exclude`` also applies
+    to the paths given (pre-commit names every changed file)."""
+    excluder = _Excluder(configs)
     files: List[Path] = []
     problems: List[str] = []
     empty: List[Path] = []
     seen = set()
     for given in paths:
-        if given.is_dir():
+        if not os.path.lexists(given):
+            problems.append(f"{given}: no such file or folder")
+        elif force_exclude and excluder.given(given):  # skipped silently, as in ruff
+            continue
+        elif given.is_dir():
             found_any = False
-            for found in _walk(given, excluded, root, respect_gitignore):
+            gitignore = configs.for_folder(given).respect_gitignore
+            for found in _walk(given, excluder, gitignore):
                 found_any = True
                 _add(files, seen, found)
             if not found_any:
                 empty.append(given)
-        elif os.path.lexists(given):  # a file, or a broken link, a FIFO...: NAN000 says which
+        else:  # a file, or a broken link, a FIFO...: NAN000 says which
             _add(files, seen, given)
-        else:
-            problems.append(f"{given}: no such file or folder")
     return files, problems, empty
 
 
@@ -96,19 +105,42 @@ def _add(files: List[Path], seen: set, path: Path) -> None:
         files.append(path)
 
 
-def _excluded(path: Path, excluded: Optional[pathspec.PathSpec], root: Path,
-              is_dir: bool) -> bool:
-    if excluded is None:
-        return False
-    try:
-        relative = path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return False
-    return excluded.match_file(relative + "/" if is_dir else relative)
+def force_excluded(path: Path, configs: "Configurations") -> bool:
+    """Does the ``exclude`` in force for ``path`` match it or a folder above it?"""
+    return _Excluder(configs).given(path)
 
 
-def _walk(top: Path, excluded: Optional[pathspec.PathSpec], root: Path,
-          respect_gitignore: bool) -> Iterator[Path]:
+class _Excluder:
+    """Is a path excluded by the configuration in force in its parent folder?"""
+
+    def __init__(self, configs: "Configurations") -> None:
+        self.configs = configs
+        self.specs: Dict[int, Tuple[Any, Any, Path]] = {}
+
+    def __call__(self, resolved: Path, is_dir: bool) -> bool:
+        config = self.configs.for_folder(resolved.parent)
+        if not config.exclude:
+            return False
+        held, spec, root = self.specs.get(id(config), (None, None, Path()))
+        if held is not config:  # compiled once per configuration
+            spec, root = _spec(config.exclude), config.root.resolve()
+            self.specs[id(config)] = (config, spec, root)
+        try:
+            relative = resolved.relative_to(root).as_posix()
+        except ValueError:
+            return False
+        return spec.match_file(relative + "/" if is_dir else relative)
+
+    def given(self, path: Path) -> bool:
+        """A path given, or a folder above it, is excluded."""
+        resolved = path.resolve()
+        if self(resolved, resolved.is_dir()):
+            return True
+        return any(self(folder, True) for folder in resolved.parents
+                   if folder.parent != folder)
+
+
+def _walk(top: Path, excluded: _Excluder, respect_gitignore: bool) -> Iterator[Path]:
     parent_rules: Optional[_Ignore] = None
     if respect_gitignore:
         # .gitignore files above the starting folder, up to the repository root, apply too.
@@ -147,13 +179,13 @@ def _walk(top: Path, excluded: Optional[pathspec.PathSpec], root: Path,
                     continue
                 if rules is not None and rules.ignored(resolved_path, True):
                     continue
-                if _excluded(path, excluded, root, True):
+                if excluded(resolved_path, True):
                     continue
                 subfolders.append((path, resolved_path, rules))
             elif entry.name.endswith(SUFFIXES):
                 if rules is not None and rules.ignored(resolved_path, False):
                     continue
-                if _excluded(path, excluded, root, False):
+                if excluded(resolved_path, False):
                     continue
                 yield path
         stack.extend(reversed(subfolders))

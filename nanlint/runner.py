@@ -14,14 +14,17 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
 from nanlint.engine import LintOptions, lint_bytes, read_bytes
 from nanlint.finding import Finding
+from nanlint.lookup import Configurations
 
 CACHE_FOLDER = ".nanlint_cache"
+# One configuration for every file, or the configuration in force for each.
+Configs = Union[Config, Configurations]
 SERIAL_LIMIT = 16  # at most this many files to check: no pool
 # Results that do not follow from the file's bytes alone: a crash should be seen again (with
 # its traceback under --verbose) until it is fixed, and a timeout depends on the machine.
@@ -145,11 +148,11 @@ def clean(root: Path) -> bool:
 
 
 # -- running ---------------------------------------------------------------------------------
-_WORKER_CONFIG: Optional[Config] = None
+_WORKER_CONFIG: Optional[Configs] = None
 _WORKER_FIX: Optional[FixMode] = None
 
 
-def _init_worker(config: Config, local_rule_files: Sequence[str],
+def _init_worker(config: Configs, local_rule_files: Sequence[str],
                  mode: Optional[FixMode] = None) -> None:
     global _WORKER_CONFIG, _WORKER_FIX
     registry.use_local_rules(local_rule_files)
@@ -170,17 +173,17 @@ def _fix_chunk(chunk: Sequence[Tuple[str, str]]) -> List[Fixed]:
     return [_fix_one(_WORKER_CONFIG, _WORKER_FIX, path, display) for path, display in chunk]
 
 
-def _fix_one(config: Config, mode: FixMode, path: str, display: str) -> Fixed:
+def _fix_one(config: Configs, mode: FixMode, path: str, display: str) -> Fixed:
     from nanlint import fixing
 
-    outcome = fixing.fix_file(path, display, config.options_for(Path(path)), mode.safeties,
+    outcome = fixing.fix_file(path, display, options_for(config, path), mode.safeties,
                               write=mode.write)
     diff = "" if mode.write or not outcome.changed else fixing.unified_diff(
         outcome.original, outcome.text, display)
     return outcome.findings, outcome.fixed_codes, diff
 
 
-def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 0) -> Outcome:
+def run_fixes(files: Sequence[Path], config: Configs, mode: FixMode, jobs: int = 0) -> Outcome:
     """Fix every file (or, without ``mode.write``, compute the diffs); no cache."""
     outcome = Outcome(files_checked=len(files))
     work = [(str(path), relative_display(path)) for path in files]
@@ -209,9 +212,9 @@ def run_fixes(files: Sequence[Path], config: Config, mode: FixMode, jobs: int = 
     return outcome
 
 
-def _lint_one(config: Config, path: Optional[str], display: str, data: Optional[bytes]
+def _lint_one(config: Configs, path: Optional[str], display: str, data: Optional[bytes]
               ) -> List[Finding]:
-    options = config.options_for(Path(path) if path is not None else None)
+    options = options_for(config, path)
     if data is None:
         assert path is not None
         data, error = read_bytes(path)
@@ -220,7 +223,15 @@ def _lint_one(config: Config, path: Optional[str], display: str, data: Optional[
     return lint_bytes(data, display, options)
 
 
-def run_stdin(data: bytes, filename: Optional[str], config: Config) -> List[Finding]:
+def options_for(configs: Configs, path: Optional[str]) -> LintOptions:
+    """The options for a file (None: standard input without a name) under the configuration
+    in force for it."""
+    if path is None:
+        return configs.for_folder(Path.cwd()).options_for(None)
+    return configs.for_path(Path(path)).options_for(Path(path))
+
+
+def run_stdin(data: bytes, filename: Optional[str], config: Configs) -> List[Finding]:
     """Lint source read from standard input as if it were the file ``filename`` (no cache).
 
     Without a filename it is reported as ``-`` and only the configuration's select and
@@ -232,30 +243,31 @@ def run_stdin(data: bytes, filename: Optional[str], config: Config) -> List[Find
     return _lint_one(config, filename, relative_display(Path(filename)), data)
 
 
-def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = True,
-        cache_root: Optional[Path] = None,
+def run(files: Sequence[Path], configs: Configs, jobs: int = 0, use_cache: bool = True,
         advance: Optional[Callable[[int], None]] = None) -> Outcome:
-    """Every file's findings; ``advance(n)`` is told each time n more files are done."""
+    """Every file's findings; ``advance(n)`` is told each time n more files are done. Each
+    file's result is cached in its project's root (its configuration's ``root``)."""
     advance = advance or (lambda count: None)
     outcome = Outcome(files_checked=len(files))
-    cache = Cache((cache_root or config.root) / CACHE_FOLDER) if use_cache else None
-    todo: List[Tuple[str, str, Optional[bytes], Optional[str]]] = []
+    caches: Dict[Path, Cache] = {}
+    todo: List[Tuple[str, str, Optional[bytes], Optional[Tuple[Cache, str]]]] = []
     results: Dict[str, List[Finding]] = {}
     order = []
     for path in files:
         name, display = str(path), relative_display(path)
         order.append(name)
-        if cache is None:
+        if not use_cache:
             todo.append((name, display, None, None))
             continue
         data, error = read_bytes(name)
+        options = options_for(configs, name)
         if error is not None:
-            options = config.options_for(path)
             results[name] = [error.finding(display)] if "NAN000" in options.engine_codes else []
             advance(1)
             continue
-        key = hashlib.sha256(data).hexdigest() + ":" + options_fingerprint(
-            config.options_for(path))
+        root = configs.for_path(path).root
+        cache = caches.get(root) or caches.setdefault(root, Cache(root / CACHE_FOLDER))
+        key = hashlib.sha256(data).hexdigest() + ":" + options_fingerprint(options)
         cached = cache.get(key)
         if cached is not None:
             try:
@@ -265,22 +277,21 @@ def run(files: Sequence[Path], config: Config, jobs: int = 0, use_cache: bool = 
                 continue
             except TypeError:
                 pass  # an entry from an incompatible layout: lint again
-        todo.append((name, display, data, key))
+        todo.append((name, display, data, (cache, key)))
 
-    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], config, jobs, advance)
-    for (name, _, _, key), findings in zip(todo, linted):
+    linted = _lint_all([(n, d, b) for n, d, b, _ in todo], configs, jobs, advance)
+    for (name, _, _, entry), findings in zip(todo, linted):
         results[name] = findings
-        if cache is not None and key is not None and not any(
-                f.name in UNCACHED for f in findings):
-            cache.put(key, findings)
-    if cache is not None:
+        if entry is not None and not any(f.name in UNCACHED for f in findings):
+            entry[0].put(entry[1], findings)
+    for cache in caches.values():
         cache.save()
     for name in order:
         outcome.findings.extend(results.get(name, []))
     return outcome
 
 
-def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Config, jobs: int,
+def _lint_all(work: List[Tuple[str, str, Optional[bytes]]], config: Configs, jobs: int,
               advance: Callable[[int], None]) -> List[List[Finding]]:
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(work) <= SERIAL_LIMIT:

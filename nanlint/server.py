@@ -33,6 +33,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from nanlint import __version__, registry, suppression
 from nanlint import config as configuration
+from nanlint import lookup
 from nanlint.engine import FileTimeout, lint_bytes, lint_text, source_lines, within_budget
 from nanlint.finding import Finding
 from nanlint.fixing import SAFETIES, fix_notebook, fix_source, fixable
@@ -326,35 +327,27 @@ class NanlintServer(LanguageServer):
         self.cells_of: Dict[str, List[str]] = {}  # notebook URI → its cells' URIs
         self.configs: Dict[str, Tuple[Any, Optional[str], Optional[Path]]] = {}
         self.config_problems: Dict[str, str] = {}  # configuration file URI → its problem
+        self.nearest: Dict[Path, lookup.Found] = {}  # folder → its configuration file, root
         self.fixing: Dict[str, FixAll] = {}  # worker key → the fix-all run it waits for
         self.exit_code = 1
 
     # -- configuration -----------------------------------------------------------------------
-    def folder_of(self, path: Path) -> Path:
-        """The workspace folder that holds ``path`` (the deepest), else its own folder."""
-        best: Optional[Path] = None
-        for folder in self.workspace.folders.values():
-            root = Path(to_fs_path(folder.uri) or "")
-            if root.parts and path.is_relative_to(root) and (
-                    best is None or len(root.parts) > len(best.parts)):
-                best = root
-        if best is None and self.workspace.root_path:
-            root = Path(self.workspace.root_path)
-            if path.is_relative_to(root):
-                best = root
-        return best or path.parent
-
     def config_for(self, path: Optional[Path]) -> Optional[configuration.Config]:
-        """The configuration the CLI uses when run from the document's workspace folder, with
-        the client's overrides; None while that configuration is broken."""
-        start = self.folder_of(path) if path is not None else Path.cwd()
-        key = str(start)
+        """The configuration the CLI uses for the document: the one in force in its folder
+        (``configuration.nearest``; for a document without a file, the server's folder),
+        with the client's overrides; None while that configuration is broken."""
+        start = (path.parent if path is not None else Path.cwd()).resolve()
+        try:
+            found, root = lookup.nearest(start, self.nearest)
+        except configuration.ConfigError as error:  # a pyproject.toml that is not TOML
+            self.report_config(str(error), error.path)
+            return None
+        key = str(found or root or Path.cwd())
         if key not in self.configs:
-            found = configuration.find_config(start)
             try:
-                config = configuration.load(None, start=start)
-                config = self.apply_overrides(config)
-                self.configs[key] = (config, None, found)
+                config = (configuration.load(found) if found is not None
+                          else configuration.Config(root=root or Path.cwd()))
+                self.configs[key] = (self.apply_overrides(config), None, found)
             except configuration.ConfigError as error:
                 self.configs[key] = (None, str(error), found)
             self.report_config(*self.configs[key][1:])
@@ -446,6 +439,7 @@ class NanlintServer(LanguageServer):
 
     def configuration_changed(self) -> None:
         self.configs.clear()
+        self.nearest.clear()
         for uri in list(self.config_problems):  # a file that was broken: fixed, or gone?
             path = Path(to_fs_path(uri) or "")
             try:

@@ -78,12 +78,26 @@ def test_version(tmp_path):
     assert result.stdout.strip() == f"nanlint {__version__}"
 
 
-def test_missing_path_exits_2(tmp_path):
-    make(tmp_path, {"bad.py": TF_LOG})
-    result = run_cli("check", "bad.py", "missing.py", cwd=tmp_path)
+def test_a_missing_path_is_reported_the_others_are_checked_and_the_exit_is_2(tmp_path):
+    make(tmp_path, {"bad.py": TF_LOG, "clean.py": TF_CLEAN})
+    result = run_cli("check", "bad.py", "missing.py", "clean.py", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stdout == ""
+    assert "bad.py:3:8: NAN102 " in result.stdout and "in 1 of 2 files" in result.stdout
     assert_one_line_error(result.stderr, "missing.py", "no such file or folder")
+    result = run_cli("check", "missing.py", cwd=tmp_path)  # nothing left to check
+    assert result.returncode == 2 and result.stdout == ""
+    assert_one_line_error(result.stderr, "missing.py", "no such file or folder")
+
+
+def test_an_empty_folder_among_paths_is_reported_and_the_others_are_checked(tmp_path):
+    make(tmp_path, {"src/bad.py": TF_LOG, "empty/.keep": ""})
+    result = run_cli("check", "--format", "json", "empty", "src", cwd=tmp_path)
+    assert result.returncode == 2
+    assert [f["path"] for f in json.loads(result.stdout)["findings"]] == ["src/bad.py"]
+    assert result.stderr == "nanlint: warning: No Python files found under empty\n"
+    result = run_cli("suspects", "src", "missing", cwd=tmp_path)
+    assert result.returncode == 2 and "src/bad.py" in result.stdout
+    assert_one_line_error(result.stderr, "missing", "no such file or folder")
 
 
 # -- JSON ------------------------------------------------------------------------------------

@@ -345,3 +345,105 @@ def test_nothing_in_the_configuration_names_code_to_import(tmp_path, nanlint, te
     code, out, err = nanlint("check", cwd=tmp_path)
     assert (code, out) == (2, "")
     assert_one_line_error(err, str(tmp_path / ".nanlint.yaml"))
+
+
+# -- the configuration of each path, like ruff -----------------------------------------------
+def test_each_path_is_checked_under_its_own_configuration(tmp_path):
+    make(tmp_path, {"a/.nanlint.yaml": "select: [NAN101]\nexclude: [gen/]\n",
+                    "a/mixed.py": TF_MIXED, "a/gen/g.py": TF_LOG,
+                    "b/pyproject.toml": '[tool.nanlint]\nselect = ["NAN201"]\n',
+                    "b/mixed.py": TF_MIXED, "c/mixed.py": TF_LOG})
+    _, document = check_json("a", "b", "c", cwd=tmp_path)
+    assert codes_at(document) == [("a/mixed.py", 4, "NAN101"), ("b/mixed.py", 12, "NAN201"),
+                                  ("c/mixed.py", 3, "NAN102")]
+    # --config still gives one configuration to every path.
+    make(tmp_path, {"ci.yaml": "select: [NAN102]\n"})
+    _, document = check_json("--config", "ci.yaml", "a/mixed.py", "b", cwd=tmp_path)
+    assert codes_at(document) == [("a/mixed.py", 4, "NAN102"), ("a/mixed.py", 8, "NAN102"),
+                                  ("b/mixed.py", 4, "NAN102"), ("b/mixed.py", 8, "NAN102")]
+    # `nanlint suspects` walks by the same configuration: a/gen is excluded there too.
+    result = run_cli("suspects", "--format", "json", "a", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "a/mixed.py" in result.stdout and "gen/g.py" not in result.stdout
+
+
+def test_the_cache_is_kept_at_the_project_root(tmp_path):
+    make(tmp_path, {"proj/.nanlint.yaml": "select: [NAN1]\n", "proj/src/bad.py": TF_LOG,
+                    "repo/src/bad.py": TF_LOG})
+    make(tmp_path / "repo", {})  # a repository of its own, with no configuration
+    assert run_cli("check", "proj/src", cwd=tmp_path).returncode == 1
+    assert (tmp_path / "proj" / ".nanlint_cache").is_dir()
+    assert run_cli("check", ".", cwd=tmp_path / "repo" / "src").returncode == 1
+    assert (tmp_path / "repo" / ".nanlint_cache").is_dir()
+    assert not (tmp_path / ".nanlint_cache").exists()
+    assert not (tmp_path / "repo" / "src" / ".nanlint_cache").exists()
+    result = run_cli("clean", cwd=tmp_path / "repo" / "src")
+    assert result.returncode == 0 and not (tmp_path / "repo" / ".nanlint_cache").exists()
+
+
+def test_force_exclude_applies_exclude_to_the_paths_given(tmp_path):
+    make(tmp_path, {".nanlint.yaml": 'exclude: ["generated/", "*_pb2.py"]\n',
+                    "kept.py": TF_LOG, "generated/g.py": TF_LOG, "pkg/model_pb2.py": TF_LOG})
+    _, document = check_json("--force-exclude", "kept.py", "generated/g.py",
+                             "pkg/model_pb2.py", cwd=tmp_path)
+    assert [f["path"] for f in document["findings"]] == ["kept.py"]
+    result, document = check_json("--force-exclude", "generated/g.py", cwd=tmp_path)
+    assert result.returncode == 0 and document["findings"] == []  # nothing left: no error
+
+
+@pytest.mark.parametrize("text", ["[project\nname = 'x'\n", "[tool.black]\nline-length = \n"])
+def test_a_broken_pyproject_is_an_error_even_without_a_nanlint_section(tmp_path, nanlint, text):
+    make(tmp_path, {"bad.py": TF_LOG, "pyproject.toml": text})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, str(tmp_path / "pyproject.toml"), "invalid TOML")
+    code, out, err = nanlint("suspects", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "pyproject.toml", "invalid TOML")
+
+
+def test_a_nanlint_table_in_dotted_keys_is_found(tmp_path):
+    make(tmp_path, {"mixed.py": TF_MIXED, "pyproject.toml": 'tool.nanlint.select = ["NAN2"]\n'})
+    _, document = check_json(cwd=tmp_path)
+    assert codes_at(document) == [("mixed.py", 12, "NAN201")]
+
+
+def test_numbers_that_yaml_reads_as_strings_are_numbers(tmp_path, nanlint):
+    make(tmp_path, {"bad.py": TF_LOG, ".nanlint.yaml":
+                    "fix-epsilon: 1e-5\nepsilon: 1e-8\nfile-timeout: 3e1\n"
+                    "rules: {NAN301: {sgd-max: 1e-1}, NAN402: {min-layers: 2e0}}\n"})
+    code, out, err = nanlint("check", "--format", "json", cwd=tmp_path)
+    assert code == 1, err
+    assert json.loads(out)["findings"][0]["fix"]["edits"][0]["replacement"] == "p + 1e-5"
+    (tmp_path / ".nanlint.yaml").write_text("epsilon: 1e-x\n")
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert code == 2
+    assert_one_line_error(err, "`epsilon`", "must be a positive number", "'1e-x'")
+
+
+@pytest.mark.parametrize("option", ["--select", "--extend-select", "--ignore"])
+def test_an_empty_code_list_on_the_command_line_is_an_error(tmp_path, nanlint, option):
+    make(tmp_path, {"bad.py": TF_LOG})
+    code, out, err = nanlint("check", option, "", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, option, "names no code")
+
+
+def test_standard_input_uses_the_configuration_of_its_file_and_force_exclude(tmp_path):
+    make(tmp_path, {"a/.nanlint.yaml": "ignore: [NAN102]\nexclude: [gen/]\n",
+                    "b/pyproject.toml": "[tool.nanlint\n"})
+    result = run_cli("check", "-", "--stdin-filename", "a/x.py", cwd=tmp_path, stdin=TF_LOG)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = run_cli("check", "-", "--stdin-filename", "c/x.py", cwd=tmp_path, stdin=TF_LOG)
+    assert result.returncode == 1 and "c/x.py:3:8: NAN102" in result.stdout
+    result = run_cli("check", "-", "--stdin-filename", "b/x.py", cwd=tmp_path, stdin=TF_LOG)
+    assert result.returncode == 2 and result.stdout == ""
+    assert_one_line_error(result.stderr, "pyproject.toml", "invalid TOML")
+    make(tmp_path, {"a/.nanlint.yaml": "exclude: [gen/]\n"})
+    excluded = ["-", "--stdin-filename", "a/gen/x.py", "--force-exclude"]
+    result = run_cli("check", *excluded, cwd=tmp_path, stdin=TF_LOG)
+    assert result.returncode == 0 and "NAN102" not in result.stdout
+    result = run_cli("check", *excluded, "--fix", "--unsafe-fixes", cwd=tmp_path, stdin=TF_LOG)
+    assert (result.returncode, result.stdout) == (0, TF_LOG)
+    result = run_cli("check", *excluded[:3], cwd=tmp_path, stdin=TF_LOG)
+    assert result.returncode == 1 and "a/gen/x.py:3:8: NAN102" in result.stdout

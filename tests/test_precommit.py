@@ -43,7 +43,7 @@ def commit_current_tree(destination):
 def test_the_manifest_defines_the_nanlint_hook():
     [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == "nanlint"
-    assert hook["entry"] == "nanlint check"
+    assert hook["entry"] == "nanlint check --force-exclude"  # the configuration's exclude
     assert hook["language"] == "python"
     assert hook["types_or"] == ["python", "jupyter"]
     assert hook["require_serial"] is False
@@ -64,6 +64,9 @@ def test_pre_commit_runs_the_hook(tmp_path, hook_repository):
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     (project / "train.py").write_text(TF_LOG, encoding="utf-8")
     (project / "notes.txt").write_text("not python\n", encoding="utf-8")
+    (project / "generated").mkdir()  # excluded by the configuration, though pre-commit names it
+    (project / "generated" / "model.py").write_text(TF_LOG, encoding="utf-8")
+    (project / ".nanlint.yaml").write_text("exclude: [generated/]\n", encoding="utf-8")
     git("add", "-A", cwd=project)
     environment = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),
                        PRE_COMMIT_COLOR="never", NO_COLOR="1")
@@ -79,6 +82,7 @@ def test_pre_commit_runs_the_hook(tmp_path, hook_repository):
     assert "nanlint" in failed.stdout and "Failed" in failed.stdout, failed.stdout
     assert "train.py:3:8: NAN102 " in failed.stdout
     assert "notes.txt" not in failed.stdout  # only Python files are passed to the hook
+    assert "generated" not in failed.stdout
 
     (project / "train.py").write_text(TF_CLEAN, encoding="utf-8")
     git("add", "-A", cwd=project)

@@ -646,6 +646,26 @@ async def test_each_workspace_folder_has_its_configuration(client, workspace):
 
 
 @in_server
+async def test_a_document_is_checked_under_its_nearest_configuration(client, workspace):
+    # A project inside a workspace folder: its own configuration, as `nanlint check` finds it.
+    make(workspace / "main" / "nested",
+         {"pyproject.toml": "[tool.nanlint]\nignore = ['NAN102']\n"}, git=False)
+    make(workspace / "main" / "broken", {"pyproject.toml": "[tool.nanlint\n"}, git=False)
+    inside = workspace / "main" / "nested" / "deeper" / "log.py"
+    inside.parent.mkdir()
+    assert await published(client, inside.as_uri(), lambda: open_file(client, inside,
+                                                                      TF_LOG)) == []
+    broken = workspace / "main" / "broken" / "log.py"
+    config = workspace / "main" / "broken" / "pyproject.toml"
+    [problem] = await published(client, config.as_uri(), lambda: open_file(client, broken,
+                                                                             TF_LOG))
+    assert "invalid TOML" in problem.message
+    assert not client.diagnostics.get(broken.as_uri())
+    close_file(client, inside)
+    close_file(client, broken)
+
+
+@in_server
 async def test_the_configuration_files_are_watched(client):
     [registration] = client.registrations
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
