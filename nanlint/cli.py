@@ -28,7 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nanlint {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    check = commands.add_parser("check", help="check files and folders (default: .)")
+    check = commands.add_parser(
+        "check", help="check files and folders (default: .)",
+        epilog="Test files are not training code: a scan of a folder skips tests/ folders, "
+        "test_*.py, *_test.py and conftest.py unless the configuration sets "
+        "`include-tests: true`. A file named on the command line is always checked (with "
+        "--force-exclude, the configuration decides).")
     check.add_argument("paths", nargs="*", metavar="PATH",
                        help="files and folders to check (default: .); `-` reads standard input")
     check.add_argument("--stdin-filename", metavar="PATH",

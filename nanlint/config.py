@@ -45,6 +45,7 @@ class Config:
     min_confidence: str = "low"
     respect_gitignore: bool = True
     check_all_files: bool = False
+    include_tests: bool = False  # test files are not training code: skipped unless true
     preview: bool = False  # run preview rules selected by a prefix too
     epsilon: float = 1e-7
     fix_epsilon: float = 1e-7
@@ -73,6 +74,12 @@ class Config:
 
     def for_folder(self, folder: Path) -> "Config":
         return self
+
+    @property
+    def excluded(self) -> List[str]:
+        """The patterns a scan skips: ``exclude``, and the test files unless
+        ``include_tests``."""
+        return self.exclude + ([] if self.include_tests else list(TEST_PATTERNS))
 
     def for_suspects(self) -> "Config":
         """This configuration for `nanlint suspects` (options made afresh)."""
@@ -201,7 +208,9 @@ def _read(path: Path) -> Dict[str, Any]:
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon",
         "fix-epsilon-float16", "fix-epsilon-gradient", "probability-parameters",
-        "mask-parameters", "delta-parameters", "rules", "file-timeout")
+        "mask-parameters", "delta-parameters", "rules", "file-timeout", "include-tests")
+# Test files and folders, skipped unless `include-tests: true` (gitignore patterns).
+TEST_PATTERNS = ("tests/", "test_*.py", "*_test.py", "conftest.py")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
 _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),
@@ -245,7 +254,7 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be one of {', '.join(CONFIDENCES)}, "
                                   f"got {value!r}")
             config.min_confidence = value
-        elif key in ("respect-gitignore", "check-all-files", "preview"):
+        elif key in ("respect-gitignore", "check-all-files", "preview", "include-tests"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
             setattr(config, key.replace("-", "_"), value)

@@ -119,11 +119,12 @@ class _Excluder:
 
     def __call__(self, resolved: Path, is_dir: bool) -> bool:
         config = self.configs.for_folder(resolved.parent)
-        if not config.exclude:
+        patterns = config.excluded
+        if not patterns:
             return False
         held, spec, root = self.specs.get(id(config), (None, None, Path()))
         if held is not config:  # compiled once per configuration
-            spec, root = _spec(config.exclude), config.root.resolve()
+            spec, root = _spec(patterns), config.root.resolve()
             self.specs[id(config)] = (config, spec, root)
         try:
             relative = resolved.relative_to(root).as_posix()

@@ -447,3 +447,26 @@ def test_standard_input_uses_the_configuration_of_its_file_and_force_exclude(tmp
     assert (result.returncode, result.stdout) == (0, TF_LOG)
     result = run_cli("check", *excluded[:3], cwd=tmp_path, stdin=TF_LOG)
     assert result.returncode == 1 and "a/gen/x.py:3:8: NAN102" in result.stdout
+
+
+def test_test_files_are_skipped_unless_the_configuration_includes_them(tmp_path):
+    from cli_helpers import TF_LOG, make
+    from conftest import run_cli
+
+    files = {"src/train.py": TF_LOG, "tests/test_train.py": TF_LOG,
+             "pkg/model_test.py": TF_LOG, "pkg/test_model.py": TF_LOG, "conftest.py": TF_LOG}
+    make(tmp_path, files)
+    default = run_cli("check", "--no-cache", "--quiet", cwd=tmp_path)
+    assert {line.split(":")[0] for line in default.stdout.splitlines()} == {"src/train.py"}
+    named = run_cli("check", "--no-cache", "--quiet", "tests/test_train.py", cwd=tmp_path)
+    assert named.stdout.startswith("tests/test_train.py:3:")  # named: always checked
+    forced = run_cli("check", "--no-cache", "--quiet", "--force-exclude",
+                     "tests/test_train.py", cwd=tmp_path)
+    assert forced.stdout == "" and forced.returncode == 0
+    (tmp_path / ".nanlint.yaml").write_text("include-tests: true\n", encoding="utf-8")
+    included = run_cli("check", "--no-cache", "--quiet", cwd=tmp_path)
+    assert {line.split(":")[0] for line in included.stdout.splitlines()} == set(files)
+    (tmp_path / ".nanlint.yaml").write_text("include-tests: 3\n", encoding="utf-8")
+    bad = run_cli("check", "--no-cache", cwd=tmp_path)
+    assert bad.returncode == 2 and "include-tests" in bad.stderr
+    assert "Test files are not training code" in run_cli("check", "--help").stdout
