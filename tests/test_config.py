@@ -47,8 +47,8 @@ def test_pyproject_tool_section_when_there_is_no_nanlint_yaml(tmp_path):
 
 
 def test_pyproject_subtables(tmp_path):
-    make(tmp_path, {"tests/test_x.py": TF_LOG, "src/x.py": TF_DIVIDE_NO_NAN,
-                    "pyproject.toml": '[tool.nanlint.per-file-ignores]\n"tests/*" = ["NAN102"]\n'
+    make(tmp_path, {"scripts/x.py": TF_LOG, "src/x.py": TF_DIVIDE_NO_NAN,
+                    "pyproject.toml": '[tool.nanlint.per-file-ignores]\n"scripts/*" = ["NAN102"]\n'
                                       '\n[tool.nanlint.rules.NAN101]\n'
                                       'check-divide-no-nan = false\n'})
     result, document = check_json(cwd=tmp_path)
@@ -122,7 +122,8 @@ def test_empty_configuration_file_means_defaults(tmp_path, nanlint):
 # -- what the keys do ------------------------------------------------------------------------
 def test_per_file_ignores(tmp_path):
     make(tmp_path, {
-        ".nanlint.yaml": 'per-file-ignores:\n  "tests/*": [NAN102]\n  "legacy.py": [NAN1]\n'
+        ".nanlint.yaml": 'include-tests: true\n'
+                         'per-file-ignores:\n  "tests/*": [NAN102]\n  "legacy.py": [NAN1]\n'
                          '  "gen/**": [NAN]\n',
         "mixed.py": TF_MIXED, "tests/test_a.py": TF_LOG, "other/test_a.py": TF_LOG,
         "pkg/legacy.py": TF_MIXED, "gen/out/model.py": TF_MIXED,

@@ -226,12 +226,12 @@ def test_a_suppression_of_a_code_that_is_not_enabled_is_not_judged(check, option
 
 
 def test_a_suppression_of_a_code_ignored_for_the_file_is_not_judged(tmp_path):
-    make(tmp_path, {".nanlint.yaml": 'per-file-ignores:\n  "tests/*": [NAN101]\n',
-                    "tests/a.py": TF_LOG.replace("(p)\n", "(p)  # nanlint: ignore[NAN101]\n"),
+    make(tmp_path, {".nanlint.yaml": 'per-file-ignores:\n  "legacy/*": [NAN101]\n',
+                    "legacy/a.py": TF_LOG.replace("(p)\n", "(p)  # nanlint: ignore[NAN101]\n"),
                     "src/a.py": TF_LOG.replace("(p)\n", "(p)  # nanlint: ignore[NAN101]\n")})
     _, document = check_json(cwd=tmp_path)
     assert [(f["path"], f["line"], f["code"]) for f in document["findings"]] == [
-        ("src/a.py", 3, "NAN102"), ("src/a.py", 3, "NAN001"), ("tests/a.py", 3, "NAN102")]
+        ("legacy/a.py", 3, "NAN102"), ("src/a.py", 3, "NAN102"), ("src/a.py", 3, "NAN001")]
 
 
 def test_a_finding_below_min_confidence_still_uses_its_suppression(check, tmp_path):
