@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 
 from nanlint import __version__
 from nanlint.finding import SEVERITIES
-from nanlint.reporters import FORMATS, STATISTICS_FORMATS
+from nanlint.reporters import FORMATS, STATISTICS_FORMATS, headline
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -345,7 +345,7 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     except SourceError as error:
         sys.stdout.buffer.write(data)
         finding = error.finding(display)
-        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+        sys.stderr.write(headline(finding) + "\n")
         return EXIT_FINDINGS
     outcome = fix_source(source, display, options,
                          SAFETIES["unsafe" if args.unsafe_fixes else "safe"])
@@ -354,7 +354,7 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
         return EXIT_FINDINGS if outcome.changed else EXIT_CLEAN
     sys.stdout.write(outcome.text)
     for finding in outcome.findings:
-        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+        sys.stderr.write(headline(finding) + "\n")
     return EXIT_FINDINGS if outcome.findings and not args.exit_zero else EXIT_CLEAN
 
 

@@ -102,6 +102,12 @@ def marker(finding: Finding, unsafe_shown: bool) -> str:
     return " [*]"
 
 
+def headline(finding: Finding, mark: str = "") -> str:
+    """``path:line:column: CODE [*] severity: message``: the code where flake8-style tools
+    look for it, the severity as compilers write it (what ``--fail-on`` compares)."""
+    return f"{finding.location}: {finding.code}{mark} {finding.severity}: {finding.message}"
+
+
 def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
     """What was fixed, and what could be: ruff's wording."""
     safe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "safe")
@@ -169,8 +175,7 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
         return
     write = stream.write
     for finding in scan.findings:
-        write(f"{finding.location}: {finding.code}"
-              f"{marker(finding, scan.unsafe_shown)} {finding.message}\n")
+        write(headline(finding, marker(finding, scan.unsafe_shown)) + "\n")
         if quiet:
             continue
         for line in frame(finding):
@@ -198,6 +203,7 @@ def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
         head.append(marker(finding, scan.unsafe_shown), style="bold cyan")
+        head.append(f" {finding.severity}:", style=_STYLES.get(finding.severity, "bold"))
         head.append(f" {finding.message}")
         console.print(head)
         if quiet:

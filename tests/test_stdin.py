@@ -79,7 +79,7 @@ def test_undecodable_stdin_is_one_nan000_finding(tmp_path):
                             cwd=tmp_path, input=b"x = '\xff'\n", capture_output=True)
     assert result.returncode == 1
     assert result.stderr == b""
-    assert result.stdout.startswith(b"-:1:6: NAN000 not valid utf-8 (byte 0xff at line 1)")
+    assert result.stdout.startswith(b"-:1:6: NAN000 error: not valid utf-8 (byte 0xff at line 1)")
 
 
 @pytest.mark.parametrize("args, fragment", [
