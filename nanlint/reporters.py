@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import unicodedata
 from collections import Counter
@@ -19,6 +18,7 @@ from typing import IO, Any, Callable, Dict, List, Optional
 from urllib.parse import quote
 
 from nanlint import __version__
+from nanlint.ci_reports import report_github, report_gitlab, report_junit
 from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
 
@@ -303,14 +303,31 @@ def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
                                                  "replacements": replacements}]}]
     if data.get("cell") is not None:
         # SARIF has no cells: the region is the line inside the cell, and the cell is named
-        # as a logical location and a property, so a viewer can still say where it is.
+        # in the location's properties, as a logical location and in the message, so a
+        # viewer can still say where it is.
         properties["cell"] = data["cell"]
+        result["locations"][0]["properties"] = {"cell": data["cell"]}
         result["locations"][0]["logicalLocations"] = [{"name": f"cell {data['cell']}",
                                                        "kind": "module"}]
         result["message"]["text"] = f"cell {data['cell']}: {text}"
+    evidence = data.get("evidence")
+    if evidence:
+        result["relatedLocations"] = [_related(data["path"], evidence)]
     if rule_index is not None:
         result["ruleIndex"] = rule_index
     return result
+
+
+def _related(path: str, evidence: Dict[str, Any]) -> Dict[str, Any]:
+    """The evidence (the producer the message names) as a SARIF related location."""
+    region = {"startLine": evidence["line"], "startColumn": evidence["column"],
+              "endLine": evidence["end_line"], "endColumn": evidence["end_column"]}
+    related: Dict[str, Any] = {
+        "id": 1, "message": {"text": evidence.get("message") or "evidence"},
+        "physicalLocation": {"artifactLocation": _artifact(path), "region": region}}
+    if evidence.get("cell") is not None:
+        related["properties"] = {"cell": evidence["cell"]}
+    return related
 
 
 def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
@@ -332,105 +349,6 @@ def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
         "results": results,
     }
     _dump({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, stream)
-
-
-# -- GitHub Actions workflow commands ----------------------------------------------------------
-GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
-
-
-def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _github_property(text: str) -> str:
-    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def report_github(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    for finding in scan.findings:
-        data = finding.to_json()
-        properties = {"file": posix(data["path"]), "line": data["line"], "col": data["column"],
-                      "endLine": data["end_line"], "endColumn": data["end_column"],
-                      "title": f"{data['code']} {data['name']}"}
-        text = data["message"]
-        if data.get("suggestion"):
-            text += f"\nhelp: {data['suggestion']}"
-        joined = ",".join(f"{key}={_github_property(str(value))}"
-                          for key, value in properties.items())
-        level = GITHUB_LEVELS.get(data["severity"], "warning")
-        stream.write(f"::{level} {joined}::{_github_data(text)}\n")
-
-
-# -- JUnit XML -------------------------------------------------------------------------------
-# XML 1.0 cannot hold most control characters, not even escaped.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _xml(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
-
-
-def report_junit(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    """One test suite; a failing test case per finding, a passing one per clean file."""
-    import xml.etree.ElementTree as ET
-
-    counts = {"tests": 0, "failures": 0}
-    suite = ET.Element("testsuite", name="nanlint")
-    flagged = set()
-    for finding in scan.findings:
-        data = finding.to_json()
-        path = posix(data["path"])
-        flagged.add(data["path"])
-        case = ET.SubElement(suite, "testcase", name=_xml(
-            f"{data['code']} {data['name']} at {data['line']}:{data['column']}"),
-            classname=_xml(_classname(path)), file=_xml(path), line=str(data["line"]))
-        failure = ET.SubElement(case, "failure", type=data["code"],
-                                message=_xml(data["message"]))
-        text = f"{path}:{data['line']}:{data['column']}: {data['code']} {data['message']}"
-        if data.get("suggestion"):
-            text += f"\nhelp: {data['suggestion']}"
-        failure.text = _xml(text)
-        counts["failures"] += 1
-    for path in scan.files:
-        if path not in flagged:
-            ET.SubElement(suite, "testcase", name=_xml(posix(path)),
-                          classname=_xml(_classname(posix(path))), file=_xml(posix(path)))
-    counts["tests"] = len(suite)
-    attributes = {key: str(value) for key, value in counts.items()}
-    attributes.update(errors="0", skipped="0")
-    suite.attrib.update(attributes)
-    root = ET.Element("testsuites", name="nanlint", **attributes)
-    root.append(suite)
-    ET.indent(root)
-    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    stream.write(ET.tostring(root, encoding="unicode"))
-    stream.write("\n")
-
-
-def _classname(path: str) -> str:
-    """`pkg/train.py` → `pkg.train`, as JUnit viewers group test classes by dots."""
-    stem = path[:-len(".py")] if path.endswith(".py") else path
-    return stem.strip("/").replace("/", ".")
-
-
-# -- GitLab Code Quality ---------------------------------------------------------------------
-GITLAB_SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
-
-
-def report_gitlab(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    issues = []
-    for finding, fingerprint in zip(scan.findings, fingerprints(scan.findings)):
-        data = finding.to_json()
-        issues.append({
-            "type": "issue",
-            "description": f"{data['code']} {data['message']}",
-            "check_name": data["code"],
-            "categories": ["Bug Risk"],
-            "fingerprint": fingerprint,
-            "severity": GITLAB_SEVERITIES.get(data["severity"], "major"),
-            "location": {"path": posix(data["path"]), "lines": {"begin": data["line"]}},
-        })
-    _dump(issues, stream)
 
 
 # -- statistics ------------------------------------------------------------------------------

@@ -78,7 +78,34 @@ def test_fixture_in_sarif_names_the_cell(tmp_path):
         found.append((item["properties"]["cell"], logical["name"], region["startLine"],
                       region["startColumn"], item["ruleId"]))
         assert item["message"]["text"].startswith(f"cell {item['properties']['cell']}: ")
+        assert location["properties"] == {"cell": item["properties"]["cell"]}
     assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
+    # The evidence (the relu of cell 3, line 2) is a related location, in its cell.
+    [related] = document["runs"][0]["results"][0]["relatedLocations"]
+    region = related["physicalLocation"]["region"]
+    assert (related["properties"], region["startLine"], region["startColumn"]) == (
+        {"cell": 3}, 2, 5)
+    assert related["message"]["text"].startswith("`p` is the output of `tf.nn.relu`")
+
+
+def test_ci_formats_name_the_cell_not_a_line_of_the_file(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    github = run_cli("check", "--format", "github", cwd=tmp_path).stdout.splitlines()
+    assert github[0].startswith("::error file=train.ipynb,title=NAN102 log-of-zero::"
+                                "cell 3, line 3: `tf.math.log` of `p`")
+    gitlab = json.loads(run_cli("check", "--format", "gitlab", cwd=tmp_path).stdout)
+    assert gitlab[0]["description"].startswith("NAN102 cell 3, line 3: `tf.math.log`")
+    assert gitlab[0]["location"]["lines"] == {"begin": 1}
+    junit = ET.fromstring(run_cli("check", "--format", "junit", cwd=tmp_path).stdout)
+    case = junit.find("testsuite/testcase")
+    assert case.get("name") == "NAN102 log-of-zero at cell 3, line 3, column 8"
+    assert case.get("line") is None
+    failure = case.find("failure")
+    assert failure.get("message").startswith("cell 3, line 3: ")
+    assert failure.text.startswith("train.ipynb:cell 3:3:8: NAN102 ")
 
 
 def test_notebook_fixes_are_in_cell_coordinates(tmp_path):
