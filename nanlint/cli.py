@@ -262,7 +262,8 @@ def _check(args: argparse.Namespace) -> int:
         noun = "finding" if count == 1 else "findings"
         sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
         return EXIT_ERROR if crashed else EXIT_CLEAN
-    scan = Scan(findings, displayed, fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes,
+    scan = Scan(findings, displayed, fixed=outcome.fixed, carried=outcome.carried,
+                unsafe_shown=args.unsafe_fixes,
                 fixed_codes=outcome.fixed_codes if args.show_fixes else {})
     if recorded is not None:
         scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
@@ -276,14 +277,15 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if args.exit_zero:
         return EXIT_CLEAN
-    if _fails(scan.findings, args.fail_on) or (args.exit_non_zero_on_fix and outcome.fixed):
+    changed = outcome.fixed or outcome.carried
+    if _fails(scan.findings, args.fail_on) or (args.exit_non_zero_on_fix and changed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
 def _report_fix_only(outcome, args: argparse.Namespace) -> int:
     """``--fix-only``: what was fixed, never what remains (ruff's semantics)."""
-    from nanlint.reporters import Scan, fixed_listing
+    from nanlint.reporters import Scan, fixed_listing, fixed_sentence
 
     crashes = [f for f in outcome.findings if f.name == "internal-error"]
     for crash in crashes:
@@ -292,12 +294,13 @@ def _report_fix_only(outcome, args: argparse.Namespace) -> int:
     if not args.quiet:
         scan = Scan([], fixed=outcome.fixed, fixed_codes=outcome.fixed_codes)
         lines = fixed_listing(scan) if args.show_fixes else []
-        noun = "finding" if outcome.fixed == 1 else "findings"
+        changed = outcome.fixed or outcome.carried
         sys.stdout.write("".join(line + "\n" for line in lines) or (
-            f"Fixed {outcome.fixed} {noun}.\n" if outcome.fixed else "No fixes applied.\n"))
+            fixed_sentence(outcome.fixed, outcome.carried) + ".\n" if changed
+            else "No fixes applied.\n"))
     if crashes:
         return EXIT_ERROR
-    if args.exit_non_zero_on_fix and outcome.fixed and not args.exit_zero:
+    if args.exit_non_zero_on_fix and (outcome.fixed or outcome.carried) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -366,10 +369,12 @@ def _report_diff(outcome) -> int:
     for finding in errors:
         sys.stderr.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} "
                          f"{finding.message}\n")
-    noun = "finding" if outcome.fixed == 1 else "findings"
+    from nanlint.reporters import fixed_sentence
+
     files = "file" if outcome.files_fixed == 1 else "files"
-    sys.stderr.write(f"Would fix {outcome.fixed} {noun} in {outcome.files_fixed} {files}.\n"
-                     if outcome.fixed else "No fixes available.\n")
+    sys.stderr.write(f"{fixed_sentence(outcome.fixed, outcome.carried, would=True)} in "
+                     f"{outcome.files_fixed} {files}.\n"
+                     if outcome.fixed or outcome.carried else "No fixes available.\n")
     if any(f.name == "internal-error" for f in errors):
         return EXIT_ERROR
     return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN

@@ -41,7 +41,8 @@ class Scan:
     files: List[str] = field(default_factory=list)  # display paths, in order
     baselined: int = 0  # findings hidden by --baseline
     baseline: Optional[str] = None  # the baseline file, if one was used
-    fixed: int = 0  # findings removed by --fix
+    fixed: int = 0  # findings removed by --fix, by their own fix
+    carried: int = 0  # findings without a fix of their own that the fixes removed too
     unsafe_shown: bool = False  # --unsafe-fixes: unsafe fixes count as available
     fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # --show-fixes: per path
 
@@ -108,13 +109,26 @@ def headline(finding: Finding, mark: str = "") -> str:
     return f"{finding.location}: {finding.code}{mark} {finding.severity}: {finding.message}"
 
 
-def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
+def fixed_sentence(fixed: int, carried: int = 0, would: bool = False) -> str:
+    """``Fixed 2 findings (and 1 more that had no fix of their own).``: the first number is
+    that of the ``[*]`` findings the fixes removed, so it matches the count `check` gave."""
+    verb = "Would fix" if would else "Fixed"
+    text = f"{verb} {fixed} finding{'s' if fixed != 1 else ''}"
+    if carried:
+        had = "had" if not would else "has" if carried == 1 else "have"
+        their = "its" if carried == 1 else "their"
+        text += f" (and {carried} more that {had} no fix of {their} own)"
+    return text
+
+
+def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool,
+                carried: int = 0) -> str:
     """What was fixed, and what could be: ruff's wording."""
     safe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "safe")
     unsafe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "unsafe")
     parts = []
-    if fixed:
-        parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")
+    if fixed or carried:
+        parts.append(fixed_sentence(fixed, carried) + ".")
     if unsafe_shown:
         safe, unsafe = safe + unsafe, 0
     if safe:
@@ -162,7 +176,7 @@ def summary(scan: Scan) -> str:
     if scan.baseline is not None:
         noun = "finding" if scan.baselined == 1 else "findings"
         text += f" {scan.baselined} {noun} suppressed by the baseline ({scan.baseline})."
-    fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown)
+    fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown, scan.carried)
     return f"{text} {fixes}" if fixes else text
 
 

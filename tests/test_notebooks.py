@@ -1,5 +1,6 @@
 """Jupyter notebooks: code cells linted as one program, findings at cell and line."""
 
+import dataclasses
 import json
 import shutil
 
@@ -316,6 +317,52 @@ def test_diff_of_a_notebook_applies_like_fix(tmp_path):
     assert (tmp_path / "nb.ipynb").read_bytes() == data
 
 
+SOFTMAX_VARIABLE = ("def f(labels, logits, w):\n    probs = tf.nn.softmax(logits)\n"
+                    "    ce = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)\n"
+                    "    h = tf.matmul(logits, w)\n    return ce + tf.math.log(h)\n")
+
+
+def test_a_fix_that_removes_a_line_does_not_block_the_other_fixes(tmp_path):
+    # NAN103's fix removes the `probs = ...` line of cell 3; the fix of cell 4 still applies,
+    # and what is left is reported at its place in the fixed notebook.
+    data = cells("import tensorflow as tf\n", SOFTMAX_VARIABLE,
+                 "p = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(data)
+    diff = run_cli("check", "--diff", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert '-    "    probs = tf.nn.softmax(logits)\\n",' in diff.stdout
+    assert '+    "loss = tf.math.log(p + 1e-7)\\n"' in diff.stdout
+    assert "Would fix 2 findings" in diff.stderr and path.read_bytes() == data
+    result = run_cli("check", "--unsafe-fixes", "-q", "nb.ipynb", cwd=tmp_path)
+    expected = json.loads(data)
+    expected["cells"][2]["source"] = [
+        "def f(labels, logits, w):\n",
+        "    ce = -tf.reduce_sum(labels * tf.nn.log_softmax(logits), axis=-1)\n",
+        "    h = tf.matmul(logits, w)\n", "    return ce + tf.math.log(h)\n"]
+    expected["cells"][3]["source"][1] = "loss = tf.math.log(p + 1e-7)\n"
+    assert path.read_bytes() == json.dumps(expected, indent=1).encode()
+    assert result.stdout.splitlines() == [
+        "nb.ipynb:cell 3:4:17: NAN102 error: `tf.math.log` of `h`, which can be negative "
+        "(NaN): `h` is the output of `tf.matmul` (cell 3, line 3), a linear output, which "
+        "takes negative values"]
+    assert lint(path.read_bytes()) == [(3, 4, 17, "NAN102")]
+
+
+def test_fixed_code_that_adds_lines_goes_back_into_its_cell_with_its_indent():
+    # A fix that breaks a line inside brackets: the cell gets a line more, each line keeps
+    # the cell's indent, and the next cell is untouched.
+    data = cells("import tensorflow as tf\n", "  x = tf.nn.relu(z)\n  y = tf.math.log(x)",
+                 "loss = 1\n")
+    document = notebook.read(data)
+    fixed = document.source.replace("y = tf.math.log(x)", "y = tf.math.log(\n    x + 1e-7)")
+    starts = notebook.cell_starts(document)
+    moved = [starts[0], starts[1], starts[2] + len("\n    x + 1e-7)") - len("x)")]
+    new = json.loads(notebook.with_fixed_code(data, document, fixed, moved))
+    assert [cell["source"] for cell in new["cells"][1:]] == [
+        ["import tensorflow as tf\n"],
+        ["  x = tf.nn.relu(z)\n", "  y = tf.math.log(\n", "      x + 1e-7)"], ["loss = 1\n"]]
+
+
 def test_a_notebook_layout_that_cannot_be_reproduced_is_not_written(tmp_path):
     data = cells("import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
     odd = data.replace(b'\n "nbformat"', b'\n\n "nbformat"')  # a blank line json never writes
@@ -389,7 +436,8 @@ def test_a_fix_never_touches_a_replaced_line(tmp_path):
     document = notebook.read(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER))
     with pytest.raises(notebook.NotebookError, match="not Python"):
         notebook.with_fixed_code(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER),
-                                 document, document.source.replace("pass", "pass  # x"))
+                                 document, document.source.replace("pass", "pass  # x"),
+                                 notebook.cell_starts(document))
 
 
 def test_fix_keeps_the_indent_of_an_indented_cell_and_its_shell_lines(tmp_path):
@@ -481,3 +529,15 @@ def test_tensorflow_docs_notebooks_parse(name):
     assert not [f for f in findings if f[3] == "NAN000"], findings
     # Their code is checked: a finding added at the end is reported.
     assert lint(cells(*TF_DOCS[name], LATER))[-1][3] == "NAN102"
+
+
+def test_a_fix_that_edits_another_cell_is_neither_offered_nor_applied():
+    from nanlint.finding import Finding
+    from nanlint.fixing import _in_its_cell
+
+    document = notebook.read(cells("import tensorflow as tf\nx = 1\n", "y = x\n"))
+    edit = {"line": 2, "column": 5, "end_line": 2, "end_column": 6, "replacement": "2"}
+    finding = Finding("NAN101", "n", "error", "high", "nb.ipynb", 3, 1, 3, 2, "m",
+                      fix={"safety": "safe", "description": "d", "edits": [edit]})
+    assert not _in_its_cell(document, finding)
+    assert _in_its_cell(document, dataclasses.replace(finding, line=2, end_line=2))
