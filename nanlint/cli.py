@@ -310,7 +310,7 @@ def _add_noqa(files, config, args: argparse.Namespace) -> int:
     code base starts clean and only new code is checked (the other way is the baseline)."""
     from nanlint import runner
     from nanlint.config import relative_display
-    from nanlint.fixing import add_suppressions
+    from nanlint.noqa import add_suppressions
 
     outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     by_path = {}

@@ -162,7 +162,7 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
         if not todo:
             break
         new_text, applied, moved = apply_edits(text, todo)
-        problem, line = _unparsable(new_text)
+        problem, line = unparsable(new_text)
         new_findings = [] if problem else lint_source(new_text, path, checking, describe_line)
         failed = next((f for f in new_findings if f.name == PARSE_ERROR[1]), None)
         if failed is not None:
@@ -205,7 +205,7 @@ def _key(finding: Finding, starts: List[int]) -> Tuple[str, int]:
     return finding.code, _offset(starts, finding.line, finding.column)
 
 
-def _unparsable(text: str) -> Tuple[Optional[str], int]:
+def unparsable(text: str) -> Tuple[Optional[str], int]:
     """Why Python's own (fast) parser refuses ``text``, and the line; (None, 0) if it
     parses. libcst's verdict comes with the round's lint."""
     try:
@@ -405,39 +405,3 @@ def summary_counts(findings: Sequence[Finding]) -> Dict[str, int]:
     safe = sum(1 for f in findings if fixable(f, SAFETIES["safe"]))
     unsafe = sum(1 for f in findings if fixable(f, SAFETIES["unsafe"])) - safe
     return {"safe": safe, "unsafe": unsafe}
-
-
-# -- suppression comments (--add-noqa) -------------------------------------------------------
-def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintOptions
-                     ) -> Tuple[int, Optional[str]]:
-    """Write a suppression comment for each finding of the file: how many findings it
-    covers, or why the file was left alone. The result must parse and must report none of
-    those findings and no unused suppression, else nothing is written (as for fixes)."""
-    from nanlint import suppression
-
-    wanted = [f for f in findings if f.code not in ("NAN000", "NAN001") and f.cell is None]
-    if not wanted or notebook.is_notebook(file_path):
-        return 0, None
-    data, error = read_bytes(file_path)
-    if error is not None:
-        return 0, str(error)
-    try:
-        source, encoding = decode_with_encoding(data)
-    except SourceError as problem:
-        return 0, str(problem)
-    text, touched = suppression.with_comments(
-        source, [(f.line, f.end_line, f.code) for f in wanted])
-    problem, _ = _unparsable(text)
-    if problem is None:
-        path = wanted[0].path
-        idle = {f.line for f in findings if f.code == "NAN001"}  # unused before: not ours
-        left = [f for f in lint_source(text, path, options) if f.code != "NAN000"
-                and (f.code != "NAN001" or (f.line in touched and f.line not in idle))]
-        if left:
-            problem = (f"cannot place a suppression comment for {left[0].code} at line "
-                       f"{left[0].line}; nothing was written")
-    else:
-        problem = f"{problem}; nothing was written"
-    if problem is None:
-        problem = write_atomically(file_path, data, text.encode(encoding))
-    return (0, problem) if problem is not None else (len(wanted), None)

@@ -295,11 +295,12 @@ def _layouts():
                 yield {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
 
 
-def cell_starts(notebook: Notebook) -> List[int]:
-    """Where each code cell with lines starts in ``notebook.source``, in the order of
-    ``notebook.cells()``: the anchors that follow the cells through the fixes."""
+def cell_starts(notebook: Notebook, source: Optional[str] = None) -> List[int]:
+    """Where each code cell with lines starts in ``notebook.source`` (or in ``source``, the
+    same lines edited), in the order of ``notebook.cells()``: the anchors that follow the
+    cells through the fixes."""
     offsets = [0]
-    for line in notebook.source.split("\n"):
+    for line in (notebook.source if source is None else source).split("\n"):
         offsets.append(offsets[-1] + len(line) + 1)
     return [offsets[first - 1] for first, _ in notebook.cells().values()]
 

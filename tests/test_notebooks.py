@@ -541,3 +541,23 @@ def test_a_fix_that_edits_another_cell_is_neither_offered_nor_applied():
                       fix={"safety": "safe", "description": "d", "edits": [edit]})
     assert not _in_its_cell(document, finding)
     assert _in_its_cell(document, dataclasses.replace(finding, line=2, end_line=2))
+
+
+def test_add_noqa_comments_the_lines_in_their_cells(tmp_path):
+    data = cells("import tensorflow as tf\n", SOFTMAX_VARIABLE,
+                 "  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
+    document = json.loads(data)
+    document["cells"][3]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                        "text": ["tf.math.log(p)\n"]}]
+    data = json.dumps(document, indent=1).encode()
+    make(tmp_path, {})
+    (tmp_path / "nb.ipynb").write_bytes(data)
+    result = run_cli("check", "--add-noqa", cwd=tmp_path)
+    assert result.stdout == "Added suppression comments for 3 findings in 1 file.\n"
+    expected = json.loads(data)
+    source = expected["cells"][2]["source"]
+    source[2] = source[2].rstrip("\n") + "  # nanlint: ignore[NAN103]\n"
+    source[4] = source[4].rstrip("\n") + "  # nanlint: ignore[NAN102]\n"
+    expected["cells"][3]["source"][1] = "  loss = tf.math.log(p)  # nanlint: ignore[NAN102]\n"
+    assert (tmp_path / "nb.ipynb").read_bytes() == json.dumps(expected, indent=1).encode()
+    assert run_cli("check", cwd=tmp_path).stdout.splitlines()[-1] == "No findings in 1 file."
