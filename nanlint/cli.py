@@ -338,11 +338,13 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     the findings that remain on stderr."""
     from nanlint import config as configuration
     from nanlint.engine import SourceError, decode_with_encoding
-    from nanlint.fixing import SAFETIES, fix_source, unified_diff
+    from nanlint.fixing import SAFETIES, fix_notebook, fix_source, unified_diff
+    from nanlint.notebook import is_notebook
 
     name = args.stdin_filename
     display = configuration.relative_display(Path(name)) if name else "-"
     options = config.options_for(Path(name) if name else None)
+    safeties = SAFETIES["unsafe" if args.unsafe_fixes else "safe"]
     try:
         source, _ = decode_with_encoding(data)
     except SourceError as error:
@@ -350,12 +352,18 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
         finding = error.finding(display)
         sys.stderr.write(headline(finding) + "\n")
         return EXIT_FINDINGS
-    outcome = fix_source(source, display, options,
-                         SAFETIES["unsafe" if args.unsafe_fixes else "safe"])
+    if is_notebook(display):  # fixed as `check --fix` fixes the file
+        outcome = fix_notebook(data, display, options, safeties)
+    else:
+        outcome = fix_source(source, display, options, safeties)
     if args.diff:
-        sys.stdout.write(unified_diff(source, outcome.text, display))
+        sys.stdout.write(unified_diff(source, outcome.text, display) if outcome.changed else "")
         return EXIT_FINDINGS if outcome.changed else EXIT_CLEAN
-    sys.stdout.write(outcome.text)
+    if outcome.changed:
+        sys.stdout.write(outcome.text)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
     for finding in outcome.findings:
         sys.stderr.write(headline(finding) + "\n")
     return EXIT_FINDINGS if outcome.findings and not args.exit_zero else EXIT_CLEAN
