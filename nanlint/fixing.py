@@ -310,8 +310,8 @@ def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintO
     if fixed.text.count("\n") != document.source.count("\n"):
         # Lines moved within their cells: place what is left in the fixed notebook.
         return FixOutcome(findings=_in_fixed_notebook(new, display_path, options, fixed),
-                          fixed=fixed.fixed, fixed_codes=fixed.fixed_codes, carried=fixed.carried,
-                          original=original,
+                          fixed=fixed.fixed, fixed_codes=fixed.fixed_codes,
+                          carried=fixed.carried, original=original,
                           text=new.decode("utf-8-sig"), data=data)
     return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), fixed=fixed.fixed,
                       fixed_codes=fixed.fixed_codes, carried=fixed.carried, original=original,
