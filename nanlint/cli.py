@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 
 from nanlint import __version__
 from nanlint.finding import SEVERITIES
-from nanlint.reporters import FORMATS, STATISTICS_FORMATS
+from nanlint.reporters import FORMATS, STATISTICS_FORMATS, headline
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -326,7 +326,8 @@ def _check_paths(args: argparse.Namespace) -> int:
         noun = "finding" if count == 1 else "findings"
         sys.stdout.write(f"Recorded {count} {noun} in {args.write_baseline}.\n")
         return EXIT_ERROR if crashed else EXIT_CLEAN
-    scan = Scan(findings, displayed, fixed=outcome.fixed, unsafe_shown=args.unsafe_fixes,
+    scan = Scan(findings, displayed, fixed=outcome.fixed, carried=outcome.carried,
+                unsafe_shown=args.unsafe_fixes,
                 fixed_codes=outcome.fixed_codes if args.show_fixes else {})
     if recorded is not None:
         scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
@@ -340,14 +341,15 @@ def _check_paths(args: argparse.Namespace) -> int:
         return EXIT_ERROR  # a crash in nanlint is never a clean result, even with --exit-zero
     if args.exit_zero:
         return EXIT_CLEAN
-    if _fails(scan.findings, args.fail_on) or (args.exit_non_zero_on_fix and outcome.fixed):
+    changed = outcome.fixed or outcome.carried
+    if _fails(scan.findings, args.fail_on) or (args.exit_non_zero_on_fix and changed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
 def _report_fix_only(outcome, args: argparse.Namespace) -> int:
     """``--fix-only``: what was fixed, never what remains (ruff's semantics)."""
-    from nanlint.reporters import Scan, fixed_listing
+    from nanlint.reporters import Scan, fixed_listing, fixed_sentence
 
     crashes = [f for f in outcome.findings if f.name == "internal-error"]
     for crash in crashes:
@@ -356,12 +358,13 @@ def _report_fix_only(outcome, args: argparse.Namespace) -> int:
     if not args.quiet:
         scan = Scan([], fixed=outcome.fixed, fixed_codes=outcome.fixed_codes)
         lines = fixed_listing(scan) if args.show_fixes else []
-        noun = "finding" if outcome.fixed == 1 else "findings"
+        changed = outcome.fixed or outcome.carried
         sys.stdout.write("".join(line + "\n" for line in lines) or (
-            f"Fixed {outcome.fixed} {noun}.\n" if outcome.fixed else "No fixes applied.\n"))
+            fixed_sentence(outcome.fixed, outcome.carried) + ".\n" if changed
+            else "No fixes applied.\n"))
     if crashes:
         return EXIT_ERROR
-    if args.exit_non_zero_on_fix and outcome.fixed and not args.exit_zero:
+    if args.exit_non_zero_on_fix and (outcome.fixed or outcome.carried) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -371,7 +374,7 @@ def _add_noqa(files, config, args: argparse.Namespace) -> int:
     code base starts clean and only new code is checked (the other way is the baseline)."""
     from nanlint import runner
     from nanlint.config import relative_display
-    from nanlint.fixing import add_suppressions
+    from nanlint.noqa import add_suppressions
 
     outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     by_path = {}
@@ -401,26 +404,34 @@ def _fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     from nanlint import config as configuration
     from nanlint import runner
     from nanlint.engine import SourceError, decode_with_encoding
-    from nanlint.fixing import SAFETIES, fix_source, unified_diff
+    from nanlint.fixing import SAFETIES, fix_notebook, fix_source, unified_diff
+    from nanlint.notebook import is_notebook
 
     name = args.stdin_filename
     display = configuration.relative_display(Path(name)) if name else "-"
     options = runner.options_for(config, name)
+    safeties = SAFETIES["unsafe" if args.unsafe_fixes else "safe"]
     try:
         source, _ = decode_with_encoding(data)
     except SourceError as error:
         sys.stdout.buffer.write(data)
         finding = error.finding(display)
-        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+        sys.stderr.write(headline(finding) + "\n")
         return EXIT_FINDINGS
-    outcome = fix_source(source, display, options,
-                         SAFETIES["unsafe" if args.unsafe_fixes else "safe"])
+    if is_notebook(display):  # fixed as `check --fix` fixes the file
+        outcome = fix_notebook(data, display, options, safeties)
+    else:
+        outcome = fix_source(source, display, options, safeties)
     if args.diff:
-        sys.stdout.write(unified_diff(source, outcome.text, display))
+        sys.stdout.write(unified_diff(source, outcome.text, display) if outcome.changed else "")
         return EXIT_FINDINGS if outcome.changed else EXIT_CLEAN
-    sys.stdout.write(outcome.text)
+    if outcome.changed:
+        sys.stdout.write(outcome.text)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
     for finding in outcome.findings:
-        sys.stderr.write(f"{finding.location}: {finding.code} {finding.message}\n")
+        sys.stderr.write(headline(finding) + "\n")
     return EXIT_FINDINGS if outcome.findings and not args.exit_zero else EXIT_CLEAN
 
 
@@ -432,10 +443,12 @@ def _report_diff(outcome) -> int:
     for finding in errors:
         sys.stderr.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} "
                          f"{finding.message}\n")
-    noun = "finding" if outcome.fixed == 1 else "findings"
+    from nanlint.reporters import fixed_sentence
+
     files = "file" if outcome.files_fixed == 1 else "files"
-    sys.stderr.write(f"Would fix {outcome.fixed} {noun} in {outcome.files_fixed} {files}.\n"
-                     if outcome.fixed else "No fixes available.\n")
+    sys.stderr.write(f"{fixed_sentence(outcome.fixed, outcome.carried, would=True)} in "
+                     f"{outcome.files_fixed} {files}.\n"
+                     if outcome.fixed or outcome.carried else "No fixes available.\n")
     if any(f.name == "internal-error" for f in errors):
         return EXIT_ERROR
     return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN

@@ -35,13 +35,16 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")  # what libcst (and Python) count as a line
 @dataclass
 class FixOutcome:
     findings: List[Finding]  # what remains, at its position in the fixed text
-    fixed: int = 0  # findings removed by fixes
+    fixed: int = 0  # findings removed by their own fix (those marked `[*]`)
     fixed_codes: List[str] = field(default_factory=list)  # the code of each, for --show-fixes
+    carried: int = 0  # findings without a fix of their own that the fixes removed too
     original: str = ""
     text: str = ""  # the fixed text (== original when nothing changed)
     problem: Optional[str] = None  # why nothing was fixed, for the file's findings
     encoding: str = "utf-8"
     data: bytes = field(default=b"", repr=False)
+    # The offsets given to fix_source as ``anchors``, where they are in the fixed text.
+    anchors: List[int] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -127,29 +130,39 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, stop: int) -> bool:
 # -- fixing one file -------------------------------------------------------------------------
 def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset,
                findings: Optional[List[Finding]] = None,
-               editable: Callable[[Dict], bool] = lambda fix: True,
-               describe_line: Optional[Callable[[int], str]] = None) -> FixOutcome:
+               editable: Callable[[Finding], bool] = lambda finding: True,
+               describe_line: Optional[Callable[[int], str]] = None,
+               anchors: Sequence[int] = ()) -> FixOutcome:
     """Apply fixes in rounds until none is left. A fix whose result does not parse, or
     does not remove its finding, is set aside (its finding says why) and the others go on.
 
     ``findings`` are the source's, if already known. A round applies every fix that does
     not overlap another and costs one lint: fixing a file costs about one lint more than
-    checking it, however many findings it has. ``editable`` may refuse a fix."""
+    checking it, however many findings it has. ``editable`` may refuse a fix. ``anchors``
+    are offsets of ``source`` to follow through the fixes (a notebook's cell starts); text a
+    fix inserts at an anchor goes after it."""
     if findings is None:
         findings = lint_source(source, path, options, describe_line)
     outcome = FixOutcome(findings=findings, original=source, text=source)
     # The rounds must see a parse error even where NAN000 is switched off.
     checking = dataclasses.replace(options, engine_codes=options.engine_codes | {"NAN000"})
-    text, fixed, codes = source, 0, []
+    text, anchors = source, list(anchors)
+    starts = _line_starts(text)
+    # The findings as the user saw them, followed through the rounds: whether each had a
+    # fix `--fix` applies (a `[*]`), and where it is now. Those that go are the fixed ones.
+    tracked = [(f.code, _offset(starts, f.line, f.column), fixable(f, safeties) and editable(f))
+               for f in findings]
+    codes: List[str] = []  # the codes of the findings fixed by their own fix
+    carried = 0  # findings without one that went with the others' fixes
     rejected: Dict[Tuple[str, int], str] = {}  # (code, offset in `text`) → why not
     for _ in range(MAX_ROUNDS):
         starts = _line_starts(text)
-        todo = [f for f in findings if fixable(f, safeties) and editable(f.fix)
+        todo = [f for f in findings if fixable(f, safeties) and editable(f)
                 and _key(f, starts) not in rejected]
         if not todo:
             break
         new_text, applied, moved = apply_edits(text, todo)
-        problem, line = _unparsable(new_text)
+        problem, line = unparsable(new_text)
         new_findings = [] if problem else lint_source(new_text, path, checking, describe_line)
         failed = next((f for f in new_findings if f.name == PARSE_ERROR[1]), None)
         if failed is not None:
@@ -168,21 +181,23 @@ def fix_source(source: str, path: str, options: LintOptions, safeties: frozenset
                             for f in stuck)
             continue
         rejected = {(code, moved(offset)): why for (code, offset), why in rejected.items()}
+        anchors = [moved(offset) for offset in anchors]
         if "NAN000" not in options.engine_codes:
             new_findings = [f for f in new_findings if f.code != "NAN000"]
-        # Fixed: every finding the fixes removed, also one whose fix gave way to another
-        # fix of the same hazard (one epsilon per hazard).
-        gone = [f.code for f in findings
-                if (f.code, moved(_offset(starts, f.line, f.column))) not in still]
-        text, findings, fixed = new_text, new_findings, fixed + len(gone)
-        codes.extend(gone)
+        tracked = [(code, moved(offset), own) for code, offset, own in tracked]
+        codes.extend(code for code, offset, own in tracked if own and (code, offset) not in still)
+        carried += sum(1 for code, offset, own in tracked
+                       if not own and (code, offset) not in still)
+        tracked = [item for item in tracked if item[:2] in still]
+        text, findings = new_text, new_findings
     else:
         return _refused(outcome, f"fixes did not settle after {MAX_ROUNDS} rounds")
     starts = _line_starts(text)
     outcome.findings = [
         replace(f, message=f"{f.message} (fix not applied: {rejected[_key(f, starts)]})")
         if _key(f, starts) in rejected else f for f in findings]
-    outcome.text, outcome.fixed, outcome.fixed_codes = text, fixed, codes
+    outcome.text, outcome.fixed, outcome.fixed_codes = text, len(codes), codes
+    outcome.anchors, outcome.carried = anchors, carried
     return outcome
 
 
@@ -190,7 +205,7 @@ def _key(finding: Finding, starts: List[int]) -> Tuple[str, int]:
     return finding.code, _offset(starts, finding.line, finding.column)
 
 
-def _unparsable(text: str) -> Tuple[Optional[str], int]:
+def unparsable(text: str) -> Tuple[Optional[str], int]:
     """Why Python's own (fast) parser refuses ``text``, and the line; (None, 0) if it
     parses. libcst's verdict comes with the round's lint."""
     try:
@@ -278,22 +293,51 @@ def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintO
 
     seen.extend(in_notebook(program, document.source))
     fixed = fix_source(document.source, display_path, options, safeties, program,
-                       lambda fix: notebook_editable(document, fix), describe_line)
+                       lambda finding: _in_its_cell(document, finding), describe_line,
+                       notebook.cell_starts(document))
     original = data.decode("utf-8-sig")
     if not fixed.changed:
         return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), original=original,
                           text=original)
     try:
-        new = notebook.with_fixed_code(data, document, fixed.text)
+        new = notebook.with_fixed_code(data, document, fixed.text, fixed.anchors)
     except notebook.NotebookError as error:
         return _refused(FixOutcome(findings=list(seen)), str(error))
     if write:
         problem = write_atomically(file_path, data, new)
         if problem is not None:
             return _refused(FixOutcome(findings=list(seen)), problem)
+    if fixed.text.count("\n") != document.source.count("\n"):
+        # Lines moved within their cells: place what is left in the fixed notebook.
+        return FixOutcome(findings=_in_fixed_notebook(new, display_path, options, fixed),
+                          fixed=fixed.fixed, fixed_codes=fixed.fixed_codes,
+                          carried=fixed.carried, original=original,
+                          text=new.decode("utf-8-sig"), data=data)
     return FixOutcome(findings=in_notebook(fixed.findings, fixed.text), fixed=fixed.fixed,
-                      fixed_codes=fixed.fixed_codes, original=original,
+                      fixed_codes=fixed.fixed_codes, carried=fixed.carried, original=original,
                       text=new.decode("utf-8-sig"), data=data)
+
+
+def _in_its_cell(document: notebook.Notebook, finding: Finding) -> bool:
+    """Whether the notebook offers the finding's fix (as ``in_cells`` does): every line it
+    edits is Python as written, in the finding's cell."""
+    cell = document.place(finding.line)[0]
+    return notebook_editable(document, finding.fix) and all(
+        document.place(line)[0] == cell for edit in finding.fix["edits"]
+        for line in (edit["line"], edit["end_line"]))
+
+
+def _in_fixed_notebook(new: bytes, path: str, options: LintOptions, fixed: FixOutcome
+                       ) -> List[Finding]:
+    """The findings left by ``fixed`` at their cells and lines in the fixed notebook
+    ``new``, their messages naming those places; each keeps why its fix was not applied."""
+    notes = {(f.code, f.line, f.column): f.message[f.message.index(" (fix not applied: "):]
+             for f in fixed.findings if " (fix not applied: " in f.message}
+    document, broken = notebook_program(notebook.read(new), path, options)
+    found = lint_source(document.source, path, options, cell_lines(document))
+    found = [replace(f, message=f.message + notes.get((f.code, f.line, f.column), ""))
+             for f in found]
+    return sorted(broken + in_cells(document, found, document.source), key=lambda f: f.sort_key)
 
 
 def fix_notebook(data: bytes, display_path: str, options: LintOptions, safeties: frozenset
@@ -361,39 +405,3 @@ def summary_counts(findings: Sequence[Finding]) -> Dict[str, int]:
     safe = sum(1 for f in findings if fixable(f, SAFETIES["safe"]))
     unsafe = sum(1 for f in findings if fixable(f, SAFETIES["unsafe"])) - safe
     return {"safe": safe, "unsafe": unsafe}
-
-
-# -- suppression comments (--add-noqa) -------------------------------------------------------
-def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintOptions
-                     ) -> Tuple[int, Optional[str]]:
-    """Write a suppression comment for each finding of the file: how many findings it
-    covers, or why the file was left alone. The result must parse and must report none of
-    those findings and no unused suppression, else nothing is written (as for fixes)."""
-    from nanlint import suppression
-
-    wanted = [f for f in findings if f.code not in ("NAN000", "NAN001") and f.cell is None]
-    if not wanted or notebook.is_notebook(file_path):
-        return 0, None
-    data, error = read_bytes(file_path)
-    if error is not None:
-        return 0, str(error)
-    try:
-        source, encoding = decode_with_encoding(data)
-    except SourceError as problem:
-        return 0, str(problem)
-    text, touched = suppression.with_comments(
-        source, [(f.line, f.end_line, f.code) for f in wanted])
-    problem, _ = _unparsable(text)
-    if problem is None:
-        path = wanted[0].path
-        idle = {f.line for f in findings if f.code == "NAN001"}  # unused before: not ours
-        left = [f for f in lint_source(text, path, options) if f.code != "NAN000"
-                and (f.code != "NAN001" or (f.line in touched and f.line not in idle))]
-        if left:
-            problem = (f"cannot place a suppression comment for {left[0].code} at line "
-                       f"{left[0].line}; nothing was written")
-    else:
-        problem = f"{problem}; nothing was written"
-    if problem is None:
-        problem = write_atomically(file_path, data, text.encode(encoding))
-    return (0, problem) if problem is not None else (len(wanted), None)

@@ -16,6 +16,7 @@ cells, markdown included, so the number is the cell's place in the notebook.
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
@@ -294,19 +295,28 @@ def _layouts():
                 yield {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
 
 
-def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str) -> bytes:
-    """The notebook's bytes with the code cells' lines replaced by those of ``fixed_source``
-    (the fixed version of ``notebook.source``); outputs, metadata and every other byte stay.
+def cell_starts(notebook: Notebook, source: Optional[str] = None) -> List[int]:
+    """Where each code cell with lines starts in ``notebook.source`` (or in ``source``, the
+    same lines edited), in the order of ``notebook.cells()``: the anchors that follow the
+    cells through the fixes."""
+    offsets = [0]
+    for line in (notebook.source if source is None else source).split("\n"):
+        offsets.append(offsets[-1] + len(line) + 1)
+    return [offsets[first - 1] for first, _ in notebook.cells().values()]
 
-    A line keeps what IPython removes from its front (the cell's common indent, a prompt).
-    Raises NotebookError when that cannot be done exactly: a fix that changed the number of
-    lines, a line that is not Python in the cell (a magic), or a JSON layout that re-encoding
-    would not reproduce byte for byte.
+
+def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str,
+                    starts: Sequence[int]) -> bytes:
+    """The notebook's bytes with each code cell's code replaced by its part of
+    ``fixed_source`` (the fixed version of ``notebook.source``, where the cells start at
+    ``starts``); outputs, metadata and every other byte stay. A fix may change the number
+    of lines of a cell.
+
+    A line keeps what IPython removes from its front (the cell's common indent, a prompt);
+    a new line gets that of the line it replaces, or the cell's. Raises NotebookError when
+    that cannot be done exactly: a line that is not Python in the cell (a magic) would
+    change, or the JSON layout is one re-encoding would not reproduce byte for byte.
     """
-    old_lines = notebook.source.split("\n")
-    new_lines = fixed_source.split("\n")
-    if len(old_lines) != len(new_lines):
-        raise NotebookError("the fix changes the number of lines of a cell")
     text = data.decode("utf-8-sig")
     bom = data.startswith(b"\xef\xbb\xbf")
     document = json.loads(text)
@@ -315,26 +325,46 @@ def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str) -> bytes
     if layout is None:
         raise NotebookError("the notebook's JSON layout is not one nanlint can write back "
                             "byte for byte")
-    changed = {}
-    for index, (old, new) in enumerate(zip(old_lines, new_lines)):
-        if old != new:
-            if notebook.prefixes[index] is None:
-                raise NotebookError("the fix would change a line that is not Python (IPython "
-                                    "syntax or a cell in another language)")
-            cell, row = notebook.places[index]
-            changed.setdefault(cell, {})[row] = notebook.shown(index + 1, new)
-    for number, rows in changed.items():
-        cell = document["cells"][number - 1]
-        source = cell["source"]
-        parts = source if isinstance(source, list) else source.splitlines(keepends=True)
-        parts = list(parts)
-        for row, new in rows.items():
-            old = parts[row - 1]
-            ending = old[len(old.rstrip("\r\n")):]
-            parts[row - 1] = new + ending
-        cell["source"] = parts if isinstance(source, list) else "".join(parts)
+    old_lines = notebook.source.split("\n")
+    bounds = [*starts, len(fixed_source)]
+    for (number, (first, last)), begin, end in zip(notebook.cells().items(), bounds,
+                                                    bounds[1:]):
+        new = fixed_source[begin:end].split("\n")
+        if new[-1] == "":
+            new.pop()
+        if new != old_lines[first - 1:last]:
+            cell = document["cells"][number - 1]
+            rows = _rows(notebook, first, last, new, cell["source"])
+            cell["source"] = rows if isinstance(cell["source"], list) else "".join(rows)
     result = _encoded(document, layout, text)
     return (b"\xef\xbb\xbf" if bom else b"") + result.encode("utf-8")
+
+
+def _rows(notebook: Notebook, first: int, last: int, new: List[str], source: Any) -> List[str]:
+    """The cell's lines as written, with endings, for its new code ``new`` (its lines
+    ``first`` to ``last`` of the program before the fixes)."""
+    written = re.findall(r"[^\n]*\n|[^\n]+$", "".join(source) if isinstance(source, list)
+                         else source)
+    old = notebook.source.split("\n")[first - 1:last]
+    prefixes = notebook.prefixes[first - 1:last]
+    usual = next((p for p in prefixes if p is not None), "")
+    texts: List[str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for kind, i1, i2, j1, j2 in matcher.get_opcodes():
+        if kind == "equal":
+            texts.extend(row.rstrip("\r\n") for row in written[i1:i2])
+            continue
+        if any(prefix is None for prefix in prefixes[i1:i2]):
+            raise NotebookError("the fix would change a line that is not Python (IPython "
+                                "syntax or a cell in another language)")
+        for j in range(j1, j2):
+            prefix = prefixes[i1 + j - j1] if i1 + j - j1 < i2 else usual
+            texts.append(prefix + new[j])
+    newline = next((row[len(row.rstrip("\r\n")):] for row in written
+                    if row.endswith("\n")), "\n")
+    last_ending = written[-1][len(written[-1].rstrip("\r\n")):] if written else ""
+    return [line + (newline if index < len(texts) - 1 else last_ending)
+            for index, line in enumerate(texts)]
 
 
 def _encoded(document: Any, options: dict, original: str) -> str:

@@ -262,8 +262,10 @@ def _generate(module: cst.Module, unit: cst.CSTNode, elif_: bool, start: Tuple[i
 
 def report_nodes(report: Any) -> Tuple[Optional[cst.CSTNode], ...]:
     """The nodes whose positions a report's finding needs: its node and statement, its
-    evidence, and the nodes its fix replaces."""
+    evidence (and the call it came through), and the nodes its fix replaces."""
     fix = report.fix
+    evidence = report.evidence
     return (report.node, report.statement,
-            report.evidence.node if report.evidence is not None else None,
+            evidence.node if evidence is not None else None,
+            evidence.step[0] if evidence is not None and evidence.step else None,
             *(old for old, _ in (fix.replacements if fix is not None else ())))

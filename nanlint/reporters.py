@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import unicodedata
 from collections import Counter
@@ -19,6 +18,7 @@ from typing import IO, Any, Callable, Dict, List, Optional
 from urllib.parse import quote
 
 from nanlint import __version__
+from nanlint.ci_reports import report_github, report_gitlab, report_junit
 from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
 
@@ -41,7 +41,8 @@ class Scan:
     files: List[str] = field(default_factory=list)  # display paths, in order
     baselined: int = 0  # findings hidden by --baseline
     baseline: Optional[str] = None  # the baseline file, if one was used
-    fixed: int = 0  # findings removed by --fix
+    fixed: int = 0  # findings removed by --fix, by their own fix
+    carried: int = 0  # findings without a fix of their own that the fixes removed too
     unsafe_shown: bool = False  # --unsafe-fixes: unsafe fixes count as available
     fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # --show-fixes: per path
 
@@ -102,13 +103,32 @@ def marker(finding: Finding, unsafe_shown: bool) -> str:
     return " [*]"
 
 
-def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool) -> str:
+def headline(finding: Finding, mark: str = "") -> str:
+    """``path:line:column: CODE [*] severity: message``: the code where flake8-style tools
+    look for it, the severity as compilers write it (what ``--fail-on`` compares)."""
+    return f"{finding.location}: {finding.code}{mark} {finding.severity}: {finding.message}"
+
+
+def fixed_sentence(fixed: int, carried: int = 0, would: bool = False) -> str:
+    """``Fixed 2 findings (and 1 more that had no fix of their own).``: the first number is
+    that of the ``[*]`` findings the fixes removed, so it matches the count `check` gave."""
+    verb = "Would fix" if would else "Fixed"
+    text = f"{verb} {fixed} finding{'s' if fixed != 1 else ''}"
+    if carried:
+        had = "had" if not would else "has" if carried == 1 else "have"
+        their = "its" if carried == 1 else "their"
+        text += f" (and {carried} more that {had} no fix of {their} own)"
+    return text
+
+
+def fix_summary(findings: List[Finding], fixed: int, unsafe_shown: bool,
+                carried: int = 0) -> str:
     """What was fixed, and what could be: ruff's wording."""
     safe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "safe")
     unsafe = sum(1 for f in findings if f.fix and f.fix.get("safety") == "unsafe")
     parts = []
-    if fixed:
-        parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")
+    if fixed or carried:
+        parts.append(fixed_sentence(fixed, carried) + ".")
     if unsafe_shown:
         safe, unsafe = safe + unsafe, 0
     if safe:
@@ -156,7 +176,7 @@ def summary(scan: Scan) -> str:
     if scan.baseline is not None:
         noun = "finding" if scan.baselined == 1 else "findings"
         text += f" {scan.baselined} {noun} suppressed by the baseline ({scan.baseline})."
-    fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown)
+    fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown, scan.carried)
     return f"{text} {fixes}" if fixes else text
 
 
@@ -169,8 +189,7 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
         return
     write = stream.write
     for finding in scan.findings:
-        write(f"{finding.location}: {finding.code}"
-              f"{marker(finding, scan.unsafe_shown)} {finding.message}\n")
+        write(headline(finding, marker(finding, scan.unsafe_shown)) + "\n")
         if quiet:
             continue
         for line in frame(finding):
@@ -198,6 +217,7 @@ def _report_rich(scan: Scan, stream: IO[str], quiet: bool) -> None:
         head.append(" ")
         head.append(finding.code, style=_STYLES.get(finding.severity, "bold"))
         head.append(marker(finding, scan.unsafe_shown), style="bold cyan")
+        head.append(f" {finding.severity}:", style=_STYLES.get(finding.severity, "bold"))
         head.append(f" {finding.message}")
         console.print(head)
         if quiet:
@@ -297,14 +317,31 @@ def _sarif_result(finding: Finding, rule_index: Optional[int], fingerprint: str
                                                  "replacements": replacements}]}]
     if data.get("cell") is not None:
         # SARIF has no cells: the region is the line inside the cell, and the cell is named
-        # as a logical location and a property, so a viewer can still say where it is.
+        # in the location's properties, as a logical location and in the message, so a
+        # viewer can still say where it is.
         properties["cell"] = data["cell"]
+        result["locations"][0]["properties"] = {"cell": data["cell"]}
         result["locations"][0]["logicalLocations"] = [{"name": f"cell {data['cell']}",
                                                        "kind": "module"}]
         result["message"]["text"] = f"cell {data['cell']}: {text}"
+    evidence = data.get("evidence")
+    if evidence:
+        result["relatedLocations"] = [_related(data["path"], evidence)]
     if rule_index is not None:
         result["ruleIndex"] = rule_index
     return result
+
+
+def _related(path: str, evidence: Dict[str, Any]) -> Dict[str, Any]:
+    """The evidence (the producer the message names) as a SARIF related location."""
+    region = {"startLine": evidence["line"], "startColumn": evidence["column"],
+              "endLine": evidence["end_line"], "endColumn": evidence["end_column"]}
+    related: Dict[str, Any] = {
+        "id": 1, "message": {"text": evidence.get("message") or "evidence"},
+        "physicalLocation": {"artifactLocation": _artifact(path), "region": region}}
+    if evidence.get("cell") is not None:
+        related["properties"] = {"cell": evidence["cell"]}
+    return related
 
 
 def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
@@ -326,105 +363,6 @@ def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
         "results": results,
     }
     _dump({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, stream)
-
-
-# -- GitHub Actions workflow commands ----------------------------------------------------------
-GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
-
-
-def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _github_property(text: str) -> str:
-    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def report_github(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    for finding in scan.findings:
-        data = finding.to_json()
-        properties = {"file": posix(data["path"]), "line": data["line"], "col": data["column"],
-                      "endLine": data["end_line"], "endColumn": data["end_column"],
-                      "title": f"{data['code']} {data['name']}"}
-        text = data["message"]
-        if data.get("suggestion"):
-            text += f"\nhelp: {data['suggestion']}"
-        joined = ",".join(f"{key}={_github_property(str(value))}"
-                          for key, value in properties.items())
-        level = GITHUB_LEVELS.get(data["severity"], "warning")
-        stream.write(f"::{level} {joined}::{_github_data(text)}\n")
-
-
-# -- JUnit XML -------------------------------------------------------------------------------
-# XML 1.0 cannot hold most control characters, not even escaped.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _xml(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
-
-
-def report_junit(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    """One test suite; a failing test case per finding, a passing one per clean file."""
-    import xml.etree.ElementTree as ET
-
-    counts = {"tests": 0, "failures": 0}
-    suite = ET.Element("testsuite", name="nanlint")
-    flagged = set()
-    for finding in scan.findings:
-        data = finding.to_json()
-        path = posix(data["path"])
-        flagged.add(data["path"])
-        case = ET.SubElement(suite, "testcase", name=_xml(
-            f"{data['code']} {data['name']} at {data['line']}:{data['column']}"),
-            classname=_xml(_classname(path)), file=_xml(path), line=str(data["line"]))
-        failure = ET.SubElement(case, "failure", type=data["code"],
-                                message=_xml(data["message"]))
-        text = f"{path}:{data['line']}:{data['column']}: {data['code']} {data['message']}"
-        if data.get("suggestion"):
-            text += f"\nhelp: {data['suggestion']}"
-        failure.text = _xml(text)
-        counts["failures"] += 1
-    for path in scan.files:
-        if path not in flagged:
-            ET.SubElement(suite, "testcase", name=_xml(posix(path)),
-                          classname=_xml(_classname(posix(path))), file=_xml(posix(path)))
-    counts["tests"] = len(suite)
-    attributes = {key: str(value) for key, value in counts.items()}
-    attributes.update(errors="0", skipped="0")
-    suite.attrib.update(attributes)
-    root = ET.Element("testsuites", name="nanlint", **attributes)
-    root.append(suite)
-    ET.indent(root)
-    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    stream.write(ET.tostring(root, encoding="unicode"))
-    stream.write("\n")
-
-
-def _classname(path: str) -> str:
-    """`pkg/train.py` → `pkg.train`, as JUnit viewers group test classes by dots."""
-    stem = path[:-len(".py")] if path.endswith(".py") else path
-    return stem.strip("/").replace("/", ".")
-
-
-# -- GitLab Code Quality ---------------------------------------------------------------------
-GITLAB_SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
-
-
-def report_gitlab(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    issues = []
-    for finding, fingerprint in zip(scan.findings, fingerprints(scan.findings)):
-        data = finding.to_json()
-        issues.append({
-            "type": "issue",
-            "description": f"{data['code']} {data['message']}",
-            "check_name": data["code"],
-            "categories": ["Bug Risk"],
-            "fingerprint": fingerprint,
-            "severity": GITLAB_SEVERITIES.get(data["severity"], "major"),
-            "location": {"path": posix(data["path"]), "lines": {"begin": data["line"]}},
-        })
-    _dump(issues, stream)
 
 
 # -- statistics ------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ class Outcome:
     findings: List[Finding] = field(default_factory=list)
     files_checked: int = 0
     from_cache: int = 0
-    fixed: int = 0  # findings removed by fixes
+    fixed: int = 0  # findings removed by their own fix
+    carried: int = 0  # findings without a fix of their own that went with the others'
     files_fixed: int = 0
     diffs: List[str] = field(default_factory=list)
     fixed_codes: Dict[str, List[str]] = field(default_factory=dict)  # path → codes fixed
@@ -165,7 +166,8 @@ def _lint_chunk(chunk: Sequence[Tuple[str, str, Optional[bytes]]]) -> List[List[
     return [_lint_one(_WORKER_CONFIG, path, display, data) for path, display, data in chunk]
 
 
-Fixed = Tuple[List[Finding], List[str], str]  # what remains, the codes fixed, the diff
+# What remains, the codes fixed, how many went with them, the diff.
+Fixed = Tuple[List[Finding], List[str], int, str]
 
 
 def _fix_chunk(chunk: Sequence[Tuple[str, str]]) -> List[Fixed]:
@@ -180,7 +182,7 @@ def _fix_one(config: Configs, mode: FixMode, path: str, display: str) -> Fixed:
                               write=mode.write)
     diff = "" if mode.write or not outcome.changed else fixing.unified_diff(
         outcome.original, outcome.text, display)
-    return outcome.findings, outcome.fixed_codes, diff
+    return outcome.findings, outcome.fixed_codes, outcome.carried, diff
 
 
 def run_fixes(files: Sequence[Path], config: Configs, mode: FixMode, jobs: int = 0) -> Outcome:
@@ -201,10 +203,11 @@ def run_fixes(files: Sequence[Path], config: Configs, mode: FixMode, jobs: int =
                     _fix_chunk, [[work[i] for i in chunk] for chunk in chunks])):
                 for index, result in zip(indices, chunk_result):
                     results[index] = result
-    for (_, display), (findings, codes, diff) in zip(work, results):
+    for (_, display), (findings, codes, carried, diff) in zip(work, results):
         outcome.findings.extend(findings)
         outcome.fixed += len(codes)
-        outcome.files_fixed += 1 if codes else 0
+        outcome.carried += carried
+        outcome.files_fixed += 1 if codes or carried else 0
         if codes:
             outcome.fixed_codes[display] = codes
         if diff:

@@ -40,6 +40,8 @@ from nanlint.fixing import SAFETIES, fix_notebook, fix_source, fixable
 
 SOURCE = "nanlint"
 FIX_ALL = "source.fixAll.nanlint"
+# What VS Code asks a notebook for on save (`notebook.codeActionsOnSave`): the same edit.
+NOTEBOOK_FIX_ALL = "notebook.source.fixAll.nanlint"
 SHOW_DOCUMENTATION = "nanlint.showDocumentation"
 DEBOUNCE = 0.3  # seconds of quiet after an edit before it is linted
 INTERRUPT_REPEAT = 0.05  # seconds between the signals that interrupt a stale run
@@ -639,6 +641,13 @@ class NanlintServer(LanguageServer):
             actions.append(types.CodeAction(
                 title="nanlint: fix all safe findings", kind=FIX_ALL,
                 data={"uri": uri, "fixAll": True}))
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        if wanted and _wants(wanted, NOTEBOOK_FIX_ALL) and notebook is not None and any(
+                fixable(f, SAFETIES["safe"]) for cell in notebook.cells
+                for f in getattr(self.current(cell.document), "findings", ())):
+            actions.append(types.CodeAction(
+                title="nanlint: fix all safe findings of the notebook", kind=NOTEBOOK_FIX_ALL,
+                data={"uri": uri, "fixAll": True}))
         return actions
 
     def finding_actions(self, uri: str, text: str, lines: Sequence[str], finding: Finding,
@@ -952,19 +961,21 @@ def build() -> NanlintServer:
         server.configuration_changed()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL, NOTEBOOK_FIX_ALL],
+        resolve_provider=True))
     async def code_action(params: types.CodeActionParams) -> List[types.CodeAction]:
         actions = server.code_actions(params)
         resolve = getattr(getattr(getattr(server.client_capabilities, "text_document", None),
                                   "code_action", None), "resolve_support", None)
         if resolve is None or "edit" not in (resolve.properties or []):
             for action in actions:
-                if action.kind == FIX_ALL:
+                if action.kind in (FIX_ALL, NOTEBOOK_FIX_ALL):
                     try:
                         action.edit = await server.fix_all_edit(action.data["uri"])
                     except JsonRpcContentModified:  # stale: the quick fixes go without it
                         action.edit = None
-            actions = [a for a in actions if a.kind != FIX_ALL or a.edit is not None]
+            actions = [a for a in actions
+                       if a.kind not in (FIX_ALL, NOTEBOOK_FIX_ALL) or a.edit is not None]
         return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)

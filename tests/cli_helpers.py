@@ -37,7 +37,8 @@ def ratio_loss(target, logits_a, logits_b):
 FINDING_KEYS = {"code", "name", "severity", "confidence", "path", "cell", "line", "column",
                 "end_line", "end_column", "message", "suggestion", "fix", "evidence",
                 "gradient"}
-FINDING_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<column>\d+): (?P<code>NAN\d{3}) "
+FINDING_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<column>\d+): (?P<code>NAN\d{3})"
+                          r"(?P<marker> \[\*\])? (?P<severity>error|warning|info): "
                           r"(?P<message>\S.*)$")
 
 

@@ -199,7 +199,8 @@ def test_text_output(tmp_path):
     lines = result.stdout.splitlines()
     head = FINDING_LINE.match(lines[0])
     assert head, lines[0]
-    assert head.group("path", "line", "column", "code") == ("bad.py", "3", "8", "NAN102")
+    assert head.group("path", "line", "column", "code", "severity") == (
+        "bad.py", "3", "8", "NAN102", "error")
     assert head.group("message").startswith("`tf.math.log` of `p`")
     # The code frame: the offending line, and carets under exactly `tf.math.log(p)`.
     code_line = next(line for line in lines if line.startswith("3 | "))
@@ -212,6 +213,20 @@ def test_text_output(tmp_path):
     assert len(help_lines) == 1 and "1e-7" in help_lines[0]
     assert lines[-1] == ("Found 1 finding (1 error) in 1 of 1 file. "
                          "1 fixable with `--unsafe-fixes`.")
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_text_lines_show_the_severity_that_fail_on_compares(tmp_path, quiet):
+    make(tmp_path, {"a.py": TF_MIXED})
+    result = run_cli("check", *quiet, "a.py", cwd=tmp_path)
+    heads = [FINDING_LINE.match(line) for line in result.stdout.splitlines()]
+    severities = sorted(head.group("severity") for head in heads if head)
+    assert "error" in severities and "warning" in severities
+    as_json = check_json("a.py", cwd=tmp_path)[1]["findings"]
+    assert severities == sorted(f["severity"] for f in as_json)
+    for threshold, failing in (("error", {"error"}), ("warning", {"error", "warning"})):
+        expected = 1 if failing & set(severities) else 0
+        assert run_cli("check", "--fail-on", threshold, "a.py", cwd=tmp_path).returncode == expected
 
 
 def test_text_summary_counts_severities_and_files(tmp_path):

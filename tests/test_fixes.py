@@ -334,3 +334,34 @@ def test_a_budget_spent_while_fixing_still_reports_the_findings(tmp_path):
     assert all("(fix not applied: fixing took longer than 3 s; nothing was written)" in f.message
                for f in outcome.findings)
     assert not outcome.changed
+
+
+NORM_THEN_DIVIDE = """import tensorflow as tf
+
+
+def inverse_distance(a, b):
+    d = tf.norm(a - b)
+    return 1.0 / d
+"""
+
+
+@pytest.mark.parametrize("name, data", [
+    ("d.py", NORM_THEN_DIVIDE),
+    ("d.ipynb", json.dumps({"cells": [{"cell_type": "code", "execution_count": 1,
+                                       "metadata": {}, "outputs": [],
+                                       "source": NORM_THEN_DIVIDE.splitlines(True)}],
+                            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))])
+def test_the_fixable_count_is_what_diff_and_fix_fix(tmp_path, name, data):
+    # The norm's fix also removes the division's hazard: the division has no fix of its own
+    # (no `[*]`), so the counts say 1, and the division is named apart.
+    (tmp_path / name).write_text(data)
+    (tmp_path / ".nanlint.yaml").write_text("select: [NAN101, NAN202]\n")
+    flags = ("--no-cache", "--unsafe-fixes")
+    check = run_cli("check", "--no-cache", name, cwd=tmp_path).stdout.splitlines()[-1]
+    assert check.endswith("1 fixable with `--unsafe-fixes`."), check
+    diff = run_cli("check", "--diff", *flags, name, cwd=tmp_path)
+    assert diff.stderr == ("Would fix 1 finding (and 1 more that has no fix of its own) in "
+                           "1 file.\n")
+    fixed = run_cli("check", *flags, name, cwd=tmp_path).stdout.splitlines()[-1]
+    assert fixed == ("No findings in 1 file. Fixed 1 finding (and 1 more that had no fix of "
+                     "its own).")

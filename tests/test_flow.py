@@ -482,3 +482,30 @@ def test_pieces_of_unstack_and_split_keep_zero_evidence():
         """)
     for piece in pieces:  # `(e, f), g = unstack(p), 1.0` unpacks `e, f = unstack(p)`
         assert piece.zero is not None and piece.zero.producer == "softmax"
+
+
+def test_evidence_from_a_caller_names_the_call_it_came_through(lint):
+    source = TF + textwrap.dedent("""\
+        def block(feature):
+            return tf.math.log(feature)
+        def model(x):
+            h = tf.nn.relu(x)
+            return block(h)
+        """)
+    [finding] = lint(source, ["NAN102"])
+    assert finding.line == 4
+    assert ("`feature` in `block()` receives the output of `tf.nn.relu` (line 6) through the "
+            "call on line 7, which is exactly 0") in finding.message
+    assert "`h`" not in finding.message  # the caller's name means nothing inside block()
+
+
+def test_the_step_between_cells_names_the_cells():
+    from nanlint.engine import lint_notebook
+    from test_notebooks import cells
+    from conftest import options_for
+
+    data = cells("import tensorflow as tf\ndef block(feature):\n    return tf.math.log(feature)\n",
+                 "h = tf.nn.relu(x)\ny = block(h)\n")
+    [finding] = lint_notebook(data, "nb.ipynb", options_for(["NAN102"]))
+    assert ("`feature` in `block()` receives the output of `tf.nn.relu` (cell 3, line 1) "
+            "through the call in cell 3, line 2") in finding.message

@@ -103,6 +103,23 @@ def test_sarif_rules_carry_the_rule_documentation(fixture_sarif):
         assert rule["defaultConfiguration"]["level"] == expected
 
 
+def test_sarif_gives_the_evidence_as_related_locations(fixture_sarif):
+    sarif, plain = fixture_sarif
+    results = sarif["runs"][0]["results"]
+    with_evidence = [(r, f) for r, f in zip(results, plain["findings"]) if f["evidence"]]
+    assert with_evidence and len(with_evidence) < len(results)
+    for result, expected in zip(results, plain["findings"]):
+        evidence = expected["evidence"]
+        if evidence is None:
+            assert "relatedLocations" not in result
+            continue
+        [related] = result["relatedLocations"]
+        assert related["message"]["text"] == evidence["message"]
+        assert related["physicalLocation"]["region"] == {
+            "startLine": evidence["line"], "startColumn": evidence["column"],
+            "endLine": evidence["end_line"], "endColumn": evidence["end_column"]}
+
+
 def test_sarif_results_match_the_json_findings(fixture_sarif):
     sarif, plain = fixture_sarif
     run = sarif["runs"][0]

@@ -1,5 +1,6 @@
 """Jupyter notebooks: code cells linted as one program, findings at cell and line."""
 
+import dataclasses
 import json
 import shutil
 
@@ -78,7 +79,34 @@ def test_fixture_in_sarif_names_the_cell(tmp_path):
         found.append((item["properties"]["cell"], logical["name"], region["startLine"],
                       region["startColumn"], item["ruleId"]))
         assert item["message"]["text"].startswith(f"cell {item['properties']['cell']}: ")
+        assert location["properties"] == {"cell": item["properties"]["cell"]}
     assert found == [(3, "cell 3", 3, 8, "NAN102"), (6, "cell 6", 2, 12, "NAN201")]
+    # The evidence (the relu of cell 3, line 2) is a related location, in its cell.
+    [related] = document["runs"][0]["results"][0]["relatedLocations"]
+    region = related["physicalLocation"]["region"]
+    assert (related["properties"], region["startLine"], region["startColumn"]) == (
+        {"cell": 3}, 2, 5)
+    assert related["message"]["text"].startswith("`p` is the output of `tf.nn.relu`")
+
+
+def test_ci_formats_name_the_cell_not_a_line_of_the_file(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    shutil.copy(FIXTURE, tmp_path / "train.ipynb")
+    make(tmp_path, {})
+    github = run_cli("check", "--format", "github", cwd=tmp_path).stdout.splitlines()
+    assert github[0].startswith("::error file=train.ipynb,title=NAN102 log-of-zero::"
+                                "cell 3, line 3: `tf.math.log` of `p`")
+    gitlab = json.loads(run_cli("check", "--format", "gitlab", cwd=tmp_path).stdout)
+    assert gitlab[0]["description"].startswith("NAN102 cell 3, line 3: `tf.math.log`")
+    assert gitlab[0]["location"]["lines"] == {"begin": 1}
+    junit = ET.fromstring(run_cli("check", "--format", "junit", cwd=tmp_path).stdout)
+    case = junit.find("testsuite/testcase")
+    assert case.get("name") == "NAN102 log-of-zero at cell 3, line 3, column 8"
+    assert case.get("line") is None
+    failure = case.find("failure")
+    assert failure.get("message").startswith("cell 3, line 3: ")
+    assert failure.text.startswith("train.ipynb:cell 3:3:8: NAN102 ")
 
 
 def test_notebook_fixes_are_in_cell_coordinates(tmp_path):
@@ -110,7 +138,7 @@ def test_notebook_findings_are_marked_and_counted_as_in_a_python_file(tmp_path, 
     python, notebook_ = heads("a.py"), heads("nb.ipynb")
     assert notebook_ == python
     if not unsafe:
-        assert python[0] == ["NAN103 [*]", "NAN102 `tf.math.log`"]
+        assert python[0] == ["NAN103 [*]", "NAN102 error:"]
         assert python[1].endswith(
             "[*] 1 fixable with `--fix`. 1 more fixable with `--unsafe-fixes`.")
     else:
@@ -253,7 +281,7 @@ def test_a_bad_notebook_in_the_cli_gives_no_traceback(tmp_path):
     make(tmp_path, {"broken.ipynb": "{", "good.py": TF_LOG})
     result = run_cli("check", "-q", cwd=tmp_path)
     assert result.returncode == 1 and result.stderr == ""
-    assert result.stdout.splitlines()[0].startswith("broken.ipynb:1:1: NAN000 not a notebook")
+    assert result.stdout.splitlines()[0].startswith("broken.ipynb:1:1: NAN000 error: not a notebook")
 
 
 # -- fixes -----------------------------------------------------------------------------------
@@ -287,6 +315,52 @@ def test_diff_of_a_notebook_applies_like_fix(tmp_path):
     diff = run_cli("check", "--diff", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
     assert diff.returncode == 1 and '+    "loss = tf.math.log(p + 1e-7)\\n"' in diff.stdout
     assert (tmp_path / "nb.ipynb").read_bytes() == data
+
+
+SOFTMAX_VARIABLE = ("def f(labels, logits, w):\n    probs = tf.nn.softmax(logits)\n"
+                    "    ce = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)\n"
+                    "    h = tf.matmul(logits, w)\n    return ce + tf.math.log(h)\n")
+
+
+def test_a_fix_that_removes_a_line_does_not_block_the_other_fixes(tmp_path):
+    # NAN103's fix removes the `probs = ...` line of cell 3; the fix of cell 4 still applies,
+    # and what is left is reported at its place in the fixed notebook.
+    data = cells("import tensorflow as tf\n", SOFTMAX_VARIABLE,
+                 "p = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(data)
+    diff = run_cli("check", "--diff", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert '-    "    probs = tf.nn.softmax(logits)\\n",' in diff.stdout
+    assert '+    "loss = tf.math.log(p + 1e-7)\\n"' in diff.stdout
+    assert "Would fix 2 findings" in diff.stderr and path.read_bytes() == data
+    result = run_cli("check", "--unsafe-fixes", "-q", "nb.ipynb", cwd=tmp_path)
+    expected = json.loads(data)
+    expected["cells"][2]["source"] = [
+        "def f(labels, logits, w):\n",
+        "    ce = -tf.reduce_sum(labels * tf.nn.log_softmax(logits), axis=-1)\n",
+        "    h = tf.matmul(logits, w)\n", "    return ce + tf.math.log(h)\n"]
+    expected["cells"][3]["source"][1] = "loss = tf.math.log(p + 1e-7)\n"
+    assert path.read_bytes() == json.dumps(expected, indent=1).encode()
+    assert result.stdout.splitlines() == [
+        "nb.ipynb:cell 3:4:17: NAN102 error: `tf.math.log` of `h`, which can be negative "
+        "(NaN): `h` is the output of `tf.matmul` (cell 3, line 3), a linear output, which "
+        "takes negative values"]
+    assert lint(path.read_bytes()) == [(3, 4, 17, "NAN102")]
+
+
+def test_fixed_code_that_adds_lines_goes_back_into_its_cell_with_its_indent():
+    # A fix that breaks a line inside brackets: the cell gets a line more, each line keeps
+    # the cell's indent, and the next cell is untouched.
+    data = cells("import tensorflow as tf\n", "  x = tf.nn.relu(z)\n  y = tf.math.log(x)",
+                 "loss = 1\n")
+    document = notebook.read(data)
+    fixed = document.source.replace("y = tf.math.log(x)", "y = tf.math.log(\n    x + 1e-7)")
+    starts = notebook.cell_starts(document)
+    moved = [starts[0], starts[1], starts[2] + len("\n    x + 1e-7)") - len("x)")]
+    new = json.loads(notebook.with_fixed_code(data, document, fixed, moved))
+    assert [cell["source"] for cell in new["cells"][1:]] == [
+        ["import tensorflow as tf\n"],
+        ["  x = tf.nn.relu(z)\n", "  y = tf.math.log(\n", "      x + 1e-7)"], ["loss = 1\n"]]
 
 
 def test_a_notebook_layout_that_cannot_be_reproduced_is_not_written(tmp_path):
@@ -362,7 +436,8 @@ def test_a_fix_never_touches_a_replaced_line(tmp_path):
     document = notebook.read(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER))
     with pytest.raises(notebook.NotebookError, match="not Python"):
         notebook.with_fixed_code(cells("import tensorflow as tf\n!echo x \\\n  y\n" + LATER),
-                                 document, document.source.replace("pass", "pass  # x"))
+                                 document, document.source.replace("pass", "pass  # x"),
+                                 notebook.cell_starts(document))
 
 
 def test_fix_keeps_the_indent_of_an_indented_cell_and_its_shell_lines(tmp_path):
@@ -454,3 +529,35 @@ def test_tensorflow_docs_notebooks_parse(name):
     assert not [f for f in findings if f[3] == "NAN000"], findings
     # Their code is checked: a finding added at the end is reported.
     assert lint(cells(*TF_DOCS[name], LATER))[-1][3] == "NAN102"
+
+
+def test_a_fix_that_edits_another_cell_is_neither_offered_nor_applied():
+    from nanlint.finding import Finding
+    from nanlint.fixing import _in_its_cell
+
+    document = notebook.read(cells("import tensorflow as tf\nx = 1\n", "y = x\n"))
+    edit = {"line": 2, "column": 5, "end_line": 2, "end_column": 6, "replacement": "2"}
+    finding = Finding("NAN101", "n", "error", "high", "nb.ipynb", 3, 1, 3, 2, "m",
+                      fix={"safety": "safe", "description": "d", "edits": [edit]})
+    assert not _in_its_cell(document, finding)
+    assert _in_its_cell(document, dataclasses.replace(finding, line=2, end_line=2))
+
+
+def test_add_noqa_comments_the_lines_in_their_cells(tmp_path):
+    data = cells("import tensorflow as tf\n", SOFTMAX_VARIABLE,
+                 "  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
+    document = json.loads(data)
+    document["cells"][3]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                        "text": ["tf.math.log(p)\n"]}]
+    data = json.dumps(document, indent=1).encode()
+    make(tmp_path, {})
+    (tmp_path / "nb.ipynb").write_bytes(data)
+    result = run_cli("check", "--add-noqa", cwd=tmp_path)
+    assert result.stdout == "Added suppression comments for 3 findings in 1 file.\n"
+    expected = json.loads(data)
+    source = expected["cells"][2]["source"]
+    source[2] = source[2].rstrip("\n") + "  # nanlint: ignore[NAN103]\n"
+    source[4] = source[4].rstrip("\n") + "  # nanlint: ignore[NAN102]\n"
+    expected["cells"][3]["source"][1] = "  loss = tf.math.log(p)  # nanlint: ignore[NAN102]\n"
+    assert (tmp_path / "nb.ipynb").read_bytes() == json.dumps(expected, indent=1).encode()
+    assert run_cli("check", cwd=tmp_path).stdout.splitlines()[-1] == "No findings in 1 file."

@@ -68,7 +68,7 @@ def test_the_traceback_only_with_verbose(tmp_path, nanlint, monkeypatch):
     make(tmp_path, {"other.py": TF_LOG})
     code, out, err = nanlint("check", "--no-cache", cwd=tmp_path)
     assert (code, err) == (2, "")
-    assert "other.py:1:1: NAN000 internal error in NAN102: ZeroDivisionError" in out
+    assert "other.py:1:1: NAN000 error: internal error in NAN102: ZeroDivisionError" in out
     code, out, err = nanlint("check", "--no-cache", "--exit-zero", "--verbose", cwd=tmp_path)
     assert code == 2  # a crash is never a clean result
     assert err.startswith("nanlint: other.py: internal error in NAN102: ZeroDivisionError")

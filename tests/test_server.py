@@ -533,6 +533,39 @@ async def test_a_fix_in_a_notebook_cell_edits_that_cell(client, workspace):
 
 
 @in_server
+async def test_notebook_fix_all_fixes_every_cell_even_when_a_line_goes(client, workspace):
+    # VS Code asks for `notebook.source.fixAll` on save, from any cell: the answer fixes
+    # the whole notebook, here with a fix that removes a line of its cell.
+    uri = (workspace / "main" / "fix_notebook.ipynb").as_uri()
+    cells, items = notebook_cells(uri, [
+        {"cell_type": "code", "source": "import tensorflow as tf\n"},
+        {"cell_type": "code", "source": "def loss(labels, logits):\n"
+                                        "    probs = tf.nn.softmax(logits)\n"
+                                        "    return -tf.reduce_sum(labels * tf.math.log(probs),"
+                                        " axis=-1)\n"},
+        {"cell_type": "code", "source": "x = tf.math.log(tf.nn.softmax(z))\n"}])
+    first, second, third = (item.uri for item in items)
+    await published(client, third, lambda: open_notebook(client, uri, cells, items))
+    while second not in client.diagnostics:
+        await asyncio.sleep(0.02)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=first),
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[], only=["notebook.source.fixAll"])))
+    [action] = [a for a in actions if getattr(a, "kind", None) == "notebook.source.fixAll.nanlint"]
+    resolved = action if action.edit is not None else await client.code_action_resolve_async(
+        action)
+    changes = resolved.edit.changes
+    assert sorted(changes) == sorted([second, third])
+    assert apply(items[1].text, changes[second]) == (
+        "def loss(labels, logits):\n"
+        "    return -tf.reduce_sum(labels * tf.nn.log_softmax(logits), axis=-1)\n")
+    assert apply(items[2].text, changes[third]) == "x = tf.nn.log_softmax(z)\n"
+    close_notebook(client, uri, items)
+
+
+@in_server
 async def test_a_fix_all_superseded_by_one_for_newer_cells_is_content_modified(client,
                                                                                workspace):
     # Fix-all in a notebook fixes all its cells: an edit of another cell between two requests

@@ -79,7 +79,7 @@ def test_undecodable_stdin_is_one_nan000_finding(tmp_path):
                             cwd=tmp_path, input=b"x = '\xff'\n", capture_output=True)
     assert result.returncode == 1
     assert result.stderr == b""
-    assert result.stdout.startswith(b"-:1:6: NAN000 not valid utf-8 (byte 0xff at line 1)")
+    assert result.stdout.startswith(b"-:1:6: NAN000 error: not valid utf-8 (byte 0xff at line 1)")
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -105,3 +105,18 @@ def test_fixing_standard_input_prints_the_fixed_source(tmp_path):
     diff = check_stdin(TF_LOG, "-", "--diff", "--unsafe-fixes", cwd=tmp_path)
     assert diff.returncode == 1
     assert diff.stdout.startswith("--- -\n+++ -\n") and "+loss = tf.math.log(p + 1e-7)" in diff.stdout
+
+
+def test_fixing_a_notebook_from_standard_input_prints_the_fixed_notebook(tmp_path):
+    from test_notebooks import cells
+
+    make(tmp_path, {})
+    data = cells("import tensorflow as tf\n", "loss = tf.math.log(tf.nn.softmax(z))\n").decode()
+    fixed = check_stdin(data, "--fix", "--stdin-filename", "nb.ipynb", "-", cwd=tmp_path)
+    assert fixed.returncode == 0 and fixed.stderr == ""
+    assert json.loads(fixed.stdout)["cells"][2]["source"] == ["loss = tf.nn.log_softmax(z)\n"]
+    diff = check_stdin(data, "--diff", "--stdin-filename", "nb.ipynb", "-", cwd=tmp_path)
+    assert diff.returncode == 1 and '+    "loss = tf.nn.log_softmax(z)\\n"' in diff.stdout
+    clean = check_stdin(fixed.stdout, "--fix", "--stdin-filename", "nb.ipynb", "-",
+                        cwd=tmp_path)
+    assert (clean.returncode, clean.stdout) == (0, fixed.stdout)

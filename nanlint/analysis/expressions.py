@@ -218,7 +218,8 @@ class Expressions(Sites):
                     values.append(UNKNOWN)
                     continue
                 expr, (at, at_index) = argument
-                values.append(self._outside(lambda: self._value(expr, at, at_index)))
+                passed = self._outside(lambda: self._value(expr, at, at_index))
+                values.append(_through(passed, call, node))
         finally:
             self._in_progress.discard(key)
         if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
@@ -387,6 +388,19 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:
+    """An argument's value as the parameter of ``function`` holds it: its evidence names the
+    call it came through, and is named anew after the parameter (the caller's variable is
+    not one the function's reader sees)."""
+    if not isinstance(function, cst.FunctionDef):
+        return value
+    step = (call, function.name.value)
+    changes = {kind: replace(evidence, step=step, name=None)
+               for kind in ("zero", "negative", "huge")
+               if (evidence := getattr(value, kind)) is not None}
+    return replace(value, **changes) if changes else value
 
 
 def _passed_here(value: Value, scope: Scope) -> Value:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import inf
-from typing import Any, FrozenSet, Optional, Sequence, TypeVar
+from typing import Any, FrozenSet, Optional, Sequence, Tuple, TypeVar
 
 import libcst as cst
 
@@ -55,6 +55,9 @@ class Evidence:
     tiny: bool = False  # approaches 0 continuously (underflow, a variance): not exactly 0 only
     producer: str = ""  # what made it: a canonical op name, "difference", "count", ...
     name: Optional[str] = None  # the variable through which the value reached the use
+    # The call through which it entered the function that uses it, and that function's
+    # name: the step between a producer in one function and a use in another.
+    step: Optional[Tuple[cst.CSTNode, str]] = None
 
     def weaker(self, confidence: str) -> "Evidence":
         if CONFIDENCE_ORDER[confidence] < CONFIDENCE_ORDER[self.confidence]:
@@ -187,6 +190,13 @@ def render(evidence: Evidence, code, where_is) -> str:
     what = evidence.what.format(op=op, src=src)
     place = where_is(node)
     where = f" ({place})" if place else ""
+    if evidence.step is not None and evidence.name:
+        call, function = evidence.step
+        through = where_is(call)
+        preposition = "in" if through and through.startswith("cell") else "on"
+        through = f" through the call {preposition} {through}" if through else ""
+        return (f"`{evidence.name}` in `{function}()` receives {what}{where}{through}, "
+                f"{evidence.why}")
     if evidence.name:
         return f"`{evidence.name}` is {what}{where}, {evidence.why}"
     return f"it is {what}{where}, {evidence.why}"
