@@ -339,7 +339,7 @@ def test_a_budget_spent_while_fixing_still_reports_the_findings(tmp_path):
 NORM_THEN_DIVIDE = """import tensorflow as tf
 
 
-def inverse_distance(a, b):
+def inverse_distance_loss(a, b):
     d = tf.norm(a - b)
     return 1.0 / d
 """
