@@ -146,7 +146,7 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
     stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
     try:
-        return ast.parse(source, filename=path)
+        tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
         message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
@@ -155,6 +155,53 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
         raise SourceError("cannot parse: expressions nested too deeply") from None
     except ValueError:  # source code string cannot contain null bytes
         raise SourceError(_BINARY) from None
+    if len(source) >= LONG_STATEMENT:
+        _check_compiles(tree, path, source_lines(source))
+    return tree
+
+
+def _check_compiles(tree: ast.Module, path: str, lines: List[str]) -> None:
+    """Python's parser accepts expressions that its compiler refuses: about 3,000 terms
+    deep (``a + a + ... + a``, ``- - ... - a``) raise RecursionError in ``compile`` under
+    Python's default recursion limit, on every Python nanlint supports. Such a statement is
+    longer than ``LONG_STATEMENT`` characters, so only a file that has one is compiled (from
+    the tree, without parsing again), under the limit ``python`` runs it with."""
+    long = _long_statements(tree, lines)
+    if not long:
+        return
+    try:
+        with _python_recursion_limit():
+            compile(tree, path, "exec", dont_inherit=True)
+    except (RecursionError, MemoryError):
+        leaves = [statement for statement, leaf in long if leaf]
+        where = next((statement for statement in leaves if not _compiles(statement, path)),
+                     long[0][0])
+        raise SourceError("cannot compile: expressions nested too deeply for Python itself",
+                          where.lineno, where.col_offset + 1) from None
+    except (SyntaxError, ValueError):
+        pass  # what only the compiler checks (`return` outside a function) is not ours
+
+
+@contextlib.contextmanager
+def _python_recursion_limit() -> Iterator[None]:
+    """Python's default recursion limit, which nanlint raises for libcst (RECURSION_ROOM)."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _compiles(statement: ast.stmt, path: str) -> bool:
+    try:
+        with _python_recursion_limit():
+            compile(ast.Module(body=[statement], type_ignores=[]), path, "exec", dont_inherit=True)
+    except (RecursionError, MemoryError):
+        return False
+    except (SyntaxError, ValueError):
+        pass
+    return True
 
 
 def parse(source: str, path: str = "<source>") -> cst.Module:
@@ -382,6 +429,7 @@ def source_lines(source: str) -> List[str]:
 # nesting: Python's default limit of 1,000 stops at chains of ~300 (`a.b.c...`, `x + y + ...`),
 # which real generated code exceeds. The C stack holds this many comfortably.
 RECURSION_ROOM = 5000
+PYTHON_RECURSION_LIMIT = 1000  # the interpreter's default, under which a file really runs
 
 
 @contextlib.contextmanager
@@ -455,12 +503,20 @@ LONG_STATEMENT = 2_000
 
 def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
     """Whether a statement of the file (the header of a compound one) is long enough for
-    libcst's parse to take seconds: measured on the statements of Python's own tree."""
+    libcst's parse to take seconds."""
+    return bool(_long_statements(tree, lines))
+
+
+def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt, bool]]:
+    """The statements of ``LONG_STATEMENT`` characters or more (of a compound statement, its
+    header), in the order of the file, each with whether it is a simple statement: measured
+    on Python's own tree."""
     if len(lines) and sum(map(len, lines)) < LONG_STATEMENT:
-        return False
+        return []
     offsets = [0]
     offsets.extend(itertools.accumulate(len(line) + 1 for line in lines))
     statements = list(tree.body)
+    found = []
     while statements:
         statement = statements.pop()
         inner = [child for name in ("body", "orelse", "finalbody", "handlers")
@@ -476,8 +532,8 @@ def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
         else:
             end = offsets[statement.end_lineno - 1] + statement.end_col_offset
         if end - start >= LONG_STATEMENT:
-            return True
-    return False
+            found.append((start, statement, not inner))
+    return [(statement, leaf) for _, statement, leaf in sorted(found, key=lambda f: f[0])]
 
 
 def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
