@@ -276,18 +276,20 @@ class RuleCrash(Exception):
 Boundary = Tuple[Callable[[], None], Callable[[], None]]
 
 
-def _raise_crash(handler: Handler, error: Exception) -> None:
+def _raise_crash(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
     raise RuleCrash(handler, error) from error
 
 
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
          leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None,
-         on_crash: Callable[[Handler, Exception], None] = _raise_crash) -> None:
+         on_crash: Callable[[Handler, Exception, cst.CSTNode], None] = _raise_crash
+         ) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem).
 
     ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
     function's scope starts at its body, after its decorators and default values.
-    A handler that raises is passed to ``on_crash``, which may raise or let the walk go on
+    A handler that raises is passed to ``on_crash`` with the error and the node it was
+    visiting; ``on_crash`` may raise or let the walk go on
     (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
     """
     stack: List[Any] = [module]
@@ -315,7 +317,7 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                 except RecursionError:
                     raise
                 except Exception as error:
-                    on_crash(handler, error)
+                    on_crash(handler, error, item)
         if node_type in leave:
             stack.append((item,))
         below = children(item)
@@ -630,16 +632,16 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
             visit.setdefault(node_type, []).append(handler)
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
-    crashes: List[Finding] = []
+    crashes: List[Tuple[str, Exception, cst.CSTNode]] = []
 
-    def switch_off(handler: Handler, error: Exception) -> None:
+    def switch_off(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
         """A rule that raises is a bug: report it, and let the other rules finish the file."""
         rule = getattr(handler, "__self__", None)
         if not isinstance(rule, Rule):
             raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
         for node_type, handlers in visit.items():
             visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
-        crashes.append(_internal_error(path, rule.code, error, lines))
+        crashes.append((rule.code, error, node))
 
     try:
         walk(module, visit, leave, boundaries, on_crash=switch_off)
@@ -668,16 +670,35 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
-    findings.extend(crashes)
+    if crashes:
+        findings.extend(_crash_findings(analysis, text, crashes, path, lines))
     findings.sort(key=lambda f: f.sort_key)
     return findings
 
 
-def _internal_error(path: str, code: str, error: BaseException, lines: List[str]) -> Finding:
+def _crash_findings(analysis: Analysis, text: Tuple[str, ast.Module],
+                    crashes: List[Tuple[str, Exception, cst.CSTNode]], path: str,
+                    lines: List[str]) -> List[Finding]:
+    """Each rule crash reported where the rule was: at the node it was visiting."""
+    positions = Positions(analysis.module, (node for _, _, node in crashes), *text,
+                          analysis.parent)
+    findings = []
+    for code, error, node in crashes:
+        where = positions.get(node)
+        line, column, end = ((where.start.line, where.start.column + 1,
+                              where.end.column + 1 if where.end.line == where.start.line
+                              else None) if where else (1, 1, None))
+        findings.append(_internal_error(path, code, error, lines, line, column, end))
+    return findings
+
+
+def _internal_error(path: str, code: str, error: BaseException, lines: List[str],
+                    line: int = 1, column: int = 1, end_column: Optional[int] = None
+                    ) -> Finding:
     """One line for the report; the traceback rides along for ``--verbose``."""
-    finding = _engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
+    finding = _engine_finding(INTERNAL_ERROR, "error", path, line, column,
                               f"internal error in {code}: {type(error).__name__}: "
-                              f"{' '.join(str(error).split())}", lines)
+                              f"{' '.join(str(error).split())}", lines, end_column)
     finding.detail = "".join(traceback.format_exception(type(error), error,
                                                         error.__traceback__))
     return finding
