@@ -156,51 +156,50 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     except ValueError:  # source code string cannot contain null bytes
         raise SourceError(_BINARY) from None
     if len(source) >= LONG_STATEMENT:
-        _check_compiles(tree, path, source_lines(source))
+        _check_compiles(tree, source, path, source_lines(source))
     return tree
 
 
-def _check_compiles(tree: ast.Module, path: str, lines: List[str]) -> None:
+def _check_compiles(tree: ast.Module, source: str, path: str, lines: List[str]) -> None:
     """Python's parser accepts expressions that its compiler refuses: about 3,000 terms
     deep (``a + a + ... + a``, ``- - ... - a``) raise RecursionError in ``compile`` under
     Python's default recursion limit, on every Python nanlint supports. Such a statement is
-    longer than ``LONG_STATEMENT`` characters, so only a file that has one is compiled (from
-    the tree, without parsing again), under the limit ``python`` runs it with."""
+    longer than ``LONG_STATEMENT`` characters, so only a file that has one is compiled,
+    under the limit ``python`` runs it with."""
     long = _long_statements(tree, lines)
-    if not long:
+    if not long or _compiles(source, path):
         return
-    try:
-        with _python_recursion_limit():
-            compile(tree, path, "exec", dont_inherit=True)
-    except (RecursionError, MemoryError):
-        leaves = [statement for statement, leaf in long if leaf]
-        where = next((statement for statement in leaves if not _compiles(statement, path)),
-                     long[0][0])
-        raise SourceError("cannot compile: expressions nested too deeply for Python itself",
-                          where.lineno, where.col_offset + 1) from None
-    except (SyntaxError, ValueError):
-        pass  # what only the compiler checks (`return` outside a function) is not ours
+    where = next((statement for statement, leaf in long
+                  if leaf and not _compiles(_statement_text(statement, lines), path)),
+                 long[0][0])
+    raise SourceError("cannot compile: expressions nested too deeply for Python itself",
+                      where.lineno, where.col_offset + 1)
 
 
-@contextlib.contextmanager
-def _python_recursion_limit() -> Iterator[None]:
-    """Python's default recursion limit, which nanlint raises for libcst (RECURSION_ROOM)."""
+def _statement_text(statement: ast.stmt, lines: List[str]) -> str:
+    """A simple statement's text, from its first character (its indentation left out)."""
+    text = lines[statement.lineno - 1:statement.end_lineno]
+    text[-1] = text[-1][:statement.end_col_offset]
+    text[0] = text[0][statement.col_offset:]
+    return "\n".join(text)
+
+
+def _compiles(source: str, path: str) -> bool:
+    """Whether Python, under its default recursion limit, compiles ``source`` (the
+    compiler's other errors, such as ``return`` outside a function, are not ours)."""
+    frame, depth = sys._getframe(), 0  # the frames below this one: python has none
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
     previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT + depth)
     try:
-        yield
-    finally:
-        sys.setrecursionlimit(previous)
-
-
-def _compiles(statement: ast.stmt, path: str) -> bool:
-    try:
-        with _python_recursion_limit():
-            compile(ast.Module(body=[statement], type_ignores=[]), path, "exec", dont_inherit=True)
+        compile(source, path, "exec", dont_inherit=True)
     except (RecursionError, MemoryError):
         return False
     except (SyntaxError, ValueError):
         pass
+    finally:
+        sys.setrecursionlimit(previous)
     return True
 
 
@@ -1049,12 +1048,23 @@ class FileTimeout(BaseException):
 
 
 _alarm_armed = [False]
+_expired = [False]  # an alarm fired while the budget was armed: the work is late
 _ALARM_REPEAT = 0.05  # seconds between alarms once the budget is spent
 
 
 def _expire(signum: int, frame: Any) -> None:
     if _alarm_armed[0]:  # a late alarm, after the budget was closed, is ignored
+        _expired[0] = True
         raise FileTimeout()
+
+
+def _quiet_timeouts(previous: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` for the budget: a FileTimeout that Python swallowed (the
+    alarm landed in a gc callback or a ``__del__``) is not printed; ``_expired`` keeps it."""
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not FileTimeout:
+            previous(unraisable)
+    return hook
 
 
 def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
@@ -1066,14 +1076,21 @@ def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
             or threading.current_thread() is not threading.main_thread()):
         return work()
     previous_handler = signal.signal(signal.SIGALRM, _expire)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_timeouts(previous_hook)
     started = time.monotonic()
+    _expired[0] = False
     _alarm_armed[0] = True
     # The alarm repeats until the budget is closed: one that lands where exceptions are
-    # swallowed (a gc callback, a __del__) is followed by another a moment later.
+    # swallowed (a gc callback, a __del__) is followed by another a moment later, and if
+    # every one is swallowed, the work that comes back late is a timeout all the same.
     previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds,
                                                          _ALARM_REPEAT)
     try:
-        return work()
+        result = work()
+        if _expired[0]:
+            raise FileTimeout()
+        return result
     except FileTimeout:
         raise
     except Exception as error:
@@ -1088,6 +1105,7 @@ def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
         while True:
             try:
                 _close_budget(previous_handler, previous_delay, previous_interval, started)
+                sys.unraisablehook = previous_hook
                 break
             except FileTimeout:
                 continue
