@@ -10,6 +10,7 @@ import ast
 import contextlib
 import dataclasses
 import errno
+import functools
 import gc
 import itertools
 import os
@@ -489,10 +490,39 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
         tree = check_syntax(source, path)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
-    if _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines):
+    child = _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines)
+    if len(source) >= BIG_SOURCE:
+        del tree  # not held through libcst's parse: made again after it (see _analyse)
+        tree = None
+    if child:
         return _in_child(lambda: _analyse(source, tree, path, options, lines, describe_line),
                          path, lines)
     return _analyse(source, tree, path, options, lines, describe_line)
+
+
+# A file this long (in characters; about 12,000 lines) has the memory of its parse, not its
+# time, as the limit: Python's tree of it is a quarter of libcst's parse at its peak, so it
+# is dropped before that parse and made again after it, and libcst's freed native memory is
+# given back to the system before the analysis allocates its own (glibc keeps it otherwise,
+# and Python's small objects cannot reuse it). The peak is then the parse's own.
+BIG_SOURCE = 500_000
+
+
+def _give_back_freed_memory() -> None:
+    """``malloc_trim(0)`` where the C library has it (glibc); elsewhere nothing."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=None)
+def _malloc_trim() -> Optional[Callable[[int], int]]:
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
 
 
 # libcst's native parser takes time that grows faster than linearly with the length of one
@@ -582,12 +612,16 @@ def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
     return [_internal_error(path, "the engine", error, lines)]
 
 
-def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lines: List[str],
-             describe_line: Callable[[int], str]) -> List[Finding]:
+def _analyse(source: str, tree: Optional[ast.Module], path: str, options: LintOptions,
+             lines: List[str], describe_line: Callable[[int], str]) -> List[Finding]:
+    """``tree`` is Python's tree of the source, or None for a big file (``BIG_SOURCE``)."""
     try:
         module = _parse_checked(source)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+    if tree is None:
+        _give_back_freed_memory()
+        tree = ast.parse(source, filename=path)  # accepted before: it parses
     analysis = Analysis(module, options.settings, source)
     reports: List[Report] = []
     silent: List[Report] = []
