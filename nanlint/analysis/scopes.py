@@ -2,11 +2,12 @@
 
 A scope (module, class, function or lambda) is indexed once, on first use, by walking its
 statements only — never its expressions, except to find walrus bindings (``(d := x)``) in a
-module that has one — so the cost is small and paid only for scopes a rule asks about. Every statement gets an order number and its path through the branches
-around it (``if``/``elif``/``else``, ``try``/``except``, ``match`` arms). A name used at
-statement N stands for its latest binding before N (``lookup``), or for every binding that
-can reach N (``reaching``): the join of the arms of a branch, and the binding before it where
-an arm binds nothing. Loops are read as straight-line code.
+module that has one — so the cost is small and paid only for scopes a rule asks about. Every
+statement gets an order number and its path through the branches around it
+(``if``/``elif``/``else``, ``try``/``except``, ``match`` arms). A name used at statement N
+stands for its latest binding before N (``lookup``), or for every binding that can reach N
+(``reaching``): the join of the arms of a branch, and the binding before it where an arm
+binds nothing. Loops are read as straight-line code.
 """
 
 from __future__ import annotations
