@@ -10,6 +10,7 @@ import ast
 import contextlib
 import dataclasses
 import errno
+import functools
 import gc
 import itertools
 import os
@@ -146,7 +147,7 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
     stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
     try:
-        return ast.parse(source, filename=path)
+        tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
         message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
@@ -155,6 +156,52 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
         raise SourceError("cannot parse: expressions nested too deeply") from None
     except ValueError:  # source code string cannot contain null bytes
         raise SourceError(_BINARY) from None
+    if len(source) >= LONG_STATEMENT:
+        _check_compiles(tree, source, path, source_lines(source))
+    return tree
+
+
+def _check_compiles(tree: ast.Module, source: str, path: str, lines: List[str]) -> None:
+    """Python's parser accepts expressions that its compiler refuses: about 3,000 terms
+    deep (``a + a + ... + a``, ``- - ... - a``) raise RecursionError in ``compile`` under
+    Python's default recursion limit, on every Python nanlint supports. Such a statement is
+    longer than ``LONG_STATEMENT`` characters, so only a file that has one is compiled,
+    under the limit ``python`` runs it with."""
+    long = _long_statements(tree, lines)
+    if not long or _compiles(source, path):
+        return
+    where = next((statement for statement, leaf in long
+                  if leaf and not _compiles(_statement_text(statement, lines), path)),
+                 long[0][0])
+    raise SourceError("cannot compile: expressions nested too deeply for Python itself",
+                      where.lineno, where.col_offset + 1)
+
+
+def _statement_text(statement: ast.stmt, lines: List[str]) -> str:
+    """A simple statement's text, from its first character (its indentation left out)."""
+    text = lines[statement.lineno - 1:statement.end_lineno]
+    text[-1] = text[-1][:statement.end_col_offset]
+    text[0] = text[0][statement.col_offset:]
+    return "\n".join(text)
+
+
+def _compiles(source: str, path: str) -> bool:
+    """Whether Python, under its default recursion limit, compiles ``source`` (the
+    compiler's other errors, such as ``return`` outside a function, are not ours)."""
+    frame, depth = sys._getframe(), 0  # the frames below this one: python has none
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT + depth)
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except (RecursionError, MemoryError):
+        return False
+    except (SyntaxError, ValueError):
+        pass
+    finally:
+        sys.setrecursionlimit(previous)
+    return True
 
 
 def parse(source: str, path: str = "<source>") -> cst.Module:
@@ -229,18 +276,20 @@ class RuleCrash(Exception):
 Boundary = Tuple[Callable[[], None], Callable[[], None]]
 
 
-def _raise_crash(handler: Handler, error: Exception) -> None:
+def _raise_crash(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
     raise RuleCrash(handler, error) from error
 
 
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
          leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None,
-         on_crash: Callable[[Handler, Exception], None] = _raise_crash) -> None:
+         on_crash: Callable[[Handler, Exception, cst.CSTNode], None] = _raise_crash
+         ) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem).
 
     ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
     function's scope starts at its body, after its decorators and default values.
-    A handler that raises is passed to ``on_crash``, which may raise or let the walk go on
+    A handler that raises is passed to ``on_crash`` with the error and the node it was
+    visiting; ``on_crash`` may raise or let the walk go on
     (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
     """
     stack: List[Any] = [module]
@@ -268,7 +317,7 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                 except RecursionError:
                     raise
                 except Exception as error:
-                    on_crash(handler, error)
+                    on_crash(handler, error, item)
         if node_type in leave:
             stack.append((item,))
         below = children(item)
@@ -382,6 +431,7 @@ def source_lines(source: str) -> List[str]:
 # nesting: Python's default limit of 1,000 stops at chains of ~300 (`a.b.c...`, `x + y + ...`),
 # which real generated code exceeds. The C stack holds this many comfortably.
 RECURSION_ROOM = 5000
+PYTHON_RECURSION_LIMIT = 1000  # the interpreter's default, under which a file really runs
 
 
 @contextlib.contextmanager
@@ -440,10 +490,39 @@ def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
         tree = check_syntax(source, path)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
-    if _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines):
+    child = _alarm_armed[0] and hasattr(os, "fork") and _slow_to_parse(tree, lines)
+    if len(source) >= BIG_SOURCE:
+        del tree  # not held through libcst's parse: made again after it (see _analyse)
+        tree = None
+    if child:
         return _in_child(lambda: _analyse(source, tree, path, options, lines, describe_line),
                          path, lines)
     return _analyse(source, tree, path, options, lines, describe_line)
+
+
+# A file this long (in characters; about 12,000 lines) has the memory of its parse, not its
+# time, as the limit: Python's tree of it is a quarter of libcst's parse at its peak, so it
+# is dropped before that parse and made again after it, and libcst's freed native memory is
+# given back to the system before the analysis allocates its own (glibc keeps it otherwise,
+# and Python's small objects cannot reuse it). The peak is then the parse's own.
+BIG_SOURCE = 500_000
+
+
+def _give_back_freed_memory() -> None:
+    """``malloc_trim(0)`` where the C library has it (glibc); elsewhere nothing."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=None)
+def _malloc_trim() -> Optional[Callable[[int], int]]:
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
 
 
 # libcst's native parser takes time that grows faster than linearly with the length of one
@@ -455,12 +534,20 @@ LONG_STATEMENT = 2_000
 
 def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
     """Whether a statement of the file (the header of a compound one) is long enough for
-    libcst's parse to take seconds: measured on the statements of Python's own tree."""
+    libcst's parse to take seconds."""
+    return bool(_long_statements(tree, lines))
+
+
+def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt, bool]]:
+    """The statements of ``LONG_STATEMENT`` characters or more (of a compound statement, its
+    header), in the order of the file, each with whether it is a simple statement: measured
+    on Python's own tree."""
     if len(lines) and sum(map(len, lines)) < LONG_STATEMENT:
-        return False
+        return []
     offsets = [0]
     offsets.extend(itertools.accumulate(len(line) + 1 for line in lines))
     statements = list(tree.body)
+    found = []
     while statements:
         statement = statements.pop()
         inner = [child for name in ("body", "orelse", "finalbody", "handlers")
@@ -476,8 +563,8 @@ def _slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
         else:
             end = offsets[statement.end_lineno - 1] + statement.end_col_offset
         if end - start >= LONG_STATEMENT:
-            return True
-    return False
+            found.append((start, statement, not inner))
+    return [(statement, leaf) for _, statement, leaf in sorted(found, key=lambda f: f[0])]
 
 
 def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
@@ -525,12 +612,16 @@ def _in_child(work: Callable[[], List[Finding]], path: str, lines: List[str]
     return [_internal_error(path, "the engine", error, lines)]
 
 
-def _analyse(source: str, tree: ast.Module, path: str, options: LintOptions, lines: List[str],
-             describe_line: Callable[[int], str]) -> List[Finding]:
+def _analyse(source: str, tree: Optional[ast.Module], path: str, options: LintOptions,
+             lines: List[str], describe_line: Callable[[int], str]) -> List[Finding]:
+    """``tree`` is Python's tree of the source, or None for a big file (``BIG_SOURCE``)."""
     try:
         module = _parse_checked(source)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+    if tree is None:
+        _give_back_freed_memory()
+        tree = ast.parse(source, filename=path)  # accepted before: it parses
     analysis = Analysis(module, options.settings, source)
     reports: List[Report] = []
     silent: List[Report] = []
@@ -574,16 +665,16 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
             visit.setdefault(node_type, []).append(handler)
     too_deep = _engine_finding(PARSE_ERROR, "error", path, 1, 1,
                                "cannot analyse: expressions nested too deeply", lines)
-    crashes: List[Finding] = []
+    crashes: List[Tuple[str, Exception, cst.CSTNode]] = []
 
-    def switch_off(handler: Handler, error: Exception) -> None:
+    def switch_off(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
         """A rule that raises is a bug: report it, and let the other rules finish the file."""
         rule = getattr(handler, "__self__", None)
         if not isinstance(rule, Rule):
             raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
         for node_type, handlers in visit.items():
             visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
-        crashes.append(_internal_error(path, rule.code, error, lines))
+        crashes.append((rule.code, error, node))
 
     try:
         walk(module, visit, leave, boundaries, on_crash=switch_off)
@@ -612,16 +703,35 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
     except RecursionError:
         return [too_deep]
     findings.extend(_suppression_problems(source, path, options, lines, comments))
-    findings.extend(crashes)
+    if crashes:
+        findings.extend(_crash_findings(analysis, text, crashes, path, lines))
     findings.sort(key=lambda f: f.sort_key)
     return findings
 
 
-def _internal_error(path: str, code: str, error: BaseException, lines: List[str]) -> Finding:
+def _crash_findings(analysis: Analysis, text: Tuple[str, ast.Module],
+                    crashes: List[Tuple[str, Exception, cst.CSTNode]], path: str,
+                    lines: List[str]) -> List[Finding]:
+    """Each rule crash reported where the rule was: at the node it was visiting."""
+    positions = Positions(analysis.module, (node for _, _, node in crashes), *text,
+                          analysis.parent)
+    findings = []
+    for code, error, node in crashes:
+        where = positions.get(node)
+        line, column, end = ((where.start.line, where.start.column + 1,
+                              where.end.column + 1 if where.end.line == where.start.line
+                              else None) if where else (1, 1, None))
+        findings.append(_internal_error(path, code, error, lines, line, column, end))
+    return findings
+
+
+def _internal_error(path: str, code: str, error: BaseException, lines: List[str],
+                    line: int = 1, column: int = 1, end_column: Optional[int] = None
+                    ) -> Finding:
     """One line for the report; the traceback rides along for ``--verbose``."""
-    finding = _engine_finding(INTERNAL_ERROR, "error", path, 1, 1,
+    finding = _engine_finding(INTERNAL_ERROR, "error", path, line, column,
                               f"internal error in {code}: {type(error).__name__}: "
-                              f"{' '.join(str(error).split())}", lines)
+                              f"{' '.join(str(error).split())}", lines, end_column)
     finding.detail = "".join(traceback.format_exception(type(error), error,
                                                         error.__traceback__))
     return finding
@@ -972,12 +1082,23 @@ class FileTimeout(BaseException):
 
 
 _alarm_armed = [False]
+_expired = [False]  # an alarm fired while the budget was armed: the work is late
 _ALARM_REPEAT = 0.05  # seconds between alarms once the budget is spent
 
 
 def _expire(signum: int, frame: Any) -> None:
     if _alarm_armed[0]:  # a late alarm, after the budget was closed, is ignored
+        _expired[0] = True
         raise FileTimeout()
+
+
+def _quiet_timeouts(previous: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` for the budget: a FileTimeout that Python swallowed (the
+    alarm landed in a gc callback or a ``__del__``) is not printed; ``_expired`` keeps it."""
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not FileTimeout:
+            previous(unraisable)
+    return hook
 
 
 def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
@@ -989,14 +1110,21 @@ def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
             or threading.current_thread() is not threading.main_thread()):
         return work()
     previous_handler = signal.signal(signal.SIGALRM, _expire)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_timeouts(previous_hook)
     started = time.monotonic()
+    _expired[0] = False
     _alarm_armed[0] = True
     # The alarm repeats until the budget is closed: one that lands where exceptions are
-    # swallowed (a gc callback, a __del__) is followed by another a moment later.
+    # swallowed (a gc callback, a __del__) is followed by another a moment later, and if
+    # every one is swallowed, the work that comes back late is a timeout all the same.
     previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds,
                                                          _ALARM_REPEAT)
     try:
-        return work()
+        result = work()
+        if _expired[0]:
+            raise FileTimeout()
+        return result
     except FileTimeout:
         raise
     except Exception as error:
@@ -1011,6 +1139,7 @@ def within_budget(seconds: float, work: Callable[[], Any]) -> Any:
         while True:
             try:
                 _close_budget(previous_handler, previous_delay, previous_interval, started)
+                sys.unraisablehook = previous_hook
                 break
             except FileTimeout:
                 continue

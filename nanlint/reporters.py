@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Optional
 from urllib.parse import quote
 
-from nanlint import __version__
+from nanlint import __version__, documentation
 from nanlint.ci_reports import report_github, report_gitlab, report_junit
 from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
@@ -249,32 +249,21 @@ FINGERPRINT_KEY = "nanlint/v1"  # in partialFingerprints; the baseline uses the 
 _SOURCE_ROOT = "%SRCROOT%"
 
 
-def project_url() -> Optional[str]:
-    """The project's home page from the installed package metadata, if it declares one."""
-    from importlib.metadata import PackageNotFoundError, metadata
-
-    try:
-        meta = metadata("nanlint")
-    except PackageNotFoundError:
-        return None
-    for entry in meta.get_all("Project-URL") or []:
-        label, _, url = entry.partition(",")
-        if label.strip().lower() in ("homepage", "home", "repository", "source"):
-            return url.strip()
-    return meta.get("Home-page") or None
-
-
 def _sarif_rule(rule) -> Dict[str, Any]:
-    documentation = rule.documentation()
-    return {
+    text = rule.documentation()
+    entry = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary or rule.name},
         "fullDescription": {"text": rule.section("What it does") or rule.summary or rule.name},
-        "help": {"text": documentation or rule.summary, "markdown": documentation or rule.summary},
+        "help": {"text": text or rule.summary, "markdown": text or rule.summary},
         "defaultConfiguration": {"level": SARIF_LEVELS.get(rule.severity, "warning")},
         "properties": {"origin": rule.origin, "fix": rule.fix_safety or "none"},
     }
+    url = documentation.documentation_url(rule)
+    if url:
+        entry["helpUri"] = url
+    return entry
 
 
 def _artifact(path: str) -> Dict[str, str]:
@@ -351,7 +340,7 @@ def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     driver: Dict[str, Any] = {"name": "nanlint", "version": __version__,
                               "semanticVersion": __version__, "rules": rules}
-    url = project_url()
+    url = documentation.project_url()
     if url:
         driver["informationUri"] = url
     results = [_sarif_result(finding, index.get(finding.code), fingerprint)

@@ -31,7 +31,7 @@ from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from nanlint import __version__, registry, suppression
+from nanlint import __version__, documentation, registry, suppression
 from nanlint import config as configuration
 from nanlint import lookup
 from nanlint.engine import FileTimeout, lint_bytes, lint_text, source_lines, within_budget
@@ -225,25 +225,14 @@ def _rule(code: str) -> Any:
     return registry.ENGINE.get(code) or registry.rule_class(code)
 
 
-@functools.lru_cache(maxsize=None)
 def documentation_url(code: str) -> Optional[str]:
-    """The rule's section of docs/rules.md: the file beside the package (a source checkout),
-    else the project's repository named in the package metadata, else None."""
-    rule = _rule(code)
-    if rule is None:
-        return None
-    anchor = f"{rule.code}-{rule.name}".lower()
-    local = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
-    if local.is_file():
-        return f"{local.as_uri()}#{anchor}"
-    from nanlint.reporters import project_url
-
-    home = project_url()
-    return f"{home.rstrip('/')}/blob/HEAD/docs/rules.md#{anchor}" if home else None
+    """The link to the rule's documentation (see nanlint.documentation)."""
+    return documentation.documentation_url(_rule(code))
 
 
 def rule_summary_markdown(code: str) -> str:
-    """The hover text: the rule's "What it does" and "Why is this bad?" sections."""
+    """The hover text: the rule's "What it does" and "Why is this bad?" sections and a link
+    to its documentation."""
     rule = _rule(code)
     if rule is None:
         return f"**{code}**"
@@ -252,6 +241,9 @@ def rule_summary_markdown(code: str) -> str:
         text = rule.section(title)
         if text:
             parts.append(f"### {title}\n{text}")
+    url = documentation_url(code)
+    if url:
+        parts.append(f"[Open documentation]({url})")
     return "\n\n".join(parts)
 
 

@@ -30,3 +30,21 @@ def test_the_dense_file_has_the_lines_the_issue_names():
     source = bench.dense_source()
     assert abs(len(source.splitlines()) - 18000) < 10
     assert source.count("tf.math.log(p) / tf.norm(a)") > 3500
+
+
+def test_the_big_file_is_measured_for_memory():
+    assert bench.BIG_LINES == 60000
+    assert abs(len(bench.dense_source(bench.BIG_LINES).splitlines()) - 60000) < 10
+
+
+def test_a_big_file_needs_about_the_memory_of_its_parse(tmp_path):
+    """Peak memory, not time: a file past the big-file size (32,000 lines) checked by
+    nanlint, against libcst parsing it alone, each in a process of its own."""
+    big = tmp_path / "big.py"
+    big.write_text(bench.dense_source(32000), encoding="utf-8")
+    _, parse = bench.measure([sys.executable, bench.__file__, "--parse-only", "--jobs=1",
+                              str(big)], str(tmp_path))
+    _, check = bench.measure([sys.executable, "-m", "nanlint", "check", "--quiet",
+                              "--exit-zero", "--jobs=1", "--no-cache", str(big)],
+                             str(tmp_path))
+    assert check / parse < 1.25, (check, parse)

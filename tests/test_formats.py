@@ -6,6 +6,7 @@ import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import unquote
 
 import jsonschema
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from cli_helpers import (TF_CLEAN, TF_LOG, TF_MIXED, _no_colour_variables,
                          assert_one_line_error, check_json, make, nanlint)
 from conftest import FIXTURES, ROOT, run_cli
-from nanlint import __version__, registry, reporters
+from nanlint import __version__, documentation, registry, reporters
 from nanlint.finding import Finding
 
 __all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
@@ -171,11 +172,34 @@ def test_sarif_fingerprints_ignore_line_numbers(tmp_path):
 
 
 def test_sarif_information_uri_comes_from_the_package_metadata(monkeypatch):
-    monkeypatch.setattr(reporters, "project_url", lambda: "https://example.org/nanlint")
+    monkeypatch.setattr(documentation, "project_url", lambda: "https://example.org/nanlint")
     document = json.loads(render("sarif", [finding()]))
     assert document["runs"][0]["tool"]["driver"]["informationUri"] == (
         "https://example.org/nanlint")
     assert not list(sarif_validator().iter_errors(document))
+
+
+def test_sarif_help_uri_is_the_installed_rules_page_without_a_project_home(monkeypatch):
+    from test_doc_links import anchors
+
+    monkeypatch.setattr(documentation, "project_url", lambda: None)
+    document = json.loads(render("sarif", [finding()]))
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    assert {rule["id"] for rule in rules} >= set(registry.BUILTIN)
+    for rule in rules:
+        page, _, anchor = rule["helpUri"].partition("#")
+        assert page.startswith("file://") and page.endswith("/docs/rules.md")
+        assert anchor == f"{rule['id']}-{rule['name']}".lower()
+        assert anchor in anchors(Path(unquote(page[len("file://"):])))
+    assert not list(sarif_validator().iter_errors(document))
+
+
+def test_sarif_help_uri_is_on_the_project_home_when_it_has_one(monkeypatch):
+    monkeypatch.setattr(documentation, "project_url", lambda: "https://example.org/nanlint/")
+    document = json.loads(render("sarif", [finding()]))
+    [rule] = [r for r in document["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "NAN102"]
+    assert rule["helpUri"] == (
+        "https://example.org/nanlint/blob/HEAD/docs/rules.md#nan102-log-of-zero")
 
 
 def test_sarif_uris_are_percent_encoded_and_absolute_paths_are_file_uris(tmp_path):

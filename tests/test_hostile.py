@@ -165,6 +165,17 @@ NAN000 = {  # name: (content, line of the finding, fragments of its message)
                             + "\n").encode(), 2, ["too many nested parentheses"]),
     "unary_minus_20000_deep": (("import tensorflow as tf\nx = " + "-" * 20000 + "1\n"
                                 ).encode(), 1, ["nested too deeply"]),
+    # Python parses these, but its compiler refuses them (RecursionError under its default
+    # recursion limit): `python` cannot run the file.
+    "sum_of_3000_terms": (("import tensorflow as tf\n\n\nx = " + " + ".join(["a"] * 3000)
+                           + "\ny = tf.math.log(p)\n").encode(), 4,
+                          ["cannot compile", "nested too deeply"]),
+    "unary_minus_3000_deep_in_a_function": (
+        ("import tensorflow as tf\ndef f(a):\n    return " + "-" * 3000 + "a\n").encode(), 3,
+        ["cannot compile", "nested too deeply"]),
+    "attributes_3000_deep_in_a_branch": (
+        ("import tensorflow as tf\nif tf:\n    x = 1\n    y = a" + ".b" * 3000 + "\n").encode(),
+        4, ["cannot compile", "nested too deeply"]),
 }
 
 

@@ -44,6 +44,36 @@ def test_the_crashing_rule_stops_and_the_others_still_report():
     assert [f.line for f in findings if f.code == "NAN998"] == [2]
     assert 'raise ValueError("no such\\nop")' in crash[0].detail
     assert crash[0].detail.startswith("Traceback")
+    # Reported at the node the rule was visiting: the second call, `tf.cast(...)`.
+    assert (crash[0].line, crash[0].column, crash[0].end_line, crash[0].end_column) == (
+        2, 19, 2, 45)
+
+
+CRASHING_RULE_FILE = """from nanlint.rule import Rule
+
+
+class Divides(Rule):
+    \"\"\"Crashes on the first division.\"\"\"
+
+    code = "NAN950"
+    name = "divides"
+
+    def visit_BinaryOperation(self, node):
+        raise KeyError("operator")
+
+
+RULES = [Divides]
+"""
+
+
+def test_a_third_party_rule_crash_is_reported_at_the_node_it_was_visiting(tmp_path, nanlint):
+    make(tmp_path, {"mixed.py": TF_MIXED, "tools/rules.py": CRASHING_RULE_FILE})
+    code, out, err = nanlint("check", "--no-cache", "--load-rules", "tools/rules.py",
+                             "--select", "NAN950", "mixed.py", cwd=tmp_path)
+    assert code == 2
+    assert out.startswith("mixed.py:4:5: NAN000 internal error in NAN950: KeyError: "
+                          "'operator'\n")
+    assert "4 | r = tf.math.log(p) / c\n  |     ^^^^^^^^^^^^^^^^^^\n" in out
 
 
 def test_the_traceback_is_neither_in_json_nor_in_the_cache(tmp_path, nanlint, monkeypatch):
@@ -54,8 +84,8 @@ def test_the_traceback_is_neither_in_json_nor_in_the_cache(tmp_path, nanlint, mo
         assert (code, err) == (2, "")
         findings = json.loads(out)["findings"]
         assert [(f["path"], f["line"], f["code"]) for f in findings] == [
-            ("mixed.py", 1, "NAN000"), ("mixed.py", 4, "NAN101"), ("mixed.py", 12, "NAN201"),
-            ("other.py", 1, "NAN000")]
+            ("mixed.py", 2, "NAN000"), ("mixed.py", 4, "NAN101"), ("mixed.py", 12, "NAN201"),
+            ("other.py", 2, "NAN000")]
         assert findings[0]["message"] == ("internal error in NAN102: ZeroDivisionError: "
                                           "the rule divided by zero")
         assert "Traceback" not in out
@@ -68,7 +98,7 @@ def test_the_traceback_only_with_verbose(tmp_path, nanlint, monkeypatch):
     make(tmp_path, {"other.py": TF_LOG})
     code, out, err = nanlint("check", "--no-cache", cwd=tmp_path)
     assert (code, err) == (2, "")
-    assert "other.py:1:1: NAN000 error: internal error in NAN102: ZeroDivisionError" in out
+    assert "other.py:2:5: NAN000 error: internal error in NAN102: ZeroDivisionError" in out
     code, out, err = nanlint("check", "--no-cache", "--exit-zero", "--verbose", cwd=tmp_path)
     assert code == 2  # a crash is never a clean result
     assert err.startswith("nanlint: other.py: internal error in NAN102: ZeroDivisionError")

@@ -438,6 +438,7 @@ async def test_hover_shows_what_the_rule_does_and_why(client, workspace):
     assert text.startswith("**NAN103 unstable-softmax-cross-entropy**")
     assert "### What it does\n" + rule.section("What it does") in text
     assert "### Why is this bad?\n" + rule.section("Why is this bad?") in text
+    assert text.endswith("[Open documentation](" + diagnostic.code_description.href + ")")
     nothing = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
         position=types.Position(line=0, character=3)))

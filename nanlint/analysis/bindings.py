@@ -62,9 +62,11 @@ class Cursor:
 class Bindings:
     """Scope lookup and call resolution for one module (the base of ``Analysis``)."""
 
-    def __init__(self, module: cst.Module, settings: Optional[Settings] = None) -> None:
+    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
+                 source: Optional[str] = None) -> None:
         self.module = module
         self.settings = settings or Settings()
+        self._source = source  # the module's text, when the engine has it: searched, not walked
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}
         self._callees: Dict[int, Optional[Callee]] = {}
@@ -126,7 +128,8 @@ class Bindings:
                    cls: Optional[cst.ClassDef] = None) -> Scope:
         scope = self._scopes.get(id(node))
         if scope is None:
-            scope = build_scope(node, parent, cls)
+            scope = build_scope(node, parent, cls,
+                                walrus=self._source is None or ":=" in self._source)
             self._scopes[id(node)] = scope
         return scope
 

@@ -112,6 +112,8 @@ class Expressions(Sites):
                          guards=guards)
         if kind is cst.Call:
             return self._call(expr, scope, index)
+        if kind is cst.NamedExpr:  # `(d := x)` is x, named
+            return self._named(self._value(expr.value, scope, index), expr.target.value)
         if kind is cst.IfExp:
             return join([self._value(expr.body, scope, index),
                           self._value(expr.orelse, scope, index)])

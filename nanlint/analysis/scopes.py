@@ -1,12 +1,13 @@
 """Scopes and bindings: which expression a name stands for at a given statement.
 
 A scope (module, class, function or lambda) is indexed once, on first use, by walking its
-statements only — never its expressions — so the cost is small and paid only for scopes a
-rule asks about. Every statement gets an order number and its path through the branches
-around it (``if``/``elif``/``else``, ``try``/``except``, ``match`` arms). A name used at
-statement N stands for its latest binding before N (``lookup``), or for every binding that
-can reach N (``reaching``): the join of the arms of a branch, and the binding before it where
-an arm binds nothing. Loops are read as straight-line code.
+statements only — never its expressions, except to find walrus bindings (``(d := x)``) in a
+module that has one — so the cost is small and paid only for scopes a rule asks about. Every
+statement gets an order number and its path through the branches around it
+(``if``/``elif``/``else``, ``try``/``except``, ``match`` arms). A name used at statement N
+stands for its latest binding before N (``lookup``), or for every binding that can reach N
+(``reaching``): the join of the arms of a branch, and the binding before it where an arm
+binds nothing. Loops are read as straight-line code.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
+
+from nanlint.analysis.tree import children
 
 ScopeNode = Union[cst.Module, cst.FunctionDef, cst.ClassDef, cst.Lambda]
 
@@ -132,17 +135,19 @@ class Scope:
         return self.order.get(id(statement), END)
 
 
-def build_scope(node: ScopeNode, parent: Optional[Scope], cls: Optional[cst.ClassDef] = None
-                ) -> Scope:
+def build_scope(node: ScopeNode, parent: Optional[Scope], cls: Optional[cst.ClassDef] = None,
+                walrus: bool = True) -> Scope:
+    """The scope of ``node``; ``walrus`` False when the module is known to have no ``:=``."""
     scope = Scope(node=node, parent=parent, cls=cls)
-    _Indexer(scope).index()
+    _Indexer(scope, walrus).index()
     return scope
 
 
 class _Indexer:
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, walrus: bool) -> None:
         self.scope = scope
         self.path: Path = ()
+        self.walrus = walrus  # the module may have `(name := value)`: look for them
 
     def index(self) -> None:
         node = self.scope.node
@@ -204,6 +209,8 @@ class _Indexer:
                 self._small(small)
             return
         index = self._next(statement)
+        if self.walrus:
+            self._named(_header(statement), index)
         if isinstance(statement, cst.FunctionDef):
             self._bind(statement.name.value, Binding("def", index, node=statement))
         elif isinstance(statement, cst.ClassDef):
@@ -243,8 +250,24 @@ class _Indexer:
         elif isinstance(statement, cst.Match):
             self._arms(index, [case.body for case in statement.cases], False)
 
+    def _named(self, expressions: List[cst.CSTNode], index: int) -> None:
+        """Bind the walrus targets in ``expressions`` (a statement, or a compound statement's
+        header) as assignments of that statement: seen by the statements after it. A lambda
+        is a scope of its own; a comprehension binds in the scope around it (PEP 572)."""
+        stack = list(expressions)
+        while stack:
+            node = stack.pop()
+            kind = node.__class__
+            if kind is cst.Lambda or kind is cst.FunctionDef or kind is cst.ClassDef:
+                continue
+            if kind is cst.NamedExpr:
+                self._target(node.target, index, node.value)
+            stack.extend(children(node))
+
     def _small(self, small: cst.BaseSmallStatement) -> None:
         index = self._next(small)
+        if self.walrus:
+            self._named([small], index)
         if isinstance(small, cst.Assign):
             for target in small.targets:
                 self._target(target.target, index, small.value)
@@ -314,6 +337,20 @@ class _Indexer:
                     Binding("assign", index, value=value))
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
+
+
+def _header(statement: cst.CSTNode) -> List[cst.CSTNode]:
+    """The expressions of a compound statement outside its blocks."""
+    kind = statement.__class__
+    if kind is cst.If or kind is cst.While:
+        return [statement.test]
+    if kind is cst.For:
+        return [statement.iter]
+    if kind is cst.With:
+        return [item.item for item in statement.items]
+    if kind is cst.Match:
+        return [statement.subject]
+    return []
 
 
 def _statements(suite: cst.BaseSuite) -> List[cst.CSTNode]:

@@ -27,8 +27,7 @@ class Sites(Producers):
 
     def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
                  source: Optional[str] = None) -> None:
-        super().__init__(module, settings)
-        self._source = source  # the module's text, when the engine has it: searched, not walked
+        super().__init__(module, settings, source)
         self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
         self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
