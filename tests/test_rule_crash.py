@@ -71,7 +71,7 @@ def test_a_third_party_rule_crash_is_reported_at_the_node_it_was_visiting(tmp_pa
     code, out, err = nanlint("check", "--no-cache", "--load-rules", "tools/rules.py",
                              "--select", "NAN950", "mixed.py", cwd=tmp_path)
     assert code == 2
-    assert out.startswith("mixed.py:4:5: NAN000 internal error in NAN950: KeyError: "
+    assert out.startswith("mixed.py:4:5: NAN000 error: internal error in NAN950: KeyError: "
                           "'operator'\n")
     assert "4 | r = tf.math.log(p) / c\n  |     ^^^^^^^^^^^^^^^^^^\n" in out
 
