@@ -6,7 +6,7 @@ formatter would: the brackets of the code it writes, or else the nearest bracket
 it on the same line. Inside the brackets the arguments go on one indented line, or one
 per line if that is still too long; the closing bracket goes back to the line's indentation,
 with the file's own indentation unit. Inside brackets, Python ignores line breaks, so the
-code written still parses.
+code written still parses. Not in notebooks: a cell's fixed code must keep its lines.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Module)
 
 def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str],
         place: Callable[[cst.CSTNode], object],
-        parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]], limit: int
+        parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]], limit: Optional[int]
         ) -> Tuple[cst.CSTNode, cst.CSTNode]:
     """(the node to replace, its replacement): ``(old, new)`` unless that makes its line
     longer than ``limit``; then a node with brackets (``new``, or one around ``old`` on the
     same line) and its broken replacement, the one whose longest line is shortest.
-    ``place`` gives a node's position (``Positions.get``)."""
-    position = place(old)
+    ``place`` gives a node's position (``Positions.get``); no ``limit``: no breaking."""
+    position = place(old) if isinstance(new, cst.CSTNode) and limit else None
     if position is None or position.start.line != position.end.line:
         return old, new
     line = lines[position.start.line - 1].rstrip("\r\n")
@@ -103,8 +103,9 @@ def _break(node: cst.CSTNode, module: cst.Module, column: int, tail: int, limit:
             if i == last:
                 args.append(arg.with_changes(value=value, whitespace_after_arg=_newline(base)))
             else:
-                args.append(arg.with_changes(value=value, comma=cst.Comma(
-                    whitespace_after=_newline(inner)), whitespace_after_arg=cst.SimpleWhitespace("")))
+                args.append(arg.with_changes(
+                    value=value, comma=cst.Comma(whitespace_after=_newline(inner)),
+                    whitespace_after_arg=cst.SimpleWhitespace("")))
         return node.with_changes(whitespace_before_args=_newline(inner), args=args)
     lpar = getattr(node, "lpar", None)
     if lpar:

@@ -264,3 +264,19 @@ def test_a_line_length_that_is_not_a_number_is_a_one_line_error(tmp_path):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "`line-length` must be a whole number" in result.stderr
+
+
+def test_a_notebook_cell_keeps_its_lines(tmp_path):
+    """A cell's fixed code keeps its line count, so a fix in a notebook is not broken."""
+    import json
+
+    from nanlint.fixing import fix_notebook
+
+    cell = LONG.replace("\t", "    ").split("\n")
+    document = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                           "outputs": [], "source": [line + "\n" for line in cell[:-1]]}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    data = json.dumps(document, indent=1).encode()
+    outcome = fix_notebook(data, "model.ipynb", _options(["NAN101"]), SAFE)
+    assert outcome.fixed == 1, outcome.findings
+    assert "/ tf.maximum(tf.reduce_sum(positive), 1.0)" in outcome.text
