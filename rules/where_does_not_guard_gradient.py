@@ -75,8 +75,9 @@ class WhereDoesNotGuardGradient(Rule):
     ## Fix safety
     Safe for a division by a proven count, else unsafe. A division in the branch by a value
     the analysis proves to be 0 or at least 1 (a sum of casts of booleans, of one-hot rows)
-    gets the count clamp, `total / tf.maximum(count, 1.0)`: it changes no value the where
-    keeps, and the branch not taken gets a finite gradient; `--fix` applies it.
+    gets the count clamp, `total / tf.maximum(count, 1.0)`, also where the division is
+    assigned to a variable first: it changes no value the where keeps, and the branch not
+    taken gets a finite gradient; `--fix` applies it.
     Otherwise, where the singular op sits in the branch itself, the fix guards its argument
     with the same condition — the double where, `tf.where(x > 0, tf.math.log(tf.where(x >
     0, x, tf.ones_like(x))), 0.)` (`ops.ones_like`, `K.ones_like` in those namespaces, `1.0`
@@ -366,7 +367,7 @@ class WhereDoesNotGuardGradient(Rule):
                    "differentiated, and its zero gradient times that infinite derivative is "
                    "0 * inf = NaN")
         fix = None
-        clamp = self._clamp(node, site) if site.top is branch and site.name is None else None
+        clamp = self._clamp(node, site)  # also where the division is assigned first
         if clamp is not None:
             suggestion, fix = clamp
         elif site.top is branch and site.name is None:
@@ -393,6 +394,10 @@ class WhereDoesNotGuardGradient(Rule):
         one = "1" if value.dtype is not None and "int" in value.dtype else "1.0"
         clamped = self.template(f"{prefix}.maximum({{d}}, {one})", d=site.operand)
         written = self.source(site.node.deep_replace(site.operand, clamped))
+        if written == self.source(site.node):
+            return None  # the denominator is inside a helper the where calls
+        if site.name is not None:
+            written = f"{site.name} = {written}"
         return (f"clamp the count: `{written}` is exact wherever the count is not 0, and the "
                 "branch not taken then has a finite gradient",
                 self.fix(f"clamp the count with `{prefix}.maximum`", site.operand, clamped,

@@ -152,6 +152,19 @@ def test_a_division_by_a_count_under_a_where_keeps_its_safe_clamp():
         assert "ones_like" not in outcome.text and outcome.findings == []
 
 
+def test_a_division_by_a_count_assigned_before_the_where_keeps_its_safe_clamp():
+    source = WHERE_COUNT.replace("    return tf.where(tf.equal(count, 0), 0.0, total / count)\n",
+                                 "    mean = total / count\n"
+                                 "    return tf.where(count > 0, mean, 0.0)\n")
+    [finding] = _lint(source, ["NAN101", "NAN204"])
+    assert finding.code == "NAN204" and finding.fix["safety"] == "safe"
+    assert finding.suggestion.startswith("clamp the count: `mean = total / tf.maximum(count, "
+                                         "1.0)`")
+    outcome = _fixed(source, ["NAN101", "NAN204"], SAFE)
+    assert "    mean = total / tf.maximum(count, 1.0)\n" in outcome.text
+    assert outcome.findings == []
+
+
 def _finding(line, column, end_column, safety, replacement, code="NAN101"):
     return Finding(code=code, name="x", severity="error", confidence="high", path="a.py",
                    line=line, column=column, end_line=line, end_column=end_column,
