@@ -55,6 +55,8 @@ class Config:
     mask_parameters: Optional[List[str]] = None
     delta_parameters: Optional[List[str]] = None
     fix_epsilon_gradient: float = 1e-12
+    line_length: Optional[int] = None  # of the code fixes write (lookup.py: else the
+    # project's ruff or black line-length, else 88)
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     # `nanlint suspects`: every rule at any confidence, whatever select and ignore say, and
     # the engine ranks every hazard (LintOptions.suspects).
@@ -115,7 +117,8 @@ class Config:
         if options is None:
             settings = Settings(epsilon=self.epsilon, fix_epsilon=self.fix_epsilon,
                                 fix_epsilon_float16=self.fix_epsilon_float16,
-                                fix_epsilon_gradient=self.fix_epsilon_gradient)
+                                fix_epsilon_gradient=self.fix_epsilon_gradient,
+                                line_length=self.line_length or 88)
             if self.probability_parameters is not None:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             if self.mask_parameters is not None:
@@ -208,7 +211,8 @@ def _read(path: Path) -> Dict[str, Any]:
 KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon",
         "fix-epsilon-float16", "fix-epsilon-gradient", "probability-parameters",
-        "mask-parameters", "delta-parameters", "rules", "file-timeout", "include-tests")
+        "mask-parameters", "delta-parameters", "rules", "file-timeout", "include-tests",
+        "line-length")
 # Test files and folders, skipped unless `include-tests: true` (gitignore patterns).
 TEST_PATTERNS = ("tests/", "test_*.py", "*_test.py", "conftest.py")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
@@ -282,6 +286,11 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be a number above 1.2e-38 (the smallest "
                                   f"normal float32) and below 1, got {value!r}")
             config.fix_epsilon_gradient = float(value)
+        elif key == "line-length":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 320:
+                raise ConfigError(f"{where} must be a whole number of characters from 1 to "
+                                  f"320, got {value!r}")
+            config.line_length = value
         elif key == "probability-parameters":
             config.probability_parameters = _strings(value, where)
         elif key == "mask-parameters":

@@ -28,7 +28,7 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Se
 
 import libcst as cst
 
-from nanlint import notebook, suppression
+from nanlint import notebook, suppression, wrapping
 from nanlint.finding import Finding
 from nanlint.positions import Positions, report_nodes
 from nanlint.optable import TF_MODULE_ROOTS
@@ -809,7 +809,8 @@ def as_findings(analysis: Analysis, positions: Any, kept: List[Report], path: st
             confidence=report.confidence, path=path, line=start.line, column=start.column + 1,
             end_line=end.line, end_column=end.column + 1, message=message,
             suggestion=suggestion,
-            fix=_fix(module, fix, positions, lines) if with_fixes else None,
+            fix=_fix(module, fix, positions, lines, analysis, notebook.is_notebook(path))
+            if with_fixes else None,
             evidence=evidence, gradient=report.gradient,
             score=report.score if report.why else None, why=report.why or None,
             source_lines=tuple(lines[start.line - 1:end.line])))
@@ -864,13 +865,17 @@ def _one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Repo
     return deferred
 
 
-def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str]
-         ) -> Optional[Dict[str, Any]]:
-    """A rule's libcst edit as text edits at the replaced nodes' positions."""
+def _fix(module: cst.Module, fix: Optional[Fix], positions: Any, lines: List[str],
+         analysis: Analysis, in_notebook: bool = False) -> Optional[Dict[str, Any]]:
+    """A rule's libcst edit as text edits at the replaced nodes' positions, within the
+    project's line length (wrapping.py; not in a notebook, whose cells keep their lines)."""
     if fix is None:
         return None
     edits = []
     for old, new in fix.replacements:
+        if len(fix.replacements) == 1:
+            old, new = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
+                                    None if in_notebook else analysis.settings.line_length)
         position = positions.get(old)
         if position is None:
             return None  # a node outside this module: the rule's fix cannot be placed

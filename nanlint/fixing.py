@@ -74,7 +74,9 @@ def apply_edits(text: str, findings: Sequence[Finding]
     starts = _line_starts(text)
     chosen: List[Tuple[Finding, List[Tuple[int, int, str]]]] = []
     taken: List[Tuple[int, int]] = []  # disjoint, sorted: thousands of fixes stay cheap
-    ordered = sorted(findings, key=lambda f: (f.line, f.column))
+    # Safe fixes first: an unsafe fix that overlaps a safe one (two findings of one hazard)
+    # waits for the next round, where the safe fix has usually removed its finding.
+    ordered = sorted(findings, key=lambda f: (f.fix.get("safety") != "safe", f.line, f.column))
     for finding in ordered:
         edits = [(_offset(starts, e["line"], e["column"]),
                   _offset(starts, e["end_line"], e["end_column"]), e["replacement"])

@@ -129,7 +129,8 @@ class InvalidSuppression(Rule):
 # Which built-in rules supersede which codes (their `supersedes`), known without importing
 # them: a rule switched off still runs silently to hide what it supersedes, and checking one
 # file must not import every rule to find out (tests/test_help_and_fixes.py keeps it true).
-SUPERSEDED_BY: Dict[str, Tuple[str, ...]] = {"NAN101": ("NAN203",), "NAN102": ("NAN103",),
+SUPERSEDED_BY: Dict[str, Tuple[str, ...]] = {"NAN101": ("NAN203", "NAN204"),
+                                             "NAN102": ("NAN103",),
                                              "NAN201": ("NAN202",)}
 
 ENGINE: Dict[str, Type[Rule]] = {"NAN000": ParseError, "NAN001": InvalidSuppression}

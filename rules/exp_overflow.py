@@ -261,7 +261,7 @@ class ExpOverflow(Rule):
             learned = value.zero
         if not (value.known and value.lo == float("-inf") and learned is not None):
             return
-        shown = self.compact(argument)
+        shown = self.source(argument)
         evidence = Evidence(learned.node, learned.what, "a learned value that nothing bounds, "
                             "so training can drive it below -88", "medium", producer="exp",
                             name=learned.name)

@@ -93,9 +93,10 @@ class LogOfZero(Rule):
                           "`tf.nn.sigmoid_cross_entropy_with_logits` for a cross-entropy")
         elif value.zero is None:
             suggestion = (f"make the argument positive before the log, e.g. "
-                          f"`tf.nn.softplus({shown}) + 1e-7`")
+                          f"`tf.nn.softplus({shown}) + {self.epsilon(value)}`")
         else:
-            suggestion = f"add an epsilon: `{func}({shown} + 1e-7)`, or clip the value"
+            guarded = self.source(node.deep_replace(argument, self.plus_epsilon(argument, value)))
+            suggestion = f"add an epsilon: `{guarded}`, or clip the value"
         fix = None
         if value.negative is None:
             fix = self.fix(f"add an epsilon inside `{func}`", argument,

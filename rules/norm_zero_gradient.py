@@ -232,15 +232,10 @@ class NormZeroGradient(Rule):
         if evidence is None or evidence.producer == "gradient":
             return
         shown = self.source(argument)
-        if isinstance(node, cst.Call):
-            op = self.analysis.op_of(node)
-            half = ", 0.5" if op is not None and op.name == "pow" else ""
-            guarded = f"{self.source(node.func)}({shown} + 1e-7{half})"
-        else:
-            guarded = f"({shown} + 1e-7) ** 0.5"
-        fix = self.fix("add an epsilon inside the root", argument,
-                       self.plus_epsilon(argument, self.analysis.value(argument),
-                                         parenthesize=isinstance(node, cst.BinaryOperation)))
+        guarded = self.plus_epsilon(argument, self.analysis.value(argument),
+                                    parenthesize=isinstance(node, cst.BinaryOperation))
+        fix = self.fix("add an epsilon inside the root", argument, guarded)
+        guarded = self.source(node.deep_replace(argument, guarded))  # the code the fix writes
         self.report(node, f"hand-written euclidean norm: square root of the sum of squares "
                     f"`{shown}`, which is 0 for a zero vector, where the gradient is NaN "
                     "(0 / 0): {evidence}",

@@ -28,7 +28,9 @@ class SqrtZeroGradient(Rule):
     `(x - mean) / (std + eps)`: the value is finite, the gradient of the root is not (an
     unguarded `x / std` is NAN101's); and the reciprocal root
     `tf.math.rsqrt(x)` / `keras.ops.rsqrt(x)` of such a value, which is infinite at 0 and
-    so is its gradient.
+    so is its gradient. A fractional power other than 0.5 (`tf.pow(x, 0.2)`, `x ** 0.2`) is
+    reported the same way and called what it is: a fractional power, whose gradient
+    `0.2 * x ** -0.8` is infinite at 0 too.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -55,12 +57,14 @@ class SqrtZeroGradient(Rule):
 
     ## Fix safety
     Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
-    configured `fix-epsilon` inside the root (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`,
-    `tf.pow(x + 1e-7, 0.5)`; `fix-epsilon-gradient`, default `1e-12`, under a root of
-    squared gradients; `K.std(x)` → `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0
-    and is applied only with `--unsafe-fixes`. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is
-    exact and is a safe fix; `sqrt(exp(v) * c)` gets no fix (write
-    `tf.exp(0.5 * v) * tf.sqrt(c)`). A value that can be negative gets no fix.
+    configured `fix-epsilon` inside the root or power (`tf.sqrt(x + 1e-7)`,
+    `(x + 1e-7) ** 0.5`, `tf.pow(x + 1e-7, 0.5)`, `tf.pow(x + 1e-7, 0.2)`;
+    `fix-epsilon-gradient`, default `1e-12`, under a root of squared gradients; `K.std(x)` →
+    `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0 and is applied only with
+    `--unsafe-fixes`; the help line shows the code the fix writes, with the configured
+    epsilon. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix;
+    `sqrt(exp(v) * c)` gets no fix (write `tf.exp(0.5 * v) * tf.sqrt(c)`). A value that can
+    be negative gets no fix.
 
     Not reported where the root's value reaches no differentiated objective: an RMSE that
     is only printed, summarized, fetched by `sess.run` or tracked as a metric takes no
@@ -110,27 +114,33 @@ class SqrtZeroGradient(Rule):
             self._check_std(node)
         elif op.name == "pow":
             exponent = self.analysis.argument(node, op, 1)
-            if exponent is not None and self._fractional(exponent):
-                self._check(node, self.analysis.argument(node, op, 0))
+            power = self._fractional(exponent)
+            if power is not None:
+                self._check(node, self.analysis.argument(node, op, 0), power=power)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if isinstance(node.operator, cst.Power) and self._fractional(node.right):
-            self._check(node, node.left)
+        if isinstance(node.operator, cst.Power):
+            power = self._fractional(node.right)
+            if power is not None:
+                self._check(node, node.left, power=power)
 
-    def _fractional(self, exponent: cst.BaseExpression) -> bool:
-        number = self.analysis.value(exponent).const
-        return number is not None and 0 < number < 1
+    def _fractional(self, exponent: Optional[cst.BaseExpression]) -> Optional[float]:
+        number = self.analysis.value(exponent).const if exponent is not None else None
+        return number if number is not None and 0 < number < 1 else None
 
     def _check(self, node: cst.CSTNode, argument: Optional[cst.BaseExpression],
-               reciprocal: bool = False) -> None:
+               reciprocal: bool = False, power: float = 0.5) -> None:
         if argument is None:
             return
         value = self.analysis.value(argument)
         shown = self.source(argument)
+        # `x ** 0.5` is a square root; `x ** 0.2` is a fractional power, whose gradient
+        # `0.2 * x ** -0.8` is infinite at 0 just the same.
+        root = "square root" if power == 0.5 else f"fractional power {power:g}"
         if reciprocal:
             self._check_reciprocal(node, argument, value, shown)
             return
-        if "exp" in value.tags and value.zero is None:
+        if "exp" in value.tags and value.zero is None and power == 0.5:
             inner = self._exp_argument(argument)
             self.report(node, f"square root of `{shown}`: exp underflows to 0 below -87 in "
                         "float32 and the gradient of the root is then NaN",
@@ -139,7 +149,8 @@ class SqrtZeroGradient(Rule):
                         "singularity" if inner else "use `tf.exp(0.5 * v)` instead",
                         fix=self._halved_exponent(node, argument))
             return
-        if "exp_scaled" in value.tags and value.zero is None and value.node is not None:
+        if ("exp_scaled" in value.tags and value.zero is None and value.node is not None
+                and power == 0.5):
             inner = self._exp_argument(value.node)
             exp_shown = self.compact(value.node, 40)
             self.report(node, f"square root of `{self.compact(argument)}`, a product with "
@@ -154,31 +165,36 @@ class SqrtZeroGradient(Rule):
         evidence = value.zero or value.negative
         if evidence is None or evidence.convention or evidence.discrete:
             return  # a count has no gradient
+        guarded = None
+        if value.negative is None and evidence.producer != "variance_epsilon":
+            guarded = self.plus_epsilon(argument, value,
+                                        parenthesize=isinstance(node, cst.BinaryOperation))
+        # The help shows the code the fix writes: the same call, the epsilon inside.
+        written = (self.source(node.deep_replace(argument, guarded)) if guarded is not None
+                   else None)
         if "mse" in value.tags or ("mean_squared_error" in value.tags
                                    and self.analysis.in_loss_function()):
-            message = (f"square root of the mean squared error `{shown}` (RMSE as a loss): "
-                       "its gradient is infinite when the error reaches 0: {evidence}")
+            rmse = " (RMSE as a loss)" if power == 0.5 else ""
+            message = (f"{root} of the mean squared error `{shown}`{rmse}: its gradient is "
+                       "infinite when the error reaches 0: {evidence}")
             suggestion = ("train on the mean squared error itself, or add an epsilon inside: "
-                          f"`tf.sqrt({shown} + 1e-7)`")
+                          f"`{written}`")
         elif value.zero is not None and value.zero.producer == "variance_epsilon":
-            message = (f"square root of `{shown}`, which can be 0 or negative (a NaN value, "
+            message = (f"{root} of `{shown}`, which can be 0 or negative (a NaN value, "
                        "an infinite gradient): {evidence}")
             prefix = self.namespace(self._op_call(value.zero.node))[1]
             suggestion = (f"clip the variance at 0 before adding the epsilon (`{prefix}.maximum("
                           "var, 0.0) + eps`), or compute it as `mean(square(x - mean(x)))`")
         elif value.zero is not None:
-            message = (f"square root of `{shown}`, which can be 0, where its gradient is "
+            message = (f"{root} of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")
-            guarded = self.source(self.plus_epsilon(argument, value))
-            suggestion = f"add an epsilon inside the root: `tf.sqrt({guarded})`"
+            suggestion = f"add an epsilon inside the {_short(root)}: `{written}`"
         else:
-            message = f"square root of `{shown}`, which can be negative (NaN): {{evidence}}"
-            suggestion = "make the argument non-negative before the root"
+            message = f"{root} of `{shown}`, which can be negative (NaN): {{evidence}}"
+            suggestion = f"make the argument non-negative before the {_short(root)}"
         fix = None
-        if value.negative is None and evidence.producer != "variance_epsilon":
-            fix = self.fix("add an epsilon inside the root", argument,
-                           self.plus_epsilon(argument, value,
-                                             parenthesize=isinstance(node, cst.BinaryOperation)))
+        if guarded is not None:
+            fix = self.fix(f"add an epsilon inside the {_short(root)}", argument, guarded)
         self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
 
     def _check_std(self, node: cst.Call) -> None:
@@ -265,3 +281,8 @@ class SqrtZeroGradient(Rule):
             if op is not None and op.name == "exp" and argument.args:
                 return self.source(argument.args[0].value)
         return None
+
+
+def _short(root: str) -> str:
+    """"square root" → "root", "fractional power 0.2" → "power"."""
+    return "root" if root == "square root" else "power"

@@ -88,7 +88,8 @@ class UnguardedDivision(Rule):
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
     division inside `tf.where(den > 0, a / den, 0)` is guarded (only its gradient would be
-    NaN, and none flows); where a gradient does flow, NAN204 explains why it is not.
+    NaN, and none flows); where a gradient does flow, NAN204 reports it in place of this rule
+    (one division, one finding) and says why the where does not guard it.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
@@ -163,7 +164,7 @@ class UnguardedDivision(Rule):
         elif isinstance(node, cst.Call):
             op = self.analysis.op_of(node)
             top = self.analysis.argument(node, op, 0) if op is not None else None
-        return self.compact(top, 40) if top is not None else "numerator"
+        return self.source(top) if top is not None else "numerator"
 
     def _integer(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
         """Whether a count is of an integer dtype (`tf.cast(mask, tf.int32)` summed): then
@@ -195,9 +196,13 @@ class UnguardedDivision(Rule):
         family, prefix = self.namespace(
             evidence.node if isinstance(evidence.node, cst.Call) else None)
         one = "1" if self._integer(evidence.node) else "1.0"
-        clamp = f"`{numerator} / {prefix}.maximum({shown}, {one})`"
-        no_nan = (f"; or `{prefix}.math.divide_no_nan({numerator}, {shown})` if an empty "
-                  if family == "tf" and evidence.discrete and not evidence.tiny else "")
+        # The help is written in the division's own form: `a / b`, or `a /= b`.
+        divide = " /= " if isinstance(node, cst.AugAssign) else " / "
+        assign = f"{numerator} = " if isinstance(node, cst.AugAssign) else ""
+        clamp = f"`{numerator}{divide}{prefix}.maximum({shown}, {one})`"
+        no_nan = (f"; or `{assign}{prefix}.math.divide_no_nan({numerator}, {shown})` if an "
+                  "empty " if family == "tf" and evidence.discrete and not evidence.tiny
+                  else "")
         if value.whole and value.negative is None:
             # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
             # changes nothing where the division was finite (safe); otherwise (an integer
@@ -216,8 +221,10 @@ class UnguardedDivision(Rule):
         else:
             # Not proven whole (a fraction, a mean, a masked sum of continuous values, a
             # parameter that is a mask only by its name): clamping at 1 would change it.
+            guarded = self.plus_epsilon(denominator, value,
+                                        parenthesize=isinstance(node, cst.BinaryOperation))
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator} / ({self.source(self.plus_epsilon(denominator, value))})`"
+                          f"`{numerator}{divide}{self.source(guarded)}`"
                           + (no_nan and no_nan + "selection should give 0"))
             if evidence.discrete and evidence.convention:
                 suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "

@@ -25,7 +25,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
     (the softmax on its own is NAN104's). A binary cross-entropy
     `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression (also
     written with `tf.add` / `tf.multiply`, or with its terms assigned to variables first:
-    the finding is then on the sum). The evidence
+    the finding is then on the sum). The one-sided `-sum(y * log(sigmoid(z)))` is helped to
+    `log_sigmoid` (`tf.math.log_sigmoid(z)`, Keras 3 `ops.log_sigmoid(z)`), not to
+    `sigmoid_cross_entropy_with_logits`, which would add a `(1 - y) * log(1 - p)` term the
+    code does not have. The evidence
     is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
     a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
 
@@ -165,16 +168,22 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if home is not None and logits is not None and probability is not None:
             # The logits live inside another function: say what to change there, and use
             # only what exists here (the call that returns the probability).
-            change = (f"make `{home.name.value}` return the logits `{_short(logits)}` "
+            change = (f"make `{home.name.value}` return the logits `{logits}` "
                       f"instead of their {kind}, then ")
-            logits = self.compact(probability)
+            logits = self.source(probability)
         if factor is not None and not self._same_probability(factor, producer):
             labels, sparse = self._labels(factor)
             message = (f"hand-written cross-entropy: `{func}` of `{shown}` ({what} output) is "
                        f"-inf once the probability reaches 0, so the loss is inf and its "
                        f"gradient NaN: {{evidence}}")
-            suggestion = change + self._cross_entropy(kind, namespace, labels, logits, sparse,
-                                                      call)
+            if kind == "sigmoid":
+                # One term of a binary cross-entropy: the fused loss would add the
+                # `(1 - y) * log(1 - p)` term the code does not have.
+                suggestion = change + self._log_form(kind, complement, namespace, logits,
+                                                     call, arguments_here=not change)
+            else:
+                suggestion = change + self._cross_entropy(kind, namespace, labels, logits,
+                                                          sparse, call)
         else:
             message = (f"`{func}` of `{shown}` ({what} output) is -inf once the probability "
                        f"reaches 0, and its gradient NaN: {{evidence}}")
@@ -480,10 +489,6 @@ def _first_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value in _LOGITS_KEYWORDS:
             return arg.value
     return None
-
-
-def _short(source: str, limit: int = 60) -> str:
-    return source if len(source) <= limit else source[: limit - 3] + "..."
 
 
 def _negated(source: str) -> str:

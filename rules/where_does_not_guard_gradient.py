@@ -51,7 +51,9 @@ class WhereDoesNotGuardGradient(Rule):
     `tf.where` selects values, but both branches are computed and differentiated. For an
     element where the condition is false, the gradient that reaches `f(x)` is 0, and the
     chain rule multiplies it by `f'(x)`, which is infinite at the very point the `where`
-    avoids: `0 * inf = NaN`, and the NaN spreads into every weight. Checked under
+    avoids: `0 * inf = NaN`, and the NaN spreads into every weight. A division that the
+    where guards is this one finding, not also NAN101's: the value is guarded, the gradient
+    is what is not. Checked under
     TensorFlow 2.21: the gradient of `tf.where(x > 0, f(x), 0)` at `x = 0` is NaN for
     `f = log`, `1/x` and `x ** 0.5`. `tf.sqrt` and `tf.math.rsqrt` are not reported: their
     gradients already give 0 there. The severity is error: the NaN appears exactly at the
@@ -71,7 +73,12 @@ class WhereDoesNotGuardGradient(Rule):
     ```
 
     ## Fix safety
-    Unsafe: where the singular op sits in the branch itself, the fix guards its argument
+    Safe for a division by a proven count, else unsafe. A division in the branch by a value
+    the analysis proves to be 0 or at least 1 (a sum of casts of booleans, of one-hot rows)
+    gets the count clamp, `total / tf.maximum(count, 1.0)`, also where the division is
+    assigned to a variable first: it changes no value the where keeps, and the branch not
+    taken gets a finite gradient; `--fix` applies it.
+    Otherwise, where the singular op sits in the branch itself, the fix guards its argument
     with the same condition — the double where, `tf.where(x > 0, tf.math.log(tf.where(x >
     0, x, tf.ones_like(x))), 0.)` (`ops.ones_like`, `K.ones_like` in those namespaces, `1.0`
     for a bare `where`). Every value stays the same and the NaN gradient becomes the right
@@ -88,6 +95,9 @@ class WhereDoesNotGuardGradient(Rule):
     name = "where-does-not-guard-gradient"
     severity = "error"
     fix_safety = "unsafe"
+    fix_safety_detail = "safe for a division by a proven count, else unsafe"
+    # A division the where guards is one finding: this one says why the guard fails.
+    supersedes = frozenset({"NAN101"})
     summary = "tf.where that guards only the value, not the gradient, of log, division or pow"
     VALID = [
         "import tensorflow as tf\nsafe = tf.where(x > 0, x, tf.ones_like(x))\n"
@@ -357,7 +367,10 @@ class WhereDoesNotGuardGradient(Rule):
                    "differentiated, and its zero gradient times that infinite derivative is "
                    "0 * inf = NaN")
         fix = None
-        if site.top is branch and site.name is None:
+        clamp = self._clamp(node, site)  # also where the division is assigned first
+        if clamp is not None:
+            suggestion, fix = clamp
+        elif site.top is branch and site.name is None:
             guard = (node.func.value.with_changes(lpar=[], rpar=[])
                      if isinstance(node.func, cst.Attribute) else None)
             ones = (self.template(f"{self.source(guard)}.ones_like({{x}})", x=site.operand)
@@ -367,4 +380,25 @@ class WhereDoesNotGuardGradient(Rule):
                                     a=sides[0], b=sides[1])
             fix = self.fix("guard the argument too (the double where)", site.operand, guarded)
         self.report(node, message, evidence=evidence, confidence="high",
-                    suggestion=suggestion, fix=fix)
+                    suggestion=suggestion, fix=fix,
+                    covers=(site.node,) if site.kind == "divide" else ())
+
+    def _clamp(self, node: cst.Call, site: Site):
+        """A division by a proven count (0 or at least 1): clamping the count at 1 changes
+        no value the where keeps and gives the branch not taken a finite gradient, so it is
+        the exact fix, and safe. (help, fix), or None for any other denominator."""
+        value = self.analysis.value(site.operand)
+        if site.kind != "divide" or not value.is_count:
+            return None
+        prefix = self.namespace(node)[1]
+        one = "1" if value.dtype is not None and "int" in value.dtype else "1.0"
+        clamped = self.template(f"{prefix}.maximum({{d}}, {one})", d=site.operand)
+        written = self.source(site.node.deep_replace(site.operand, clamped))
+        if written == self.source(site.node):
+            return None  # the denominator is inside a helper the where calls
+        if site.name is not None:
+            written = f"{site.name} = {written}"
+        return (f"clamp the count: `{written}` is exact wherever the count is not 0, and the "
+                "branch not taken then has a finite gradient",
+                self.fix(f"clamp the count with `{prefix}.maximum`", site.operand, clamped,
+                         safety="safe"))

@@ -3,7 +3,9 @@ import tensorflow as tf
 
 
 def contrastive_loss(anchor, positive, negative, margin=1.0):
-    positive_distance = tf.sqrt(tf.reduce_sum(tf.square(anchor - positive), axis=-1) + 1e-7)  # fixed: NAN202
+    positive_distance = tf.sqrt(
+        tf.reduce_sum(tf.square(anchor - positive), axis=-1) + 1e-7
+    )  # fixed: NAN202
     negative_distance = tf.sqrt(tf.reduce_sum(tf.square(anchor - negative), axis=-1) + 1e-7)
     return tf.reduce_mean(positive_distance + tf.nn.relu(margin - negative_distance))
 

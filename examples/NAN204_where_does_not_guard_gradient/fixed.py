@@ -3,7 +3,9 @@ import tensorflow as tf
 
 
 def log_or_zero(x):
-    return tf.where(x > 0, tf.math.log(tf.where(x > 0, x, tf.ones_like(x))), tf.zeros_like(x))  # fixed: NAN204
+    return tf.where(
+        x > 0, tf.math.log(tf.where(x > 0, x, tf.ones_like(x))), tf.zeros_like(x)
+    )  # fixed: NAN204
 
 
 def run():

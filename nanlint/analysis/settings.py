@@ -29,6 +29,7 @@ class Settings:
          "box_encodings", "*_box_encodings", "bbox_pred", "box_regression",
          "bbox_regression"})
     fix_epsilon_gradient: float = 1e-12  # the epsilon fixes insert under a root of gradients
+    line_length: int = 88  # the longest line a fix writes, where it can break one
     loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
     # Functions through which no gradient flows: tests, and Keras metric bookkeeping.
     # Functions where no gradient is taken: tests, metric state, and optimizer updates
