@@ -207,18 +207,19 @@ class Sites:
         return False
 
     def binary(self, node: cst.BinaryOperation) -> None:
-        operator = node.operator.__class__
-        if operator is cst.Divide:
-            self.add(node, "division", node.right)
-        elif operator is cst.Power:
-            self._power(node, node.left, node.right)
+        self._arithmetic(node, node.operator, node.left, node.right)
 
     def augmented(self, node: cst.AugAssign) -> None:
-        operator = node.operator.__class__
-        if operator is cst.DivideAssign:
-            self.add(node, "division", node.value)
-        elif operator is cst.PowerAssign:
-            self._power(node, node.target, node.value)
+        self._arithmetic(node, node.operator, node.target, node.value)
+
+    def _arithmetic(self, node: cst.CSTNode, operator: cst.CSTNode,
+                    left: cst.BaseExpression, right: cst.BaseExpression) -> None:
+        """`a / b`, `a /= b` (a division by b), `a ** p`, `a **= p` (a power of a)."""
+        kind = operator.__class__
+        if kind is cst.Divide or kind is cst.DivideAssign:
+            self.add(node, "division", right)
+        elif kind is cst.Power or kind is cst.PowerAssign:
+            self._power(node, left, right)
 
     def _power(self, node: cst.CSTNode, base: cst.BaseExpression,
                exponent: cst.BaseExpression) -> None:
