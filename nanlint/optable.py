@@ -289,7 +289,7 @@ OPS: Tuple[Op, ...] = (
        transfer="like", args=ARG_X),
     # Dropout zeroes some elements and scales the rest by 1 / keep_prob.
     Op("dropout", ("tf.nn.dropout", "K.dropout"), transfer="like", args=ARG_X, integral=False),
-    # Structure ops: their output holds (some of) their input's elements (issue 15 §2).
+    # Structure ops: their output holds (some of) their input's elements.
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
                      "tf.boolean_mask", "tf.reverse", "tf.slice", "tf.strided_slice",
                      "tf.roll", "tf.repeat", "K.repeat_elements", "ops.take_along_axis",

@@ -55,8 +55,8 @@ class ClipInForwardPass(Rule):
     None.
 
     ## Preview
-    It had no finding on the tutorial-style sample (tests/data/tutorials, issue 16), and the
-    earlier sample of issue 16 found none of its findings real: a clip of a hidden
+    It had no finding on the tutorial-style sample (tests/data/tutorials), and the
+    earlier sample found none of its findings real: a clip of a hidden
     activation hides growth but produces no NaN itself. It waits in preview until a sample
     of its findings shows 2 real risks in 3.
     """

@@ -67,7 +67,7 @@ class GradientClipByValue(Rule):
     None.
 
     ## Preview
-    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 0 real of 2:
+    On the tutorial-style sample (tests/data/tutorials) its findings were 0 real of 2:
     element-wise gradient clipping is a questionable practice but makes no NaN itself (an
     LSTM with `clipvalue=0.5` or `clip_by_value(grad, -1, 1)` trains). It waits in preview
     until it reports only where the clipping hides an overflow that the code produces.

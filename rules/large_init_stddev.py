@@ -46,11 +46,9 @@ class LargeInitStddev(Rule):
     times too large, a hand-written softmax or sigmoid saturates to exactly 0 and 1, `log`
     gives `-inf` and `exp` of a logit above 88 is `inf` in float32; the first gradient is
     NaN. Under a fused loss (`softmax_cross_entropy_with_logits`, Keras losses) the same
-    logits give a large but finite loss and the network trains (the community
-    multilayer-perceptron example does), so nothing is reported there. The default
-    `max-gain` of 8 is quiet on the TF1 Deep MNIST tutorial's
-    `tf.truncated_normal(shape, stddev=0.1)` (gain 5.6 on its 3136-wide layer) and on
-    small layers.
+    logits give a large but finite loss and the network trains, so nothing is reported
+    there. The default `max-gain` of 8 is quiet on `tf.truncated_normal(shape,
+    stddev=0.1)` for a 3136-wide layer (gain 5.6) and on small layers.
 
     ## Example
     ```python
@@ -74,7 +72,7 @@ class LargeInitStddev(Rule):
       literal (a helper's `shape` parameter, a Keras layer's input).
 
     ## Preview
-    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 1 real of
+    On the tutorial-style sample (tests/data/tutorials) its findings were 1 real of
     5: the hand-written log it looks for may belong to another model of the file (nanlint
     does not follow a network's output forward to it), and a single wide layer on inputs
     in [0, 1] keeps log(softmax) finite. It waits in preview until it follows the kernel's

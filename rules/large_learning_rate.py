@@ -82,11 +82,12 @@ class LargeLearningRate(Rule):
     make the curvature large: `x` from `uniform(-10, 10)` has `E[x^2] = 33.3`, so a
     step of 0.05 gives `0.05 * 2 * 33.3 = 3.3 > 2` — the textbook "loss is nan" of a
     linear regression. A loss *summed* over the batch multiplies the gradient, and so the
-    step, by the batch size: the TF1 MNIST tutorial's `GradientDescentOptimizer(0.5)` is
-    fine on a mean cross-entropy and diverges on a sum over 100 examples.
+    step, by the batch size: `GradientDescentOptimizer(0.5)` on a softmax regression of
+    784 pixels in [0, 1] is fine on a mean cross-entropy and diverges on a sum over 100
+    examples.
 
     An adaptive rate of 0.05-0.2 alone is no evidence: word2vec-style embeddings and small
-    models train with `Adam(0.1)`, and the TF regression tutorial uses it. At 1.0 each step
+    models train with `Adam(0.1)`. At 1.0 each step
     moves every weight by about 1, far more than the weights themselves.
 
     ## Example

@@ -22,8 +22,8 @@ class SqrtZeroGradient(Rule):
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
     (`tf.math.reduce_variance`, `K.var`, `keras.ops.var`), 0 for a constant row. It also
     flags `sqrt(exp(v))`, which is 0 once `exp` underflows, `sqrt(exp(v) * c)` (or
-    `exp(v) / c`), whose product is 0 with it whatever finite `c` is (YOLOv2's box sizes
-    `sqrt(exp(raw) * anchors / grid)`), and a standard deviation (`tf.math.reduce_std`,
+    `exp(v) / c`), whose product is 0 with it whatever finite `c` is (box sizes decoded
+    as `sqrt(exp(raw) * anchors / grid)`), and a standard deviation (`tf.math.reduce_std`,
     `K.std`, `keras.ops.std`, which are `sqrt(var)`) that normalizes behind an epsilon,
     `(x - mean) / (std + eps)`: the value is finite, the gradient of the root is not (an
     unguarded `x / std` is NAN101's); and the reciprocal root

@@ -67,9 +67,9 @@ class UnboundedReluStack(Rule):
       which a stack without normalization is reported.
 
     ## Preview
-    On the tutorial-style sample (tests/data/tutorials, issue 16) its findings were 1 real of
-    8: most stacks of three or more relu layers without normalization (the Keras mnist_cnn
-    example, autoencoders, DQN networks) train fine on scaled inputs. It waits in preview
+    On the tutorial-style sample (tests/data/tutorials) its findings were 1 real of
+    8: most stacks of three or more relu layers without normalization (image classifiers,
+    autoencoders, DQN networks) train fine on scaled inputs. It waits in preview
     until it has evidence that the activations grow (raw inputs, a large learning rate).
     """
 

@@ -21,7 +21,8 @@ class UnguardedDivision(Rule):
     hand-computed variance `E[x²] - E[x]²` (or `sum_sq - mean * sum`, also over windows
     as `conv3d(x * x, box)`), even plus an epsilon unless it is clipped at 0 first (float32
     rounding makes it negative for a constant input, by up to ~2.6e-6 x E[x²] under TF:
-    DeepReg's LNCC `(cross * cross + EPS) / (t_var * p_var + EPS)`), a difference of two
+    a normalized cross-correlation `(cross * cross + EPS) / (t_var * p_var + EPS)`), a
+    difference of two
     sums, a variance or standard deviation (`tf.math.reduce_std`, `K.std`,
     `keras.ops.var`: 0 for a constant row), the union `area1 + area2 - overlap` of an IoU
     (0 for two zero-size boxes, the padding of a label tensor), and the state of a metric

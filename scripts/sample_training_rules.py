@@ -7,7 +7,7 @@ The programs are tests/data/tutorials/*.py (written down from the public tutoria
 each finding's judgement — real risk or false alarm, and why — is a line of
 tests/data/tutorials/judgements.txt: `file:line:CODE real|false  reason`. Preview rules run
 too. The table ends with each rule's ratio of real findings: a rule below 2 in 3 belongs in
-the preview tier (issue 16). tests/test_training_sample.py checks the same numbers.
+the preview tier. tests/test_training_sample.py checks the same numbers.
 """
 
 from __future__ import annotations

@@ -601,7 +601,7 @@ def test_rule_needs_a_code_or_all(tmp_path, args):
     assert_one_line_error(result.stderr, "CODE", "--all")
 
 
-# -- ruff's habits (issue 18) ----------------------------------------------------------------
+# -- ruff's habits ----------------------------------------------------------------
 SOFTMAX_CE = """import tensorflow as tf
 
 

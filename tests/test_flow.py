@@ -1,4 +1,4 @@
-"""Where a value comes from, across functions, methods and branches (issue 15, section 2).
+"""Where a value comes from, across functions, methods and branches.
 
 Same probe convention as test_values: the first argument of ``probe(...)`` is recorded at
 its place in the real traversal.

@@ -1,4 +1,4 @@
-"""Numeric hazards of issue 16 that the annotated fixtures cannot express: the span of one
+"""Numeric hazards that the annotated fixtures cannot express: the span of one
 binary cross-entropy, what each new piece of evidence says, the epsilon a fix inserts under a
 root of gradients, and the configuration keys `mask-parameters`, `delta-parameters` and
 `fix-epsilon-gradient`."""

@@ -1,4 +1,4 @@
-"""Help lines and fixes as a person would write them (issue 18): a help line names only what
+"""Help lines and fixes as a person would write them: a help line names only what
 exists where the finding is; fixes leave no dead code and add one epsilon per hazard; a
 count is clamped, as the help says."""
 

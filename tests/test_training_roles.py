@@ -1,4 +1,4 @@
-"""The training rules read what a tensor does before judging it (issue 16, points 9 and 10).
+"""The training rules read what a tensor does before judging it.
 
 NAN304 needs a kernel and something that turns large logits into inf/NaN: the same wide
 initializations are quiet under a fused, stable loss and reported once a hand-written log

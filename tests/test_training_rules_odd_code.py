@@ -42,7 +42,7 @@ ODD = [
  "x = tf.cast(np.linspace(0, 1e400, 5), tf.float16)\nx = tf.cast(dtype=tf.float16)\n"
  "sess.run(l, feed_dict={tf.compat.v1.placeholder(): 1, p: np.arange(1e5), **d})\n"
  "p = tf.compat.v1.placeholder()\nsess.run(l, feed_dict={p: np.arange(1e5)})\n",
- # data ranges, training steps and kernel uses (issue 16)
+ # data ranges, training steps and kernel uses
  "import numpy as np, tensorflow as tf\nx = np.random.uniform(*r)\nx = np.arange(0, 10, 0)\n"
  "x = np.arange(1e400)\nx = np.linspace()\nx = np.random.normal(size=(s, 2))\nmodel.fit(x)\n",
  "import numpy as np, tensorflow as tf\nx = np.array([[1, 2], [3]])\nx = np.asarray([])\n"

@@ -1,4 +1,4 @@
-"""The training rules' sample on tutorial-style code (issue 16): every finding is judged,
+"""The training rules' sample on tutorial-style code: every finding is judged,
 and every rule that is on by default reaches 2 real risks in 3.
 
 tests/data/tutorials/ holds the programs, judgements.txt the judgement of each finding (by

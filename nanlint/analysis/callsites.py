@@ -1,5 +1,5 @@
 """Calls of the module's own functions: where they are, and which argument each parameter
-gets (issue 15 §2: results with the caller's arguments, parameters from their call sites).
+gets (results with the caller's arguments, parameters from their call sites).
 
 Pure helpers under ``bindings``: one walk that lists the module's calls with the scopes and
 the statement around each, and the binding of a call's arguments to a function's parameters.
