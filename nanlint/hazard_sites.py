@@ -79,6 +79,7 @@ DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Mul
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
 SQUARES = frozenset({"square", "squared_difference", "subtract"})
+MAXIMA = frozenset({"max", "maximum", "fmax", "amax"})  # `max(std, eps)` is at least eps
 # Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column):
 # reductions, and the root of one (a deviation, an RMS, Adam's `sqrt(v)`).
 STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_variance",
@@ -158,9 +159,15 @@ class Sites:
             return "hand-written" if self._inside_log_or_division(node) else ""
         if operand is None or not (kind.zero or kind.negative):
             return ""
+        if self._tested_first(node):
+            return "guarded: the expression tests its operand first"
         expr = operand
         if expr.__class__ is cst.Name:
             expr = self.analysis.definition(expr) or expr
+        if expr.__class__ is cst.Call and self._call_name(expr) in MAXIMA and any(
+                (number := self.analysis.number(arg.value)) is not None and number.value > 0
+                for arg in expr.args):
+            return "guarded: a maximum with a positive number"
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
         if kind.name in ("sqrt", "pow", "norm"):
@@ -172,7 +179,8 @@ class Sites:
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
                     return "distance"
         if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS and not (
-                self._of_constants(expr)):
+                self._of_constants(expr)) and not (self._call_name(expr) in MAXIMA and sum(
+                    arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
             return "statistic"
         return ""
 
@@ -191,7 +199,21 @@ class Sites:
         if name:
             return name.rpartition(".")[2]
         func = call.func
+        if func.__class__ is cst.Name:
+            return func.value  # a builtin, or a name the resolver does not know
         return func.attr.value if func.__class__ is cst.Attribute else ""
+
+    def _tested_first(self, node: cst.CSTNode) -> bool:
+        """`0 if d == 0 else n / d`, `n / d if d > 0 else 0`: a conditional expression whose
+        test compares something with 0 before the branch that holds ``node`` runs."""
+        child, parent = node, self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
+            if parent.__class__ is cst.IfExp and child is not parent.test and (
+                    parent.test.__class__ is cst.Comparison):
+                return any(self.analysis.number(target.comparator) is not None
+                           for target in parent.test.comparisons)
+            child, parent = parent, self.analysis.parent(parent)
+        return False
 
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
         child, parent = node, self.analysis.parent(node)

@@ -92,6 +92,8 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
             found = value.negative
         if found is not None:
             return ("convention" if found.convention else "producer"), found, ""
+    if site.form.startswith("guarded: "):
+        return "guarded", None, site.form[len("guarded: "):]
     if site.form:
         return site.form, None, ""
     if site.operand is None:

@@ -254,3 +254,16 @@ def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     assert "converted to a NumPy value" in by_line[6].why
     assert "metric" not in by_line[6].why  # data preparation is not a metric
     assert by_line[6].score > by_line[7].score
+
+
+def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def rates(tp, fn, rows, a, b):\n"
+              "    tpr = 0 if tp + fn == 0 else tp / (tp + fn)\n"
+              "    z = [(v - np.mean(v)) / max(np.std(v), 1e-7) for v in rows]\n"
+              "    return tpr, z, a / b\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].why.startswith("guarded: the expression tests its operand first")
+    assert by_line[7].code == "NAN201"  # the deviation itself, not the guarded division
+    assert suspects(source)[-1].line == 6
+    assert by_line[8].why.startswith("operand of unknown origin")
