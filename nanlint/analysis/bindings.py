@@ -67,6 +67,8 @@ class Bindings:
         self.module = module
         self.settings = settings or Settings()
         self._source = source  # the module's text, when the engine has it: searched, not walked
+        # Walrus bindings are looked for only in a module that spells one (searched once).
+        self._walrus = source is None or ":=" in source
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}
         self._callees: Dict[int, Optional[Callee]] = {}
@@ -129,7 +131,7 @@ class Bindings:
         scope = self._scopes.get(id(node))
         if scope is None:
             scope = build_scope(node, parent, cls,
-                                walrus=self._source is None or ":=" in self._source)
+                                walrus=self._walrus)
             self._scopes[id(node)] = scope
         return scope
 
