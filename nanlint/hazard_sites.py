@@ -17,7 +17,8 @@ import libcst as cst
 
 from nanlint.analysis import Analysis, Value
 from nanlint.analysis.sinks import Reach
-from nanlint.analysis.tree import children
+from nanlint.analysis.callsites import keyword_argument
+from nanlint.analysis.tree import children, last_name
 
 
 @dataclass(frozen=True)
@@ -196,12 +197,8 @@ class Sites:
     def _call_name(self, call: cst.Call) -> str:
         """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""
         name = self.analysis.qualified_name(call.func)
-        if name:
-            return name.rpartition(".")[2]
-        func = call.func
-        if func.__class__ is cst.Name:
-            return func.value  # a builtin, or a name the resolver does not know
-        return func.attr.value if func.__class__ is cst.Attribute else ""
+        # else a builtin, a method, or a name the resolver does not know
+        return name.rpartition(".")[2] if name else last_name(call.func)
 
     def _tested_first(self, node: cst.CSTNode) -> bool:
         """`0 if d == 0 else n / d`, `n / d if d > 0 else 0`: a conditional expression whose
@@ -296,10 +293,9 @@ class Sites:
 
 
 def _keyword(call: cst.Call, *names: str) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in names:
-            return arg.value
-    return None
+    """The argument passed by the first of ``names`` the call uses."""
+    return next((found for name in names
+                 if (found := keyword_argument(call, name)) is not None), None)
 
 
 def _harmless_constant(value: Value, kind: Kind) -> bool:
@@ -312,11 +308,10 @@ def _harmless_constant(value: Value, kind: Kind) -> bool:
 
 
 def _is_size(expr: cst.BaseExpression) -> bool:
-    """A shape, a length or a batch size: at least 1 in practice."""
-    for node in _names(expr):
-        if node in SIZES:
-            return True
-    return False
+    """A shape, a length or a batch size (a name or an attribute's name): at least 1 in
+    practice."""
+    return any((node.__class__ is cst.Name and node.value in SIZES) or (
+        node.__class__ is cst.Attribute and node.attr.value in SIZES) for node in _walk(expr))
 
 
 def _walk(expr: cst.CSTNode) -> List[cst.CSTNode]:
@@ -326,21 +321,6 @@ def _walk(expr: cst.CSTNode) -> List[cst.CSTNode]:
         node = stack.pop()
         found.append(node)
         stack.extend(children(node))
-    return found
-
-
-def _names(expr: cst.CSTNode) -> List[str]:
-    found: List[str] = []
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if node.__class__ is cst.Name:
-            found.append(node.value)
-        elif node.__class__ is cst.Attribute:
-            found.append(node.attr.value)
-            stack.append(node.value)
-        else:
-            stack.extend(children(node))
     return found
 
 

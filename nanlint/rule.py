@@ -120,8 +120,8 @@ class Rule:
     # "gradient": a hazard of the gradient, reported only where the value is shown to reach
     # a differentiated objective, or reaches somewhere unknown from code that a convention
     # says is differentiated (docs/gradient-reach.md); "forward": a hazard of the value,
-    # reported everywhere but
-    # one step less confident (and saying so) where no gradient flows; "": neither.
+    # reported everywhere but one step less confident (and saying so) where no gradient
+    # flows; "": neither.
     hazard: ClassVar[str] = ""
     # `nanlint suspects` ranks a gradient hazard where no gradient is shown to flow (lower)
     # instead of dropping it: the engine sets this on the rules it runs for the hunt.
