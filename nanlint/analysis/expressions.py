@@ -11,7 +11,7 @@ call for a function evaluated with its arguments).
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -22,10 +22,13 @@ from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, 
                                       replace)
 from nanlint.analysis.sites import Callable, Sites
 from nanlint.analysis.sources import gradient
-from nanlint.analysis.scopes import END, Binding, Scope
+from nanlint.analysis.scopes import END, Binding, Scope, entry_name
 from nanlint.analysis.settings import PARAMETER_ROLES
 
 _MAX_DEPTH = 120
+
+Key = Union[int, str]  # a position in a tuple or a list, or a dict key
+Path = Tuple[Key, ...]
 
 
 class Expressions(Sites):
@@ -34,10 +37,10 @@ class Expressions(Sites):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._values: Dict[int, Value] = {}
-        self._returns: Dict[int, Value] = {}
+        self._returns: Dict[Tuple[int, Path], Value] = {}
         self._depth = 0
         self._loss_re = re.compile(self.settings.loss_function_pattern)
-        self._call_results: Dict[int, Value] = {}
+        self._call_results: Dict[Tuple[int, Path], Value] = {}
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
         activation = self._within(scope)
@@ -118,6 +121,11 @@ class Expressions(Sites):
             return join([self._value(expr.body, scope, index),
                           self._value(expr.orelse, scope, index)])
         if kind is cst.Subscript:
+            key = _literal_key(expr)
+            if key is not None:  # `pair[1]` of a tuple, `out["count"]` of a dict
+                piece = self._piece(expr.value, (key,), scope, index)
+                if piece is not UNKNOWN:
+                    return self._named(piece, self.code(expr))
             entry = self._dict_entry(expr, scope, index)
             if entry is not None:  # `params["scale"]` of a dict literal
                 return self._named(self._value(entry[0], entry[1], entry[2]),
@@ -141,19 +149,80 @@ class Expressions(Sites):
                                      left, right, binding.node)
         elif binding.kind == "param":
             value = self._parameter(name, scope)
-        elif binding.kind == "unpack" and len(binding.position) == 1 and isinstance(
-                binding.value, cst.Call) and self._splits(binding.value, scope, binding.index):
-            value = self._value(binding.value, scope, binding.index)  # a piece of a tensor
+        elif binding.kind == "unpack" and binding.value is not None:
+            value = self._piece(binding.value, binding.position, scope, binding.index)
         elif binding.kind == "element" and binding.value is not None:
             value = self._element(binding.value, binding.position, scope, binding.index)
         else:
             return UNKNOWN
         return self._named(value, name)
 
-    def _splits(self, call: cst.Call, scope: Scope, index: int) -> bool:
-        """``tf.unstack(x)``, ``tf.split(x, n)``: an op whose result is pieces of a tensor."""
-        callee = self._callee(call.func, scope, index)
-        return callee is not None and callee.op is not None and "pieces" in callee.op.tags
+    def _piece(self, expr: cst.BaseExpression, path: Path, scope: Scope,
+               index: int) -> Value:
+        """Element ``path`` of what ``expr`` is, where that is a tuple, a list or a dict
+        (a position, or a key): a pair a function returns and its caller unpacks
+        (``conf, cls = head(x)``), ``pair[1]``, a piece of ``tf.unstack(x)``, an entry
+        ``stats["count"]`` of a dict literal or set by ``stats["count"] = ...``; ``expr``
+        itself for an empty path."""
+        if not path:
+            return self._value(expr, scope, index)
+        if self._depth > _MAX_DEPTH:
+            return UNKNOWN
+        self._depth += 1
+        try:
+            return self._compute_piece(expr, path, scope, index)
+        finally:
+            self._depth -= 1
+
+    def _compute_piece(self, expr: cst.BaseExpression, path: Path, scope: Scope,
+                       index: int) -> Value:
+        kind, key = expr.__class__, path[0]
+        if kind is cst.Tuple or kind is cst.List:
+            if not isinstance(key, int) or key < 0:
+                return UNKNOWN
+            elements = expr.elements[:key + 1]
+            if len(elements) <= key or any(
+                    e.__class__ is cst.StarredElement for e in elements):
+                return UNKNOWN
+            return self._piece(elements[key].value, path[1:], scope, index)
+        if kind is cst.Dict:
+            entry = next((e.value for e in expr.elements if e.__class__ is cst.DictElement
+                          and e.key.__class__ is cst.SimpleString
+                          and e.key.evaluated_value == key), None)
+            return self._piece(entry, path[1:], scope, index) if entry is not None else UNKNOWN
+        if kind is cst.Name:
+            if isinstance(key, str):  # `out["count"] = ...` earlier
+                entries = [(b, w) for b, w in self._reaching(
+                    entry_name(expr, key), scope, index) if b.value is not None]
+                if entries:
+                    return join([self._piece(b.value, path[1:], w, b.index)
+                                 for b, w in entries])
+            values = []
+            for binding, where in self._reaching(expr.value, scope, index):
+                if binding.kind == "assign" and binding.value is not None:
+                    values.append(self._piece(binding.value, path, where, binding.index))
+                elif binding.kind == "unpack" and binding.value is not None:
+                    values.append(self._piece(binding.value, (*binding.position, *path),
+                                              where, binding.index))
+                else:
+                    values.append(UNKNOWN)
+            return join(values) if values else UNKNOWN
+        if kind is not cst.Call:
+            return UNKNOWN
+        callee = self._callee(expr.func, scope, index)
+        if callee is None:
+            return UNKNOWN
+        if callee.kind == "op" and callee.op is not None:
+            # `tf.unstack(x)`, `tf.split(x, n)`: each piece is like the tensor.
+            pieces = "pieces" in callee.op.tags and len(path) == 1 and isinstance(key, int)
+            return self._value(expr, scope, index) if pieces else UNKNOWN
+        if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
+            general = self._function_result(callee.node, callee.scope, path)
+            if self._active is None and expr.args and id(callee.node) in self._param_readers:
+                return self._result_for(expr, callee.node, callee.scope, scope, index, general,
+                                        path)
+            return general
+        return UNKNOWN
 
     def _element(self, iterable: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
                  index: int) -> Value:
@@ -342,11 +411,12 @@ class Expressions(Sites):
         return self._scope_for(node, parent, cls)
 
     def _result_for(self, call: cst.Call, node: Callable, defined_in: Optional[Scope],
-                    scope: Scope, index: int, general: Value) -> Value:
-        """The result of ``call``: the function's returns (a lambda's body) with its
-        parameters bound to this call's arguments (one level: the calls inside get the
-        general results)."""
-        key = id(call)
+                    scope: Scope, index: int, general: Value, piece: Path = ()
+                    ) -> Value:
+        """The result of ``call`` (its element ``piece`` where the function returns a
+        tuple): the function's returns (a lambda's body) with its parameters bound to this
+        call's arguments (one level: the calls inside get the general results)."""
+        key = (id(call), piece)
         cached = self._call_results.get(key)
         if cached is not None:
             return cached
@@ -364,17 +434,19 @@ class Expressions(Sites):
                                   (scope, index), any(arg.star for arg in call.args))
         self._in_progress.add(key)
         try:
-            result = join([self._value(expr, function_scope, at) for expr, at in returns])
+            result = join([self._piece(expr, piece, function_scope, at)
+                           for expr, at in returns])
         finally:
             self._active = None
             self._in_progress.discard(key)
         self._call_results[key] = result
         return result
 
-    def _function_result(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Value:
+    def _function_result(self, node: cst.FunctionDef, defined_in: Optional[Scope],
+                         piece: Path = ()) -> Value:
         if self._active is not None:
-            return self._outside(lambda: self._function_result(node, defined_in))
-        key = id(node)
+            return self._outside(lambda: self._function_result(node, defined_in, piece))
+        key = (id(node), piece)
         if key in self._returns:
             return self._returns[key]
         if key in self._in_progress:
@@ -385,11 +457,27 @@ class Expressions(Sites):
             if scope.is_generator:
                 result = UNKNOWN
             else:
-                result = join([self._value(r.value, scope, r.index) for r in scope.returns])
+                result = join([self._piece(r.value, piece, scope, r.index)
+                               for r in scope.returns])
         finally:
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _literal_key(expr: cst.Subscript) -> Optional[Key]:
+    """``i`` of ``x[i]`` where ``i`` is a whole-number or a string literal."""
+    if len(expr.slice) != 1:
+        return None
+    index = expr.slice[0].slice
+    if index.__class__ is not cst.Index:
+        return None
+    if index.value.__class__ is cst.Integer:
+        return int(index.value.evaluated_value)
+    if index.value.__class__ is cst.SimpleString:
+        key = index.value.evaluated_value
+        return key if isinstance(key, str) else None
+    return None
 
 
 def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:

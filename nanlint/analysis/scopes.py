@@ -337,6 +337,18 @@ class _Indexer:
                     Binding("assign", index, value=value))
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
+        elif isinstance(target, cst.Subscript) and value is not None:
+            index_ = target.slice[0].slice if len(target.slice) == 1 else None
+            key = (index_.value.evaluated_value if index_.__class__ is cst.Index
+                   and index_.value.__class__ is cst.SimpleString else None)
+            if target.value.__class__ is cst.Name and isinstance(key, str):
+                # `out["count"] = ...`: read back as `out["count"]`
+                self._bind(entry_name(target.value, key), Binding("assign", index, value=value))
+
+
+def entry_name(base: cst.Name, key: str) -> str:
+    """The name a dict entry ``base["key"]`` is bound under."""
+    return f"{base.value}[{key!r}]"
 
 
 def _header(statement: cst.CSTNode) -> List[cst.CSTNode]:
