@@ -8,7 +8,8 @@ edit of the same document interrupts a stale run. The server never writes a file
 goes to the client as a ``WorkspaceEdit``.
 
 From the protocol down: ``protocol`` (the handlers, the threads) → ``actions``, ``hover`` →
-``documents`` → ``settings``, ``worker``, ``lsp`` (findings in the protocol's terms).
+``fixall`` → ``documents`` → ``settings``, ``worker`` → ``lsp`` (findings in the protocol's
+terms).
 """
 
 from nanlint.server.actions import ignore_edit

@@ -3,8 +3,8 @@
 worker lints in the main thread.
 
 The parts it wires: ``settings`` (the configuration per path, with the client's overrides),
-``documents`` (what is open and its last results, linted in the ``worker``), ``actions`` (code
-actions and fix-all) and ``hover`` (a rule's documentation).
+``documents`` (what is open and its last results, linted in the ``worker``), ``actions`` (the
+code actions), ``fixall`` (the edit of fix-all) and ``hover`` (a rule's documentation).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from pygls.lsp.server import LanguageServer
 
 from nanlint import __version__
 from nanlint.server import hover as rule_docs
-from nanlint.server.actions import FIX_ALL, NOTEBOOK_FIX_ALL, SHOW_DOCUMENTATION, Actions
+from nanlint.server.actions import SHOW_DOCUMENTATION, code_actions
 from nanlint.server.documents import Documents
+from nanlint.server.fixall import FIX_ALL, NOTEBOOK_FIX_ALL, FixAll
 from nanlint.server.lsp import SOURCE
 from nanlint.server.settings import CONFIG_NAMES, Settings
 from nanlint.server.worker import Worker
@@ -44,7 +45,7 @@ class NanlintServer(LanguageServer):
         self.worker = Worker()
         self.settings = Settings(self)
         self.documents = Documents(self, self.settings, self.worker)
-        self.actions = Actions(self.documents)
+        self.fix_all = FixAll(self.documents)
         self.exit_code = 1
 
     def show(self, message: str, kind: types.MessageType) -> None:
@@ -175,14 +176,14 @@ def build() -> NanlintServer:
         code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL, NOTEBOOK_FIX_ALL],
         resolve_provider=True))
     async def code_action(params: types.CodeActionParams) -> List[types.CodeAction]:
-        actions = server.actions.code_actions(params)
+        actions = code_actions(server.documents, params)
         resolve = getattr(getattr(getattr(server.client_capabilities, "text_document", None),
                                   "code_action", None), "resolve_support", None)
         if resolve is None or "edit" not in (resolve.properties or []):
             for action in actions:
                 if action.kind in (FIX_ALL, NOTEBOOK_FIX_ALL):
                     try:
-                        action.edit = await server.actions.fix_all_edit(action.data["uri"])
+                        action.edit = await server.fix_all.edit(action.data["uri"])
                     except JsonRpcContentModified:  # stale: the quick fixes go without it
                         action.edit = None
             actions = [a for a in actions
@@ -193,7 +194,7 @@ def build() -> NanlintServer:
     async def resolve(action: types.CodeAction) -> types.CodeAction:
         data = action.data if isinstance(action.data, dict) else {}
         if data.get("fixAll") and action.edit is None:
-            action.edit = await server.actions.fix_all_edit(data["uri"])
+            action.edit = await server.fix_all.edit(data["uri"])
         return action
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
