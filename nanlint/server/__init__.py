@@ -7,9 +7,10 @@ fixes are the findings' fixes and ``fix_source``. Linting runs in the main threa
 edit of the same document interrupts a stale run. The server never writes a file: every edit
 goes to the client as a ``WorkspaceEdit``.
 
-From the protocol down: ``protocol`` (the handlers, the threads) → ``actions``, ``hover`` →
-``fixall`` → ``documents`` → ``settings``, ``worker`` → ``lsp`` (findings in the protocol's
-terms).
+Its parts, each importing only those below it (docs/development.md): ``protocol`` (the
+handlers, the threads); ``actions`` (code actions) and ``fixall`` (the edit of fix-all);
+``hover``; ``documents`` (what is open and its last results); ``settings``, ``worker``;
+``lsp`` (findings in the protocol's terms).
 """
 
 from nanlint.server.actions import ignore_edit
