@@ -34,6 +34,9 @@ logger = logging.getLogger("nanlint.server")
 
 
 class NanlintServer(LanguageServer):
+    """The server's end of the connection, and the parts it holds: they send to the client
+    through its ``publish`` and ``show`` and read the open texts from its ``workspace``."""
+
     def __init__(self) -> None:
         super().__init__(
             "nanlint", __version__,
@@ -75,6 +78,7 @@ class NanlintServer(LanguageServer):
         return True
 
     def configuration_changed(self) -> None:
+        """A configuration file or the workspace's folders changed: lint everything again."""
         self.settings.configuration_changed()
         self.documents.lint_all()
 
