@@ -5,10 +5,10 @@ only if the value can reach a *differentiated objective*: what an optimizer mini
 ``tape.gradient`` / ``tf.gradients`` / ``compute_gradients`` differentiate, ``add_loss``, what
 a loss function, ``train_step`` or ``compute_loss`` returns. For an expression, :class:`Flow`
 answers with a :class:`~nanlint.analysis.sinks.Reach`: OBJECTIVE (some path gets there),
-UNKNOWN (a path leaves what the module shows: a caller outside the file, an attribute, a
-call into another module — rules act as before), or NONE (every path ends in a metric, a
-summary, a log, a fetch, an assertion, a comparison, or is cut; or the code is under
-``@tf.custom_gradient``, in a test or in a metric).
+UNKNOWN (a path leaves what the module shows: a caller outside the file, an attribute of
+an object other than ``self``, a call into another module — rules act as before), or NONE
+(every path ends in a metric, a summary, a log, a fetch, an assertion, a comparison, or is
+cut; or the code is under ``@tf.custom_gradient``, in a test or in a metric).
 
 How: each function body is walked once (:mod:`nanlint.analysis.defuse`) to link definitions
 to uses. A node's *path* climbs its parents to where its value ends: a sink (a reach), or
