@@ -5,10 +5,10 @@ only if the value can reach a *differentiated objective*: what an optimizer mini
 ``tape.gradient`` / ``tf.gradients`` / ``compute_gradients`` differentiate, ``add_loss``, what
 a loss function, ``train_step`` or ``compute_loss`` returns. For an expression, :class:`Flow`
 answers with a :class:`~nanlint.analysis.sinks.Reach`: OBJECTIVE (some path gets there),
-UNKNOWN (a path leaves what the module shows: a caller outside the file, an attribute, a
-call into another module — rules act as before), or NONE (every path ends in a metric, a
-summary, a log, a fetch, an assertion, a comparison, or is cut; or the code is under
-``@tf.custom_gradient``, in a test or in a metric).
+UNKNOWN (a path leaves what the module shows: a caller outside the file, an attribute of
+an object other than ``self``, a call into another module — rules act as before), or NONE
+(every path ends in a metric, a summary, a log, a fetch, an assertion, a comparison, or is
+cut; or the code is under ``@tf.custom_gradient``, in a test or in a metric).
 
 How: each function body is walked once (:mod:`nanlint.analysis.defuse`) to link definitions
 to uses. A node's *path* climbs its parents to where its value ends: a sink (a reach), or
@@ -62,6 +62,9 @@ class Flow:
         self._solved: Dict[int, Reach] = {}
         self._contexts: Dict[int, Optional[Reach]] = {}
         self._callees: Dict[int, Tuple[str, Optional[cst.FunctionDef]]] = {}
+        # `self.x` of a class: a variable (a negative number, apart from node ids)
+        self._attributes: Dict[Tuple[int, str], int] = {}
+        self._attribute_keys: Dict[int, Tuple[int, str]] = {}
 
     # -- questions ---------------------------------------------------------------------------
     def reach(self, node: cst.CSTNode, unit: Unit) -> Reach:
@@ -154,6 +157,8 @@ class Flow:
                 found = (NOWHERE, [self._path(body, use) for use in uses])
         elif variable in self._functions:
             found = self._return(self._functions[variable])
+        elif variable in self._attribute_keys:
+            found = self._attribute_uses(self._attribute_keys[variable])
         else:
             found = (REACH_UNKNOWN, [])
         self._equations[variable] = found
@@ -197,6 +202,34 @@ class Flow:
             paths.append(self._path(body, call) if id(call) in body.parents
                          else (REACH_UNKNOWN, _EMPTY))
         return start, paths
+
+    def _attribute_uses(self, key: Tuple[int, str]) -> Tuple[Reach, List[Path]]:
+        """Where ``self.x`` goes: the reads of it in the class's methods, and anywhere the
+        object goes (unknown: a caller reads ``model.x``)."""
+        paths = []
+        for read, unit in self.module_index().attribute_reads.get(key, ()):
+            context = self._context(unit)
+            if context is not None:
+                paths.append((context, _EMPTY))
+                continue
+            body = self._body(unit)
+            if id(read) in body.parents:
+                paths.append(self._path(body, read))
+        return REACH_UNKNOWN, paths
+
+    def _attribute_variable(self, body: Body, target: cst.Attribute) -> Optional[int]:
+        """The variable of ``self.x``, assigned in a method of a class."""
+        if target.value.__class__ is not cst.Name or target.value.value != "self":
+            return None
+        method = self.module_index().functions.get(id(body.node))
+        if method is None or method.cls is None:
+            return None
+        key = (id(method.cls), target.attr.value)
+        variable = self._attributes.get(key)
+        if variable is None:
+            variable = self._attributes[key] = -1 - len(self._attributes)
+            self._attribute_keys[variable] = key
+        return variable
 
     def _context(self, unit: Unit) -> Optional[Reach]:
         """NONE for all of a function under ``@tf.custom_gradient``, a test, a metric's
@@ -306,7 +339,12 @@ class Flow:
                     body.load_defs.get(id(target.value))):
                 feeds |= body.load_defs[id(target.value)]  # `d[k] = v`: into `d`
             else:
-                reach = REACH_UNKNOWN  # `self.x = v`: read wherever the object goes
+                attribute = (self._attribute_variable(body, target)
+                             if target.__class__ is cst.Attribute else None)
+                if attribute is not None:  # `self.x = v`: read in the class's methods
+                    feeds.add(attribute)
+                else:
+                    reach = REACH_UNKNOWN  # read wherever the object goes
         return True, reach, frozenset(feeds)
 
     def _attribute(self, body: Body, attribute: cst.Attribute) -> Edge:

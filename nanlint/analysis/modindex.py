@@ -36,6 +36,9 @@ class ModuleIndex:
         self.losses: Set[str] = set()  # names passed as `loss=`
         self.metrics: Dict[str, int] = {}  # names listed in `metrics=`
         self.assertions = False  # an assertion that guards a value is called somewhere
+        # Reads of `self.x` in the methods of a class, by (class, attribute): where an
+        # attribute set in one method goes in the others.
+        self.attribute_reads: Dict[Tuple[int, str], List[Tuple[cst.Attribute, Unit]]] = {}
         self.parents: Dict[int, cst.CSTNode] = {}
         parents, references = self.parents, self.references
         # (node, its unit, its class). The unit None marks a node the index does not read
@@ -67,6 +70,8 @@ class ModuleIndex:
             elif kind is cst.Attribute or kind is cst.Arg:  # the value is read, not the names
                 if kind is cst.Arg:
                     self._keyword(node)
+                elif node.value.__class__ is cst.Name and node.value.value == "self":
+                    self._attribute_read(node, unit)
                 read = {id(node.value): (unit, cls)}
             elif kind is cst.Call:
                 self._call(node, unit)
@@ -88,6 +93,14 @@ class ModuleIndex:
         elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
               and func.value.value in ("self", "cls")):
             self.method_calls.setdefault(func.attr.value, []).append((node, unit))
+
+    def _attribute_read(self, node: cst.Attribute, unit: Unit) -> None:
+        method = self.functions.get(id(unit))
+        if method is None or method.cls is None or self.parents.get(id(node)).__class__ in (
+                cst.AssignTarget, cst.AnnAssign, cst.AugAssign):
+            return
+        key = (id(method.cls), node.attr.value)
+        self.attribute_reads.setdefault(key, []).append((node, unit))
 
     def _keyword(self, arg: cst.Arg) -> None:
         if arg.keyword is None or arg.keyword.value not in ("loss", "metrics"):
