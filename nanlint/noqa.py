@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from nanlint import notebook, suppression
-from nanlint.engine import (LintOptions, SourceError, cell_lines, decode_with_encoding,
-                            lint_source, notebook_program, read_bytes)
+from nanlint.cells import cell_lines, notebook_program
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
+from nanlint.source import SourceError, decode_with_encoding, read_bytes
 from nanlint.finding import Finding
 from nanlint.fixing import unparsable, write_atomically
 

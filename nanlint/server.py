@@ -34,9 +34,11 @@ from pygls.uris import from_fs_path, to_fs_path
 from nanlint import __version__, documentation, registry, suppression
 from nanlint import config as configuration
 from nanlint import lookup
-from nanlint.engine import FileTimeout, lint_bytes, lint_text, source_lines, within_budget
+from nanlint.budget import FileTimeout, within_budget
+from nanlint.engine import lint_bytes, lint_text
 from nanlint.finding import Finding
 from nanlint.fixing import SAFETIES, fix_notebook, fix_source, fixable
+from nanlint.source import source_lines
 
 SOURCE = "nanlint"
 FIX_ALL = "source.fixAll.nanlint"
