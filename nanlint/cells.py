@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from nanlint import notebook
 from nanlint.finding import Finding
 from nanlint.options import LintOptions
-from nanlint.parsing import check_syntax
+from nanlint.parsing import check_syntax, refusal
 from nanlint.source import SourceError, source_lines
 
 
@@ -36,10 +36,8 @@ def notebook_program(document: notebook.Notebook, path: str, options: LintOption
     lines = document.source.split("\n")
     broken: Dict[int, SourceError] = {}
     for cell, (first, last) in document.cells().items():
-        try:
-            check_syntax("\n".join(lines[first - 1:last]) + "\n", path)
-        except SourceError as error:
-            error.line += first - 1
+        error = refusal(lines[first - 1:last], first, path)
+        if error is not None:
             broken[cell] = error
     document_left = document.without(list(broken))
     findings = []

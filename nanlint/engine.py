@@ -30,11 +30,11 @@ from nanlint.budget import FileTimeout, within_budget
 from nanlint.cells import cell_lines, in_cells, notebook_program
 from nanlint.dispatch import RuleCrash, run_rules
 from nanlint.finding import Finding
-from nanlint.findings_of import findings_of, internal_error, suppression_problems
+from nanlint.findings_of import findings_of, in_file, internal_error, suppression_problems
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.options import LintOptions
-from nanlint.parsing import (BIG_SOURCE, check_syntax, give_back_freed_memory, parse_checked,
-                             slow_to_parse)
+from nanlint.parsing import (BIG_SOURCE, Readable, give_back_freed_memory, parse_checked,
+                             readable, slow_to_parse)
 from nanlint.rule import Report
 from nanlint.source import (PARSE_ERROR, TIMEOUT, SourceError, decode, engine_finding,
                             read_bytes, source_lines)
@@ -117,10 +117,6 @@ def lint_source(source: str, path: str, options: LintOptions,
     ``describe_line`` names a line in a message (a notebook names the cell too).
     """
     describe_line = describe_line or _line_number
-    if options.suspects:
-        from nanlint.suspects import tabs_as_python2
-
-        source = tabs_as_python2(source)
     lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source) and not (
             options.suspects and "numpy" in source):  # the hunt reads data preparation too
@@ -137,39 +133,46 @@ def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
                  ) -> List[Finding]:
     """A file that cannot concern TF: Python's own (fast) parser still reports NAN000."""
     try:
-        check_syntax(source, path)
+        read, _ = readable(source, path)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
-    return suppression_problems(source, path, options, lines,
-                                suppression.parse(source, options.known_codes))
+    text = read.text
+    text_lines = lines if read.problem is None else source_lines(text)
+    found = suppression_problems(text, path, options, text_lines,
+                                 suppression.parse(text, options.known_codes))
+    return in_file(found, read, path, options, lines)
 
 
 def _lint_module(source: str, path: str, options: LintOptions, lines: List[str],
                  describe_line: Callable[[int], str]) -> List[Finding]:
-    """Parse: Python's parser first; then libcst's, in a child process when it could take
-    longer than the budget can interrupt."""
+    """Parse: Python's parser first (what of the file it reads); then libcst's, in a child
+    process when it could take longer than the budget can interrupt."""
     try:
-        tree = check_syntax(source, path)
+        read, tree = readable(source, path)
     except SourceError as error:
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
-    child = budget.armed() and hasattr(os, "fork") and slow_to_parse(tree, lines)
+    text_lines = lines if read.problem is None else source_lines(read.text)
+    child = budget.armed() and hasattr(os, "fork") and slow_to_parse(tree, text_lines)
     if len(source) >= BIG_SOURCE:
         del tree  # not held through libcst's parse: made again after it (see _analyse)
         tree = None
     if not child:
-        return _analyse(source, tree, path, options, lines, describe_line)
+        return _analyse(read, tree, path, options, lines, describe_line)
     findings, status = budget.in_child(
-        lambda: _analyse(source, tree, path, options, lines, describe_line))
+        lambda: _analyse(read, tree, path, options, lines, describe_line))
     if findings is not None:
         return findings
     error = RuntimeError(f"the process that parsed the file ended with status {status}")
     return [internal_error(path, "the engine", error, lines)]
 
 
-def _analyse(source: str, tree: Optional[ast.Module], path: str, options: LintOptions,
+def _analyse(read: Readable, tree: Optional[ast.Module], path: str, options: LintOptions,
              lines: List[str], describe_line: Callable[[int], str]) -> List[Finding]:
-    """libcst's parse, the analysis and the rules, the findings. ``tree`` is Python's tree
-    of the source, or None for a big file (``BIG_SOURCE``)."""
+    """libcst's parse, the analysis and the rules, the findings, placed in the file as
+    written (``lines``). ``tree`` is Python's tree of ``read.text``, or None for a big file
+    (``BIG_SOURCE``)."""
+    source = read.text
+    text_lines = lines if read.problem is None else source_lines(source)
     try:
         module = parse_checked(source)
     except SourceError as error:
@@ -181,8 +184,9 @@ def _analyse(source: str, tree: Optional[ast.Module], path: str, options: LintOp
     reports: List[Report] = []
     silent: List[Report] = []
     try:
-        return _run_rules(analysis, reports, silent, (source, tree), path, options, lines,
-                          describe_line)
+        return in_file(_run_rules(analysis, reports, silent, (source, tree), path, options,
+                                  text_lines, describe_line, read.problem is None),
+                       read, path, options, lines)
     finally:
         # Rules and their reports, and the analysis and its helpers, refer to each other:
         # without these cycles the tree is freed at once, by reference counting.
@@ -193,7 +197,7 @@ def _analyse(source: str, tree: Optional[ast.Module], path: str, options: LintOp
 
 def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
                text: Tuple[str, ast.Module], path: str, options: LintOptions, lines: List[str],
-               describe_line: Callable[[int], str]) -> List[Finding]:
+               describe_line: Callable[[int], str], with_fixes: bool) -> List[Finding]:
     """The rules' walk over the module, and their reports as findings (or, for `nanlint
     suspects`, ranked). ``reports`` and ``silent`` are the lists the rules fill;
     ``text``: the source and Python's tree of it."""
@@ -213,7 +217,7 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
                                describe_line)
     try:
         return findings_of(analysis, text, reports, crashes, comments, path, options, lines,
-                           describe_line)
+                           describe_line, with_fixes)
     except RecursionError:
         return [too_deep]
 

@@ -8,6 +8,7 @@ visiting.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -19,6 +20,7 @@ from nanlint.dispatch import COMPOUND, Crash
 from nanlint.finding import Finding
 from nanlint.fix_edits import one_fix_per_hazard, text_edits
 from nanlint.options import LintOptions
+from nanlint.parsing import Readable
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 from nanlint.source import BAD_SUPPRESSION, INTERNAL_ERROR, engine_finding
@@ -26,8 +28,8 @@ from nanlint.source import BAD_SUPPRESSION, INTERNAL_ERROR, engine_finding
 
 def findings_of(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Report],
                 crashes: List[Crash], comments: suppression.Suppressions, path: str,
-                options: LintOptions, lines: List[str], describe_line: Callable[[int], str]
-                ) -> List[Finding]:
+                options: LintOptions, lines: List[str], describe_line: Callable[[int], str],
+                with_fixes: bool = True) -> List[Finding]:
     """The findings of a file, in order: its reports that are confident enough and not
     suppressed, the problems of its suppression comments, and its rules' crashes.
     ``text``: the source and Python's tree of it. Raises RecursionError for a module too
@@ -38,7 +40,7 @@ def findings_of(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[
     # comment is needed again as soon as the threshold is lowered.
     needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
     findings = (_findings(analysis, text, reports, shown, path, lines, comments,
-                          describe_line) if needed else [])
+                          describe_line, with_fixes) if needed else [])
     findings.extend(suppression_problems(text[0], path, options, lines, comments))
     if crashes:
         findings.extend(crash_findings(analysis, text, crashes, path, lines))
@@ -87,8 +89,8 @@ def internal_error(path: str, code: str, error: BaseException, lines: List[str],
 
 def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Report],
               shown: List[bool], path: str, lines: List[str],
-              comments: suppression.Suppressions, describe_line: Callable[[int], str]
-              ) -> List[Finding]:
+              comments: suppression.Suppressions, describe_line: Callable[[int], str],
+              with_fixes: bool) -> List[Finding]:
     """``text``: the source and Python's tree of it."""
     positions = Positions(analysis.module,
                           (node for report in reports for node in report_nodes(report)),
@@ -98,7 +100,7 @@ def _findings(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Re
         # Asked first even for a report not shown: it marks the comment as used.
         if not suppressed(report, positions, comments) and show:
             kept.append(report)
-    return as_findings(analysis, positions, kept, path, lines, describe_line)
+    return as_findings(analysis, positions, kept, path, lines, describe_line, with_fixes)
 
 
 def suppressed(report: Report, positions: Any, comments: suppression.Suppressions) -> bool:
@@ -175,3 +177,23 @@ def _evidence(report: Report, positions: Any, code: Callable[[cst.CSTNode], str]
             "end_line": place.end.line, "end_column": place.end.column + 1,
             "message": render(report.evidence, code, lambda node: None)}
 
+
+def in_file(findings: List[Finding], read: Readable, path: str, options: LintOptions,
+            lines: List[str]) -> List[Finding]:
+    """The findings of what was read of a file (``read``) at their places in the file as
+    written (``lines``), with the NAN000 that says what was not read (``read.problem``)."""
+    if read.problem is None:
+        return findings
+    placed = [dataclasses.replace(
+        finding, column=read.column(finding.line, finding.column),
+        end_column=read.column(finding.end_line, finding.end_column),
+        source_lines=tuple(lines[finding.line - 1:finding.end_line]), fix=None,
+        evidence=finding.evidence and dict(
+            finding.evidence, column=read.column(finding.evidence["line"],
+                                                 finding.evidence["column"]),
+            end_column=read.column(finding.evidence["end_line"],
+                                   finding.evidence["end_column"])))
+        for finding in findings]
+    if "NAN000" in options.engine_codes:
+        placed.append(read.problem.finding(path, lines))
+    return sorted(placed, key=lambda f: f.sort_key)

@@ -11,12 +11,14 @@ import ast
 import contextlib
 import functools
 import itertools
+import re
 import sys
-from typing import Callable, Iterator, List, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from nanlint.source import BINARY, SourceError, source_lines
+from nanlint.source import BINARY, SourceError, StatementScanner, source_lines
 
 PYTHON_RECURSION_LIMIT = 1000  # the interpreter's default, under which a file really runs
 
@@ -29,8 +31,8 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
-        message = f"syntax error: {error.msg}{_python2_hint(source, line)}"
-        raise SourceError(message, line, error.offset or 1) from None
+        raise SyntaxProblem(error.msg, _python2(source, line), line, error.offset or 1
+                            ) from None
     except (RecursionError, MemoryError):
         raise SourceError("cannot parse: expressions nested too deeply") from None
     except ValueError:  # source code string cannot contain null bytes
@@ -124,13 +126,31 @@ def _trusted(node: cst.CSTNode) -> None:
     """A parsed node's check: none."""
 
 
-def _python2_hint(source: str, line: int) -> str:
+class SyntaxProblem(SourceError):
+    """Python's parser refuses the text: ``reason`` is its message, ``python2`` the Python 2
+    construct the line looks like ("" if none)."""
+
+    def __init__(self, reason: str, python2: str, line: int, column: int) -> None:
+        hint = " (this looks like Python 2, which nanlint does not read)" if python2 else ""
+        super().__init__(f"syntax error: {reason}{hint}", line, column)
+        self.reason = reason
+        self.python2 = python2
+
+
+def _python2(source: str, line: int) -> str:
+    """The Python 2 construct that line ``line`` of ``source`` looks like, or ""."""
     lines = source_lines(source)
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-    if (text.startswith("print ") and not text.startswith("print (")) or text.startswith(
-            "exec ") or (text.startswith("except ") and "," in text and " as " not in text
-                         ) or "<>" in text or "`" in text:
-        return " (this looks like Python 2, which nanlint does not read)"
+    if text.startswith("print ") and not text.startswith("print ("):
+        return "a Python 2 print statement"
+    if text.startswith("exec "):
+        return "a Python 2 exec statement"
+    if text.startswith("except ") and "," in text and " as " not in text:
+        return "a Python 2 except clause"
+    if "<>" in text:
+        return "Python 2's <>"
+    if "`" in text:
+        return "Python 2's backquotes"
     return ""
 
 
@@ -200,3 +220,135 @@ def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt,
             found.append((start, statement, not inner))
     return [(statement, leaf) for _, statement, leaf in sorted(found, key=lambda f: f[0])]
 
+
+# -- files Python 3 refuses ------------------------------------------------------------------
+@dataclass
+class Readable:
+    """What the analysis reads of a file: its text, or, for a file Python 3 refuses, the
+    top-level statements that it accepts alone (the others' lines left blank, so every line
+    keeps its number) and ``problem``, the file's NAN000 that says so. The indentation of a
+    Python 2 statement is read as Python 2 read it (a tab to the next multiple of 8):
+    ``indents`` maps such a line to the lengths of its indentation in the file and in
+    ``text``, so that a column of ``text`` can be given back in the file's terms."""
+
+    text: str
+    problem: Optional[SourceError] = None
+    indents: Dict[int, Tuple[int, int]] = field(default_factory=dict)
+
+    def column(self, line: int, column: int) -> int:
+        """The 1-based ``column`` of ``text``'s line ``line`` in the file as written."""
+        if line not in self.indents:
+            return column
+        written, read = self.indents[line]
+        return column - read + written if column > read else min(column, written + 1)
+
+
+def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]:
+    """What of ``source`` can be analysed, and Python's tree of it. Raises SourceError when
+    nothing can: a file that is no source, an expression nested too deeply, a file none of
+    whose top-level statements parses."""
+    try:
+        return Readable(source), check_syntax(source, path)
+    except SyntaxProblem as error:
+        refused_whole = error
+    lines = source_lines(source)
+    spans = top_level_statements(lines)
+    kept = list(lines)
+    indents: Dict[int, Tuple[int, int]] = {}
+    refused: List[Tuple[int, int, SourceError]] = []
+    for first, last in spans:
+        part = lines[first - 1:last]
+        error = refusal(part, first, path)
+        retabbed = [_python2_indentation(line) for line in part]
+        if error is not None and retabbed != part and refusal(retabbed, first, path) is None:
+            kept[first - 1:last] = retabbed
+            indents.update((number, (_indent(written), _indent(read))) for number, written, read
+                           in zip(range(first, last + 1), part, retabbed) if written != read)
+        elif error is not None:
+            kept[first - 1:last] = [""] * len(part)
+            refused.append((first, last, error))
+    if len(refused) == len(spans):
+        raise refused_whole
+    text = "\n".join(kept) + "\n"
+    try:
+        tree = check_syntax(text, path)
+    except SourceError:
+        raise refused_whole from None
+    return Readable(text, _partly_read(lines, refused, refused_whole), indents), tree
+
+
+def refusal(lines: Sequence[str], first: int, path: str = "<source>"
+            ) -> Optional[SourceError]:
+    """Why Python refuses ``lines`` on their own, a part of a text that starts at its line
+    ``first`` (a top-level statement, a notebook's cell), placed in that text; None if it
+    accepts them."""
+    try:
+        check_syntax("\n".join(lines) + "\n", path)
+    except SourceError as error:
+        error.line += first - 1
+        return error
+    return None
+
+
+# A line at column 0 that starts one of these starts a statement, whatever an unclosed
+# bracket before it says; a clause of a compound statement goes on with it.
+_STATEMENT = re.compile(r"(async\s+def|def|class|import|from)\b")
+_CLAUSE = re.compile(r"(else|elif|except|finally)\b")
+
+
+def top_level_statements(lines: Sequence[str]) -> List[Tuple[int, int]]:
+    """The first and last line of each top-level statement, read as Python 2 or 3 would
+    split them (a compound statement with its clauses, a decorated one with its decorators,
+    each with the comments and blank lines after it): a statement starts at a line that
+    begins at column 0 outside brackets, strings and continued lines."""
+    scanner = StatementScanner()
+    spans: List[List[int]] = []
+    decorated = False
+    for number, line in enumerate(lines, start=1):
+        if line[:1] not in ("", " ", "\t", "\f", "#") and not scanner.quote and (
+                scanner.at_statement_start() or _STATEMENT.match(line)):
+            scanner = StatementScanner()
+            if not spans or not (decorated or _CLAUSE.match(line)):
+                spans.append([number, number])
+            decorated = line.startswith("@")
+        if spans:
+            spans[-1][1] = number
+        scanner.scan(line)
+    return [(first, last) for first, last in spans]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _python2_indentation(line: str) -> str:
+    """``line`` with the tabs of its indentation counted as Python 2 counted them."""
+    indent = line[:_indent(line)]
+    return indent.expandtabs(8) + line[len(indent):] if "\t" in indent else line
+
+
+def _partly_read(lines: List[str], refused: List[Tuple[int, int, SourceError]],
+                 refused_whole: SyntaxProblem) -> SourceError:
+    """The NAN000 of a file read in part: the lines skipped, or the tabs counted as
+    Python 2 counted them; at the first line that Python 3 refuses."""
+    if not refused:
+        return SourceError(
+            f"{refused_whole}; read with a tab in the indentation counted to the next "
+            "multiple of 8, as Python 2 did: the file was checked so, without fixes",
+            refused_whole.line, refused_whole.column)
+    first = refused[0][2]
+    python2 = next((error.python2 for _, _, error in refused
+                    if isinstance(error, SyntaxProblem) and error.python2), "")
+    ranges = []
+    for start, end, _ in refused:
+        while end > start and lines[end - 1].strip()[:1] in ("", "#"):
+            end -= 1  # the comments and blank lines after a statement are not named
+        ranges.append(f"{start}-{end}" if end > start else str(start))
+    several = len(refused) > 1 or "-" in ranges[0]
+    what = (f"lines {', '.join(ranges)} do not parse" if several
+            else f"line {ranges[0]} does not parse")
+    hint = f" ({python2}?)" if python2 else ""
+    said = f"syntax error: {first.reason}" if isinstance(first, SyntaxProblem) else str(first)
+    return SourceError(f"{said}; {what}{hint} and {'were' if several else 'was'} skipped: "
+                       "the rest of the file was checked, without fixes", first.line,
+                       first.column)

@@ -125,5 +125,44 @@ def source_lines(source: str) -> List[str]:
     return lines
 
 
-# libcst's visitors (positions, code generation) recurse about three frames per level of
-# nesting: Python's default limit of 1,000 stops at chains of ~300 (`a.b.c...`, `x + y + ...`),
+class StatementScanner:
+    """Just enough of Python's tokenizer to know whether a line starts a statement: not
+    inside brackets (black puts `% value` and `!= b` at the start of continuation lines),
+    a triple-quoted string, or after a backslash."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote = ""  # the open string's quote, "" outside strings
+        self.continued = False
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and not self.quote and not self.continued
+
+    def scan(self, line: str) -> None:
+        index, length = 0, len(line)
+        comment = False
+        while index < length:
+            char = line[index]
+            if self.quote:
+                if char == "\\":
+                    index += 2
+                    continue
+                if line.startswith(self.quote, index):
+                    index += len(self.quote)
+                    self.quote = ""
+                    continue
+            elif char == "#":
+                comment = True
+                break
+            elif char in "'\"":
+                self.quote = char * 3 if line.startswith(char * 3, index) else char
+                index += len(self.quote)
+                continue
+            elif char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            index += 1
+        self.continued = not comment and not self.quote and line.endswith("\\")
+        if len(self.quote) == 1 and not line.endswith("\\"):
+            self.quote = ""  # a one-line string cannot run on: the parser reports it

@@ -24,11 +24,11 @@ from nanlint.analysis import Analysis, Evidence
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
-from nanlint.hazard_sites import KINDS, Site, Sites, tabs_as_python2
+from nanlint.hazard_sites import KINDS, Site, Sites
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 
-__all__ = ["Sites", "ranked", "tabs_as_python2"]
+__all__ = ["Sites", "ranked"]
 
 # Functions whose names say where they stand in training.
 MODEL_FUNCTIONS = re.compile(r"^(call|__call__|forward|build|inference)$|model|net|layer|"
