@@ -130,6 +130,14 @@ def test_fix_leaves_a_partly_parsed_file_alone(tmp_path, nanlint):
     assert fix_source(fine, "train.py", options_for(), SAFETIES["unsafe"]).fixed == 1
 
 
+def test_add_noqa_leaves_a_partly_parsed_file_alone(tmp_path, nanlint):
+    make(tmp_path, {"train.py": PYTHON2})
+    code, out, err = nanlint("check", "--add-noqa", "--no-cache", "train.py", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert out == "Added suppression comments for 0 findings in 0 files.\n"
+    assert (tmp_path / "train.py").read_text(encoding="utf-8") == PYTHON2
+
+
 def test_top_level_statements_keep_clauses_decorators_brackets_and_strings():
     source = ('"""Doc.\n\nprint x\n"""\nimport os\n@decorate(\n    1)\ndef f():\n    pass\n'
               "# a comment\nif a:\n    pass\nelse:\n    pass\nx = (1,\n2)\ny = 1 + \\\n2\n"
