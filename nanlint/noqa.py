@@ -12,10 +12,10 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from nanlint import notebook, suppression
 from nanlint.cells import cell_lines, notebook_program
 from nanlint.engine import lint_source
-from nanlint.options import LintOptions
-from nanlint.source import SourceError, decode_with_encoding, read_bytes
 from nanlint.finding import Finding
 from nanlint.fixing import unparsable, write_atomically
+from nanlint.options import LintOptions
+from nanlint.source import SourceError, decode_with_encoding, read_bytes
 
 
 def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintOptions
