@@ -259,16 +259,18 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
     for first, last in spans:
         part = lines[first - 1:last]
         error = refusal(part, first, path)
+        if error is None:
+            continue
         retabbed = [_python2_indentation(line) for line in part]
-        if error is not None and retabbed != part and refusal(retabbed, first, path) is None:
+        if retabbed != part and refusal(retabbed, first, path) is None:
             kept[first - 1:last] = retabbed
             indents.update((number, (_indent(written), _indent(read))) for number, written, read
                            in zip(range(first, last + 1), part, retabbed) if written != read)
-        elif error is not None:
+        else:
             kept[first - 1:last] = [""] * len(part)
             refused.append((first, last, error))
-    if len(refused) == len(spans):
-        raise refused_whole
+    if len(refused) == len(spans) or not (refused or indents):
+        raise refused_whole  # nothing parses, or the file's problem is not its statements'
     text = "\n".join(kept) + "\n"
     try:
         tree = check_syntax(text, path)
