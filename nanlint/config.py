@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from nanlint import registry
-from nanlint.engine import LintOptions
+from nanlint.options import LintOptions
 from nanlint.finding import CONFIDENCES
 from nanlint.analysis import Settings
 

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from nanlint import notebook
-from nanlint.engine import (PARSE_ERROR, FileTimeout, LintOptions, SourceError, cell_lines,
-                            check_syntax, decode_with_encoding, in_cells, lint_notebook,
-                            lint_source, notebook_editable, notebook_program, read_bytes,
-                            timed_out, within_budget)
+from nanlint.budget import FileTimeout, within_budget
+from nanlint.cells import cell_lines, in_cells, notebook_editable, notebook_program
+from nanlint.engine import lint_notebook, lint_source, timed_out
 from nanlint.finding import Finding
+from nanlint.options import LintOptions
+from nanlint.parsing import check_syntax
+from nanlint.source import PARSE_ERROR, SourceError, decode_with_encoding, read_bytes
 
 SAFETIES = {"safe": frozenset({"safe"}), "unsafe": frozenset({"safe", "unsafe"})}
 MAX_ROUNDS = 50  # rounds of fixing (overlapping fixes wait for the next round)

@@ -8,7 +8,6 @@ its value goes, and what the operand's form says whatever the names (``Sites._fo
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
@@ -322,25 +321,3 @@ def _walk(expr: cst.CSTNode) -> List[cst.CSTNode]:
         found.append(node)
         stack.extend(children(node))
     return found
-
-
-def tabs_as_python2(source: str) -> str:
-    """``source`` with its indentation's tabs counted as Python 2 did (to the next multiple
-    of 8), when mixing them with spaces is all that stops Python 3 from reading it (much of
-    the TensorFlow code people still train was written so). Otherwise ``source`` itself."""
-    if "\t" not in source:
-        return source
-    try:
-        ast.parse(source)
-        return source
-    except TabError:
-        pass
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source
-    lines = source.splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        body = line.lstrip(" \t")
-        indent = line[:len(line) - len(body)]
-        if "\t" in indent:
-            lines[index] = indent.expandtabs(8) + body
-    return "".join(lines)

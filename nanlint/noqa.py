@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from nanlint import notebook, suppression
-from nanlint.engine import (LintOptions, SourceError, cell_lines, decode_with_encoding,
-                            lint_source, notebook_program, read_bytes)
+from nanlint.cells import cell_lines, notebook_program
+from nanlint.engine import lint_source
 from nanlint.finding import Finding
 from nanlint.fixing import unparsable, write_atomically
+from nanlint.options import LintOptions
+from nanlint.source import SourceError, decode_with_encoding, read_bytes
 
 
 def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintOptions
@@ -31,6 +33,8 @@ def add_suppressions(file_path: str, findings: Sequence[Finding], options: LintO
                                                         notebook.is_notebook(file_path))
     except (SourceError, notebook.NotebookError) as problem:
         return 0, str(problem)
+    if unparsable(source)[0] is not None:
+        return 0, None  # checked in part (its NAN000 names the lines skipped): left alone
     text, touched = suppression.with_comments(
         source, [(in_program(f, f.line), in_program(f, f.end_line), f.code) for f in wanted])
     problem, _ = unparsable(text)

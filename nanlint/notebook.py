@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from nanlint.source import StatementScanner
+
 SUFFIX = ".ipynb"
 # IPython's escapes at the start of a statement (IPython.core.inputtransformer2): %magic,
 # !shell, !!shell, ?help, ??help, and the autocall escapes , ; /. Also `x = !cmd`, `x = %magic`.
@@ -206,7 +208,7 @@ def _python_lines(text: str, python: bool = True
                     prefixes[index] += match.group()
                     stripped[index] = line[match.end():]
     result: List[Tuple[str, str, Optional[str]]] = []
-    scanner = _Scanner()
+    scanner = StatementScanner()
     continued = False  # a replaced line ended with a backslash: this one goes with it
     for line, code, prefix in zip(lines, stripped, prefixes):
         if continued or (scanner.at_statement_start() and _not_python(code)):
@@ -241,49 +243,6 @@ def _not_python(line: str) -> bool:
 
 def _stand_in(line: str) -> str:
     return line[: len(line) - len(line.lstrip())] + "pass"
-
-
-class _Scanner:
-    """Just enough of Python's tokenizer to know whether a line starts a statement: not
-    inside brackets (black puts `% value` and `!= b` at the start of continuation lines),
-    a triple-quoted string, or after a backslash."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.quote = ""  # the open string's quote, "" outside strings
-        self.continued = False
-
-    def at_statement_start(self) -> bool:
-        return self.depth == 0 and not self.quote and not self.continued
-
-    def scan(self, line: str) -> None:
-        index, length = 0, len(line)
-        comment = False
-        while index < length:
-            char = line[index]
-            if self.quote:
-                if char == "\\":
-                    index += 2
-                    continue
-                if line.startswith(self.quote, index):
-                    index += len(self.quote)
-                    self.quote = ""
-                    continue
-            elif char == "#":
-                comment = True
-                break
-            elif char in "'\"":
-                self.quote = char * 3 if line.startswith(char * 3, index) else char
-                index += len(self.quote)
-                continue
-            elif char in "([{":
-                self.depth += 1
-            elif char in ")]}":
-                self.depth = max(0, self.depth - 1)
-            index += 1
-        self.continued = not comment and not self.quote and line.endswith("\\")
-        if len(self.quote) == 1 and not line.endswith("\\"):
-            self.quote = ""  # a one-line string cannot run on: the parser reports it
 
 
 # -- writing fixes back ----------------------------------------------------------------------

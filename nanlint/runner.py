@@ -18,9 +18,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
-from nanlint.engine import LintOptions, lint_bytes, read_bytes
+from nanlint.engine import lint_bytes
 from nanlint.finding import Finding
 from nanlint.lookup import Configurations
+from nanlint.options import LintOptions
+from nanlint.source import read_bytes
 
 CACHE_FOLDER = ".nanlint_cache"
 # One configuration for every file, or the configuration in force for each.

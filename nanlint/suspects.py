@@ -23,11 +23,12 @@ from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.finding import Finding
-from nanlint.hazard_sites import KINDS, Site, Sites, tabs_as_python2
+from nanlint.findings_of import as_findings, suppressed
+from nanlint.hazard_sites import KINDS, Site, Sites
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 
-__all__ = ["Sites", "ranked", "tabs_as_python2"]
+__all__ = ["Sites", "ranked"]
 
 # Functions whose names say where they stand in training.
 MODEL_FUNCTIONS = re.compile(r"^(call|__call__|forward|build|inference)$|model|net|layer|"
@@ -142,8 +143,6 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
            sites: Sites, path: str, lines: List[str], comments: suppression.Suppressions,
            describe_line: Callable[[int], str]) -> List[Finding]:
     """The suspects of one file as findings with ``score`` and ``why``, best first."""
-    from nanlint.engine import as_findings, suppressed
-
     covered = {id(node) for report in reports for node in (report.node, *report.covers)}
     candidates = list(reports)
     for site in sites.found:

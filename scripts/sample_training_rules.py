@@ -28,7 +28,8 @@ TRAINING_CODES = ("NAN301", "NAN302", "NAN303", "NAN304", "NAN401", "NAN402")
 def findings() -> List[Tuple[str, int, str, str]]:
     """(file, line, code, message) of every training-rule finding on the tutorials."""
     from nanlint import registry
-    from nanlint.engine import LintOptions, lint_source
+    from nanlint.engine import lint_source
+    from nanlint.options import LintOptions
 
     options = LintOptions(rules=registry.rule_classes(list(TRAINING_CODES)),
                           known_codes=frozenset(registry.all_codes()))

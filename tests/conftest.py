@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from nanlint import registry
-from nanlint.engine import LintOptions, lint_source
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 # pytest-lsp, which drives the language server in test_server.py, needs Python 3.10.

@@ -18,7 +18,9 @@ from libcst.helpers import parse_template_expression
 import pytest
 
 from conftest import FIXTURES, options_for
-from nanlint.engine import LintOptions, lint_source, parse
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
+from nanlint.parsing import parse
 from nanlint.fixing import SAFETIES, fix_source
 from nanlint.rule import Rule
 

@@ -12,7 +12,8 @@ import pytest
 
 from conftest import FIXTURES, options_for, run_cli
 from nanlint import registry
-from nanlint.engine import LintOptions, lint_source
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
 from nanlint.fixing import SAFETIES, fix_file, fix_source, write_atomically
 from nanlint.rule import Rule
 

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from cli_helpers import TF_LOG, _no_colour_variables, make, nanlint
-from nanlint.engine import source_lines
+from nanlint.source import source_lines
 
 __all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
 

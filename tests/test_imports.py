@@ -9,7 +9,8 @@ import textwrap
 import pytest
 
 from nanlint import optable
-from nanlint.engine import LintOptions, lint_source
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
 from nanlint.rule import Rule
 
 

@@ -63,3 +63,27 @@ def test_source_lines_fit_in_100_characters():
 def test_long_lines_sees_a_101_character_docstring_line():
     text = '"""Doc.\n\n' + "x" * 101 + '\n"""\n' + "y" * 100 + "\n"
     assert long_lines(text) == [3]
+
+
+# The engine's stages, in the order a file goes through them (docs/development.md): each
+# may import only the ones before it.
+STAGES = ["budget", "source", "options", "parsing", "dispatch", "fix_edits", "findings_of",
+          "suspects", "cells", "engine", "fixing"]
+
+
+def later_stages(stage, source):
+    """The stages after ``stage`` that ``source`` (its module's text) imports."""
+    later = {f"nanlint.{name}" for name in STAGES[STAGES.index(stage) + 1:]}
+    return sorted(set(nanlint_imports(source)) & later)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_a_stage_imports_only_the_stages_before_it(stage):
+    source = (ROOT / "nanlint" / f"{stage}.py").read_text(encoding="utf-8")
+    assert later_stages(stage, source) == [], f"{stage}.py imports a later stage"
+
+
+def test_later_stages_sees_an_import_that_runs_back():
+    assert later_stages("parsing", "from nanlint.engine import lint_source\n") == [
+        "nanlint.engine"]
+    assert later_stages("engine", "from nanlint import parsing, source\n") == []

@@ -180,7 +180,8 @@ def test_generated_code_is_code_for_node():
 def test_the_parser_skips_validation_and_only_the_parser(monkeypatch):
     """A parsed tree is not validated node by node (the parser only makes valid trees);
     nodes made afterwards, such as a fix's, are, also after a parse that failed."""
-    from nanlint.engine import SourceError, _parse_checked
+    from nanlint.parsing import parse_checked as _parse_checked
+    from nanlint.source import SourceError
 
     checked = []
     original = cst.Name._validate
@@ -203,7 +204,7 @@ def test_one_line_text_is_the_generated_code():
     """Messages read an expression's code from the source where it stands on one line
     without brackets of its own (``Positions.line_text``): that text is its generated code,
     for every such node of every fixture; anything else is generated."""
-    from nanlint.engine import source_lines
+    from nanlint.source import source_lines
 
     read = 0
     for source in [*(path.read_text(encoding="utf-8")

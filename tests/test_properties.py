@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from conftest import options_for
 from nanlint import registry
-from nanlint.engine import lint_source, source_lines
+from nanlint.engine import lint_source
+from nanlint.source import source_lines
 from nanlint.finding import CONFIDENCES, SEVERITIES
 
 CODES = frozenset(registry.all_codes())

@@ -107,7 +107,8 @@ def test_checking_one_file_imports_only_what_it_needs(tmp_path):
 
 
 def test_files_that_never_mention_tensorflow_are_not_analysed_but_still_parsed(lint):
-    from nanlint.engine import LintOptions, lint_source
+    from nanlint.engine import lint_source
+    from nanlint.options import LintOptions
     from nanlint import registry
 
     # No TF import: the libcst analysis is skipped, Python's parser still checks syntax.
@@ -123,7 +124,8 @@ def test_files_that_never_mention_tensorflow_are_not_analysed_but_still_parsed(l
 
 def test_check_all_files_analyses_files_without_tensorflow(tmp_path):
     # A recorder rule shows whether the analysis ran at all.
-    from nanlint.engine import LintOptions, lint_source
+    from nanlint.engine import lint_source
+    from nanlint.options import LintOptions
     from nanlint.rule import Rule
 
     seen = []

@@ -4,7 +4,8 @@ make it can skip the work (``Rule.superseded``): superseding rules run first at 
 import libcst as cst
 import pytest
 
-from nanlint.engine import LintOptions, lint_source
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
 from nanlint.rule import Rule
 
 SOURCE = "import tensorflow as tf\n\nx = f(1)\ny = g(2)\n"

@@ -12,9 +12,10 @@ import pytest
 
 from cli_helpers import TF_LOG, make
 from conftest import options_for
-from nanlint import engine, runner
+from nanlint import budget, parsing, runner
+from nanlint.budget import FileTimeout, within_budget
 from nanlint.config import Config
-from nanlint.engine import FileTimeout, lint_bytes, lint_text, within_budget
+from nanlint.engine import lint_bytes, lint_text
 from nanlint.rule import Rule
 
 # About 1 MB of TF code: seconds to analyse, far more than the budgets used here.
@@ -60,7 +61,7 @@ def test_the_budget_interrupts_and_restores_the_previous_handler_and_timer():
 def test_a_late_alarm_while_the_budget_closes_does_not_leave_it_running(monkeypatch, work):
     # The repeating alarm can land after the work, before the budget is disarmed; its
     # FileTimeout must not leave the timer repeating into the caller's code.
-    close = engine._close_budget
+    close = budget._close_budget
     late = []
 
     def alarm_then_close(*args):
@@ -69,14 +70,14 @@ def test_a_late_alarm_while_the_budget_closes_does_not_leave_it_running(monkeypa
             raise FileTimeout()  # what _expire raises when the alarm lands here
         close(*args)
 
-    monkeypatch.setattr(engine, "_close_budget", alarm_then_close)
+    monkeypatch.setattr(budget, "_close_budget", alarm_then_close)
     try:
         result = within_budget(0.05, work)
     except FileTimeout:
         result = "timed out"
     assert late and result in ("finished", "timed out")
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and not engine._alarm_armed[0]
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and not budget._alarm_armed[0]
 
 
 def test_an_alarm_in_a_gc_callback_is_not_lost(capsys):
@@ -207,7 +208,7 @@ def test_a_file_parsed_in_a_child_process_has_the_same_findings():
     from dataclasses import replace
 
     source = long_expression(60).encode()
-    assert len(source) > engine.LONG_STATEMENT
+    assert len(source) > parsing.LONG_STATEMENT
     budget = lint_bytes(source, "a.py", replace(options_for(), file_timeout=60))
     assert budget == lint_bytes(source, "a.py", options_for())  # no budget: no child
     assert len(budget) == 60 and budget[0].source_lines
@@ -216,7 +217,7 @@ def test_a_file_parsed_in_a_child_process_has_the_same_findings():
 def test_a_short_file_is_not_parsed_in_a_child(monkeypatch):
     from dataclasses import replace
 
-    monkeypatch.setattr(engine, "_in_child", lambda *args: pytest.fail("forked"))
+    monkeypatch.setattr(budget, "in_child", lambda *args: pytest.fail("forked"))
     assert lint_bytes(TF_LOG.encode(), "a.py", replace(options_for(), file_timeout=60))
     long_docstring = 'import tensorflow as tf\n"""' + "words " * 1000 + '"""\n' + TF_LOG
     long_docstring += "match x:\n    case 1:\n        y = 2\n"

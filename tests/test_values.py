@@ -14,7 +14,8 @@ import libcst as cst
 import pytest
 
 from conftest import options_for
-from nanlint.engine import LintOptions, lint_source
+from nanlint.engine import lint_source
+from nanlint.options import LintOptions
 from nanlint.rule import Analysis, Rule
 from nanlint.analysis import Settings
 

@@ -38,7 +38,7 @@ def fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     the findings that remain on stderr."""
     from nanlint import config as configuration
     from nanlint import runner
-    from nanlint.engine import SourceError, decode_with_encoding
+    from nanlint.source import SourceError, decode_with_encoding
     from nanlint.fixing import SAFETIES, fix_notebook, fix_source, unified_diff
     from nanlint.notebook import is_notebook
 

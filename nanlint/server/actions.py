@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from lsprotocol import types
 
 from nanlint import registry, suppression
-from nanlint.engine import source_lines
+from nanlint.source import source_lines
 from nanlint.finding import Finding
 from nanlint.fixing import SAFETIES, fixable
 from nanlint.server import lsp

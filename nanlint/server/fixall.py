@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 
-from nanlint.engine import FileTimeout, within_budget
+from nanlint.budget import FileTimeout, within_budget
 from nanlint.fixing import SAFETIES, fix_notebook, fix_source
 from nanlint.server import lsp
 from nanlint.server.documents import Documents

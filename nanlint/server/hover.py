@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from lsprotocol import types
 
-from nanlint.engine import source_lines
+from nanlint.source import source_lines
 from nanlint.server import lsp
 from nanlint.server.documents import Documents
 

@@ -10,7 +10,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from nanlint import documentation, registry
-from nanlint.engine import source_lines
+from nanlint.source import source_lines
 from nanlint.finding import Finding
 
 SOURCE = "nanlint"

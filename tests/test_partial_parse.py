@@ -1,0 +1,146 @@
+"""Files that Python 3 does not parse (Python 2 code, a broken statement): the top-level
+statements that parse are checked as one module, the others are skipped and named in one
+NAN000, and no fix is applied to such a file."""
+
+import json
+
+import pytest
+
+from cli_helpers import _no_colour_variables, make, nanlint
+from conftest import options_for
+from nanlint.engine import lint_source
+from nanlint.fixing import SAFETIES, fix_source
+from nanlint.parsing import check_syntax, top_level_statements
+from nanlint.source import SourceError, source_lines
+
+__all__ = ["_no_colour_variables", "nanlint"]  # fixtures, imported to be found by pytest
+
+PYTHON2 = """import tensorflow as tf
+
+EPSILON = 1e-7
+
+
+def report(step, loss):
+    print "step", step, "loss", loss
+
+
+def ratio(a, b):
+    return a / tf.reduce_sum(tf.nn.relu(b))
+
+
+try:
+    import cPickle as pickle
+except ImportError, error:
+    import pickle
+"""
+
+
+def findings_of(source, path="train.py"):
+    return lint_source(source, path, options_for())
+
+
+def test_a_python2_file_is_checked_where_it_parses():
+    found = findings_of(PYTHON2)
+    [division] = [f for f in found if f.code == "NAN101"]
+    assert (division.line, division.column) == (11, 12)
+    assert division.source_lines == ("    return a / tf.reduce_sum(tf.nn.relu(b))",)
+    assert division.fix is None  # a file read in part is not fixed
+    [skipped] = [f for f in found if f.code == "NAN000"]
+    assert skipped.line == 7
+    assert skipped.message.startswith("syntax error: ")
+    assert skipped.message.endswith(
+        "; lines 6-7, 14-17 do not parse (a Python 2 print statement?) and were skipped: "
+        "the rest of the file was checked, without fixes")
+    assert len(found) == 2
+
+
+def test_names_defined_in_good_statements_are_seen_by_the_others():
+    source = ("import tensorflow as tf\n\nscores = tf.nn.softmax(logits)\n"
+              "print scores\n\nloss = -tf.reduce_sum(labels * tf.math.log(scores))\n")
+    found = findings_of(source)
+    assert [(f.line, f.code) for f in found] == [(4, "NAN000"), (6, "NAN103")]
+    assert "; line 4 does not parse (a Python 2 print statement?) and was skipped" in (
+        found[0].message)
+    assert "(line 3)" in found[1].message  # the softmax two statements above
+
+
+def test_a_syntax_error_in_the_middle_skips_that_statement_only():
+    source = ("import tensorflow as tf\n\n\ndef first(a, b):\n    return a / tf.nn.relu(b)\n"
+              "\n\ndef broken(:\n    pass\n\n\n"
+              "def last(p):\n    return tf.math.log(tf.nn.relu(p))\n")
+    found = findings_of(source)
+    assert [(f.line, f.code) for f in found] == [(5, "NAN101"), (8, "NAN000"),
+                                                (13, "NAN102")]
+    assert found[1].message.startswith("syntax error: ")
+    assert "; lines 8-9 do not parse and were skipped: the rest" in found[1].message
+    assert "Python 2" not in found[1].message
+
+
+def test_tabs_count_as_python2_counted_them():
+    # A tab, then eight spaces: one indentation level for Python 2, a TabError for Python 3.
+    source = ("import tensorflow as tf\n\n\ndef norm(a):\n\tscale = tf.nn.relu(a)\n"
+              "        return a / scale\n")
+    [skipped, division] = findings_of(source)
+    assert (skipped.code, division.code) == ("NAN000", "NAN101")
+    assert "counted to the next multiple of 8, as Python 2 did" in skipped.message
+    assert (division.line, division.column, division.end_column) == (6, 16, 25)
+    assert division.evidence["line"] == 5
+    assert division.evidence["column"] == 10  # in the line as written: a tab, `scale = `
+    assert division.source_lines == ("        return a / scale",)
+
+
+def test_tabs_and_a_python2_statement_together():
+    source = ("import tensorflow as tf\n\nprint 'starting'\n\n\ndef norm(a):\n"
+              "\tscale = tf.nn.relu(a)\n        return a / scale\n")
+    found = findings_of(source)
+    assert [(f.line, f.code) for f in found] == [(3, "NAN000"), (8, "NAN101")]
+    assert "; line 3 does not parse (a Python 2 print statement?) and was skipped" in (
+        found[0].message)
+
+
+def test_a_file_where_nothing_parses_is_one_nan000_as_before():
+    source = "import tensorflow as tf, \nprint 'loss'\n"
+    [finding] = findings_of(source)
+    with pytest.raises(SourceError) as whole:
+        check_syntax(source)
+    assert (finding.code, finding.line, finding.message) == ("NAN000", 1, str(whole.value))
+    [python2] = findings_of("print 'x'\n")
+    assert python2.message.endswith("(this looks like Python 2, which nanlint does not read)")
+
+
+def test_a_file_without_tensorflow_names_its_skipped_lines_too():
+    [finding] = findings_of("import os\n\nprint os.getcwd()\n\nx = 1\n")
+    assert finding.code == "NAN000" and finding.line == 3
+    assert "; line 3 does not parse (a Python 2 print statement?) and was skipped" in (
+        finding.message)
+
+
+def test_fix_leaves_a_partly_parsed_file_alone(tmp_path, nanlint):
+    outcome = fix_source(PYTHON2, "train.py", options_for(), SAFETIES["unsafe"])
+    assert not outcome.changed and outcome.fixed == 0
+    make(tmp_path, {"train.py": PYTHON2})
+    code, out, _ = nanlint("check", "--fix", "--unsafe-fixes", "--no-cache", "--format",
+                           "json", "train.py", cwd=tmp_path)
+    assert code == 1
+    assert (tmp_path / "train.py").read_text(encoding="utf-8") == PYTHON2
+    assert [f["code"] for f in json.loads(out)["findings"]] == ["NAN000", "NAN101"]
+    # The same division, in a file that parses, is fixed.
+    fine = PYTHON2.replace('print "step", step, "loss", loss', "print(step, loss)").replace(
+        "except ImportError, error:", "except ImportError:")
+    assert fix_source(fine, "train.py", options_for(), SAFETIES["unsafe"]).fixed == 1
+
+
+def test_add_noqa_leaves_a_partly_parsed_file_alone(tmp_path, nanlint):
+    make(tmp_path, {"train.py": PYTHON2})
+    code, out, err = nanlint("check", "--add-noqa", "--no-cache", "train.py", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert out == "Added suppression comments for 0 findings in 0 files.\n"
+    assert (tmp_path / "train.py").read_text(encoding="utf-8") == PYTHON2
+
+
+def test_top_level_statements_keep_clauses_decorators_brackets_and_strings():
+    source = ('"""Doc.\n\nprint x\n"""\nimport os\n@decorate(\n    1)\ndef f():\n    pass\n'
+              "# a comment\nif a:\n    pass\nelse:\n    pass\nx = (1,\n2)\ny = 1 + \\\n2\n"
+              "z = (\ndef g():\n    pass\n")
+    assert top_level_statements(source_lines(source)) == [
+        (1, 4), (5, 5), (6, 10), (11, 14), (15, 16), (17, 18), (19, 19), (20, 21)]
