@@ -92,7 +92,7 @@ class Expressions(Sites):
                              hi_open=operand.lo_open, known=operand.known,
                              tensor=operand.tensor,
                              const=-operand.const if operand.const is not None else None,
-                             zero=operand.zero, huge=operand.huge)
+                             zero=operand.zero, huge=operand.huge, bound=operand.bound)
             if isinstance(expr.operator, cst.Plus):
                 return operand
             return UNKNOWN
@@ -180,12 +180,15 @@ class Expressions(Sites):
             zero = replace(zero, name=name)
         if negative is not None and negative.name is None:
             negative = replace(negative, name=name)
-        huge = value.huge
+        huge, bound = value.huge, value.bound
         if huge is not None and huge.name is None:
             huge = replace(huge, name=name)
-        if zero is value.zero and negative is value.negative and huge is value.huge:
+        if bound is not None and bound.name is None:
+            bound = replace(bound, name=name)
+        if (zero is value.zero and negative is value.negative and huge is value.huge
+                and bound is value.bound):
             return value
-        return replace(value, zero=zero, negative=negative, huge=huge)
+        return replace(value, zero=zero, negative=negative, huge=huge, bound=bound)
 
     def _parameter(self, name: str, scope: Scope) -> Value:
         """A parameter: the caller's argument when the function is evaluated for one call;
@@ -400,7 +403,7 @@ def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:
         return value
     step = (call, function.name.value)
     changes = {kind: replace(evidence, step=step, name=None)
-               for kind in ("zero", "negative", "huge")
+               for kind in ("zero", "negative", "huge", "bound")
                if (evidence := getattr(value, kind)) is not None}
     return replace(value, **changes) if changes else value
 
