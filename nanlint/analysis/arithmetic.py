@@ -257,7 +257,8 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     guards = a.guards if b.positive else b.guards if a.positive else None
     exp_node = scaled_exp(a, b)
     if exp_node is not None:
-        tags = tags | {"exp_scaled"}
+        # `exp(z) * mask`: summed, still a sum of exponentials (a masked softmax).
+        tags = tags | {"exp_scaled"} | ((a.tags | b.tags) & {"exp_unbounded"})
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
                  guards=guards, node=exp_node, integral=a.whole and b.whole)
@@ -277,7 +278,7 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
     if a.const is not None and b.const is not None and b.const != 0:
         const = a.const / b.const
         return Value(lo=const, hi=const, known=True, const=const, tensor=tensor)
-    if "exp" in a.tags and "sum_exp" in b.tags:
+    if a.tags & {"exp", "exp_scaled"} and "sum_exp" in b.tags:
         evidence = Evidence(node, "a hand-written softmax `{src}`",
                             "which underflows to exactly 0 in float32", "high",
                             aggregate=False, tiny=True, producer="softmax")
@@ -427,7 +428,7 @@ def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
                      node=call, bound=cosine_evidence(call))
     if name in ("reduce_sum", "reduce_mean"):
         tags.add("sum")
-    if "exp" in x.tags and name == "reduce_sum":
+    if x.tags & {"exp", "exp_scaled"} and name == "reduce_sum":
         tags.add("sum_exp")
         if "exp_unbounded" in x.tags:
             tags.add("sum_exp_unbounded")

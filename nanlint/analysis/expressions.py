@@ -101,7 +101,14 @@ class Expressions(Sites):
             right = self._value(expr.right, scope, index)
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
-            return arithmetic(type(expr.operator).__name__, left, right, expr)
+            value = arithmetic(type(expr.operator).__name__, left, right, expr)
+            if value.zero is None and expr.operator.__class__ is cst.Add and (
+                    left.tensor or right.tensor):
+                average = self._average_of_squares(expr, scope, index)
+                if average is not None:
+                    return replace(value, zero=average, lo=max(value.lo, 0.0) if (
+                        left.nonnegative or right.nonnegative) else value.lo)
+            return value
         if kind is cst.Comparison:
             guards = None
             if len(expr.comparisons) == 1 and isinstance(
@@ -125,10 +132,52 @@ class Expressions(Sites):
             passed = self._parameter_entry(expr, scope, index)
             if passed is not None:  # `cfg["scale"]`, `cfg` a dict the callers pass
                 return self._named(passed, self.code(expr))
+            if expr.value.__class__ is cst.Call and len(expr.slice) == 1 and isinstance(
+                    expr.slice[0].slice, cst.Index) and isinstance(
+                    expr.slice[0].slice.value, cst.Integer):
+                element = self._tuple_element(expr.value, int(
+                    expr.slice[0].slice.value.value), scope, index)
+                if element is not None:  # `tf.nn.moments(x, axes)[1]`
+                    return element
             # An element of a tensor has the tensor's range and evidence.
             base = self._value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         return UNKNOWN
+
+    def _average_of_squares(self, expr: cst.BinaryOperation, scope: Scope, index: int
+                            ) -> Optional[Evidence]:
+        """``b * v + (1 - b) * g²`` (either order, the weights constants that sum to 1 or
+        ``b`` and ``1 - b``): a moving average of squares, whose state starts at 0, is 0
+        wherever ``g`` has been 0 since — the evidence is ``g²``'s."""
+        terms = [expr.left, expr.right]
+        if not all(t.__class__ is cst.BinaryOperation and t.operator.__class__ is cst.Multiply
+                   for t in terms):
+            return None
+        for first, second in (terms, terms[::-1]):
+            for weight, state in ((first.left, first.right), (first.right, first.left)):
+                for other, square_term in ((second.left, second.right),
+                                           (second.right, second.left)):
+                    if not self._complements(weight, other, scope, index):
+                        continue
+                    squared = self._value(square_term, scope, index)
+                    if "square" in squared.tags and squared.zero is not None and (
+                            not squared.zero.discrete):
+                        return Evidence(expr, "the moving average of squares `{src}`",
+                                        "which starts at 0 and stays 0 wherever its squared "
+                                        "input has been 0, and that input " +
+                                        squared.zero.why.removeprefix("which "),
+                                        squared.zero.confidence,
+                                        tiny=True, producer="average_of_squares")
+        return None
+
+    def _complements(self, weight: cst.BaseExpression, other: cst.BaseExpression,
+                     scope: Scope, index: int) -> bool:
+        """``b`` and ``1 - b`` (or two constants that sum to 1)."""
+        if other.__class__ is cst.BinaryOperation and other.operator.__class__ is (
+                cst.Subtract) and other.right.deep_equals(weight):
+            return self._value(other.left, scope, index).const == 1
+        a, b = self._value(weight, scope, index).const, self._value(other, scope, index).const
+        return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
         if binding.kind == "assign" and binding.value is not None:
@@ -146,6 +195,10 @@ class Expressions(Sites):
             value = self._value(binding.value, scope, binding.index)  # a piece of a tensor
         elif binding.kind == "element" and binding.value is not None:
             value = self._element(binding.value, binding.position, scope, binding.index)
+        elif binding.kind == "unpack" and len(binding.position) == 1 and isinstance(
+                binding.value, cst.Call) and (element := self._tuple_element(
+                    binding.value, binding.position[0], scope, binding.index)) is not None:
+            value = element  # `mean, variance = tf.nn.moments(x, axes)`
         else:
             return UNKNOWN
         return self._named(value, name)

@@ -25,6 +25,14 @@ from nanlint.analysis.tree import names_in
 from nanlint.optable import Op
 
 
+# Ops that return a tuple, and the op whose value each element has (from the same
+# arguments): the variance of `tf.nn.moments` is 0 for a constant input like any variance.
+TUPLE_RESULTS = {
+    "tf.nn.moments": ("reduce_mean", "variance"),
+    "ops.moments": ("reduce_mean", "variance"),
+}
+
+
 class Producers(Sources):
     """Op and layer semantics."""
 
@@ -241,6 +249,19 @@ class Producers(Sources):
             if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
                 fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
         return fixed
+
+    def _tuple_element(self, call: cst.Call, position: int, scope: Scope, index: int
+                       ) -> Optional[Value]:
+        """The element at ``position`` of the tuple an op returns (``mean, variance =
+        tf.nn.moments(x, axes)``): the value of the op ``TUPLE_RESULTS`` names there, from
+        the same arguments. None for a call that returns no known tuple."""
+        callee = self._callee(call.func, scope, index)
+        if callee is None or not callee.qualified:
+            return None
+        names = TUPLE_RESULTS.get(optable.spelling_of(callee.qualified) or "")
+        if names is None or not 0 <= position < len(names):
+            return None
+        return self._op(optable.TABLE.by_name[names[position]], call, scope, index)
 
     def _branch(self, expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
         """A branch of a select: a value, or a function (a lambda, a def) that returns it."""
