@@ -146,20 +146,24 @@ class Expressions(Sites):
 
     def _average_of_squares(self, expr: cst.BinaryOperation, scope: Scope, index: int
                             ) -> Optional[Evidence]:
-        """``b * v + (1 - b) * g²`` (either order, the weights constants that sum to 1 or
-        ``b`` and ``1 - b``): a moving average of squares, whose state starts at 0, is 0
-        wherever ``g`` has been 0 since — the evidence is ``g²``'s."""
-        terms = [expr.left, expr.right]
-        if not all(t.__class__ is cst.BinaryOperation and t.operator.__class__ is cst.Multiply
-                   for t in terms):
+        """``b * v + (1 - b) * g²`` (either order, ``g * g`` too, the weights constants that
+        sum to 1 or ``b`` and ``1 - b``): a moving average of squares, whose state starts at
+        0, is 0 wherever ``g`` has been 0 since — the evidence is ``g``'s."""
+        terms = [_factors(expr.left), _factors(expr.right)]
+        if len(terms[0]) < 2 or len(terms[1]) < 2:
             return None
         for first, second in (terms, terms[::-1]):
-            for weight, state in ((first.left, first.right), (first.right, first.left)):
-                for other, square_term in ((second.left, second.right),
-                                           (second.right, second.left)):
+            for weight in first:
+                for other in second:
                     if not self._complements(weight, other, scope, index):
                         continue
-                    squared = self._value(square_term, scope, index)
+                    rest = [f for f in second if f is not other]
+                    if len(rest) == 2 and rest[0].deep_equals(rest[1]):
+                        squared = square(self._value(rest[0], scope, index), expr, "square")
+                    elif len(rest) == 1:
+                        squared = self._value(rest[0], scope, index)
+                    else:
+                        continue
                     if "square" in squared.tags and squared.zero is not None and (
                             not squared.zero.discrete):
                         return Evidence(expr, "the moving average of squares `{src}`",
@@ -446,6 +450,13 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _factors(expr: cst.BaseExpression) -> list:
+    """The factors of a product written with ``*`` (``(1 - b) * g * g``: three)."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Multiply:
+        return _factors(expr.left) + _factors(expr.right)
+    return [expr]
 
 
 def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:
