@@ -383,7 +383,7 @@ def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
             low.const is not None and x.lo < low.const):
         # It holds its constant bound wherever its input passes it.
         bound = Evidence(node, "the clip `{src}`", "which holds its bound wherever its "
-                         "input passes it", "high", producer="clip")
+                         "input passes it", "high" if x.known else "medium", producer="clip")
     return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"},
