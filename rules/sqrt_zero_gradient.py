@@ -16,7 +16,11 @@ class SqrtZeroGradient(Rule):
     `tf.pow(x, 0.5)`, `x ** 0.5` — of a value that can be exactly 0 while a gradient flows
     through it: a mean squared error (RMSE used as a loss), a sum of squared differences
     (a hand-written euclidean distance, which NAN202 reports in its place when enabled),
-    a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
+    a hand-computed variance `E[x²] - E[x]²`, squared distances expanded through a Gram
+    matrix `|a|² - 2<a, b> + |b|²` (0 on the diagonal of a batch against itself and, by
+    rounding, negative there, so `d + eps` does not guard it: `maximum(d, 0) + eps` does),
+    `1 - c²` or `1 - |c|` of a cosine of normalized vectors or a tanh (a sine), a variance of
+    `tf.nn.moments`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
