@@ -96,11 +96,26 @@ class InverseTrigDomain(Rule):
         family, prefix = self.namespace(node)
         clip = f"{prefix}.clip" if family == "ops" else f"{prefix}.clip_by_value"
         epsilon = self.epsilon(value)
-        clipped = self.template(f"{clip}({{x}}, -1.0 + {epsilon}, 1.0 - {epsilon})",
-                                x=argument)
+        clipped = self._narrowed(argument, epsilon) or self.template(
+            f"{clip}({{x}}, -1.0 + {epsilon}, 1.0 - {epsilon})", x=argument)
         self.report(node, f"`{func}` of `{shown}`, which reaches ±1, where its gradient "
                     f"is infinite{beyond}: {{evidence}}", evidence=evidence,
                     suggestion=f"clip the argument inside the domain: "
                     f"`{self.source(node.deep_replace(argument, clipped))}`",
                     fix=self.fix("clip the argument to [-1 + eps, 1 - eps]", argument,
                                  clipped))
+
+    def _narrowed(self, argument: cst.BaseExpression, epsilon: str):
+        """A clip to [-1, 1] written as the argument: the same clip with its bounds moved
+        inside by ``epsilon`` (rather than a clip of a clip)."""
+        op = self.analysis.op_of(argument) if isinstance(argument, cst.Call) else None
+        if op is None or op.name != "clip":
+            return None
+        low, high = self.analysis.argument(argument, op, 1), self.analysis.argument(
+            argument, op, 2)
+        if low is None or high is None or self.analysis.value(low).const != -1 or (
+                self.analysis.value(high).const != 1):
+            return None
+        narrowed = argument.deep_replace(low, self.expression(f"-1.0 + {epsilon}"))
+        return narrowed.deep_replace(narrowed.args[[a.value for a in argument.args].index(
+            high)].value, self.expression(f"1.0 - {epsilon}"))
