@@ -29,6 +29,7 @@ from nanlint.optable import Op
 # arguments): the variance of `tf.nn.moments` is 0 for a constant input like any variance.
 TUPLE_RESULTS = {
     "tf.nn.moments": ("reduce_mean", "variance"),
+    "tf.nn.weighted_moments": ("reduce_mean", "variance"),
     "ops.moments": ("reduce_mean", "variance"),
 }
 
