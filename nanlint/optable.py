@@ -132,6 +132,10 @@ OPS: Tuple[Op, ...] = (
        transfer="divide_no_nan", args=ARG_XY, guarded=True),
     Op("rsqrt", ("tf.math.rsqrt", "tf.rsqrt", "ops.rsqrt"), transfer="range", lo=0.0,
        lo_open=True),
+    Op("acos", ("tf.math.acos", "tf.acos", "ops.arccos"), lo=0.0, hi=3.141592653589793,
+       args=ARG_X),
+    Op("asin", ("tf.math.asin", "tf.asin", "ops.arcsin"), lo=-1.5707963267948966,
+       hi=1.5707963267948966, args=ARG_X),
     # -- producers: where zeros, negatives and probabilities come from -----------------------
     Op("relu", ("tf.nn.relu", "K.relu", "ops.relu", "activations.relu"), lo=0.0,
        zero=_RELU, tags=("relu",)),

@@ -30,6 +30,7 @@ BUILTIN: Dict[str, str] = {
     "NAN202": "nanlint.rules.norm_zero_gradient:NormZeroGradient",
     "NAN203": "nanlint.rules.relu_into_cosine:ReluIntoCosine",
     "NAN204": "nanlint.rules.where_does_not_guard_gradient:WhereDoesNotGuardGradient",
+    "NAN205": "nanlint.rules.inverse_trig_domain:InverseTrigDomain",
     "NAN301": "nanlint.rules.large_learning_rate:LargeLearningRate",
     "NAN302": "nanlint.rules.gradient_clip_by_value:GradientClipByValue",
     "NAN303": "nanlint.rules.clip_in_forward_pass:ClipInForwardPass",

@@ -239,9 +239,11 @@ class Rule:
         inner = expression if _binds_tighter_than_plus(expression) else _parenthesized(
             expression)
         evidence = value.zero if value is not None else None
-        if evidence is not None and evidence.producer == "variance":
-            # rounding makes a hand-computed variance negative by more than an epsilon:
-            # clip it at 0 first (the epsilon alone would leave the finding)
+        if evidence is not None and (evidence.producer == "variance" or (
+                value.negative is not None and value.negative.producer == evidence.producer)):
+            # rounding makes a hand-computed variance (an expanded squared distance,
+            # `1 - cos²`) negative by more than an epsilon: clip it at 0 first (the epsilon
+            # alone would leave the finding)
             _, prefix = self.namespace(self._op_call(evidence.node) or self._op_call(expression))
             inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
         result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)

@@ -18,7 +18,9 @@ class ExpOverflow(Rule):
     bounds, where the result feeds a sum or a division: a hand-written softmax
     `exp(z) / reduce_sum(exp(z), axis, keepdims=True)` without the max shift (also through
     variables, `tf.div`, `tf.tile` of the sum, and the per-pixel form over the channel axis
-    of segmentation code), a hand-written logsumexp `log(reduce_sum(exp(z)))`, a
+    of segmentation code, and masked: `e = exp(z) * mask`, `e / reduce_sum(e, axis)`), a
+    hand-written logsumexp `log(reduce_sum(exp(z)))`, a hand-written softplus
+    `log(1 + exp(z))` of a known unbounded value (a matmul, a linear layer), a
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
@@ -66,6 +68,7 @@ class ExpOverflow(Rule):
     masked = mask * tf.exp(scores) / tf.reduce_sum(tf.exp(scores), axis=-1, keepdims=True)
     log_var = tf.keras.layers.Dense(1)(h)
     nll = tf.square(y - mu) / tf.exp(log_var) + log_var
+    penalty = tf.math.log(1.0 + tf.exp(tf.matmul(h, w)))
     def decode(rel_codes, wa):
         th, tw = tf.unstack(tf.transpose(rel_codes))
         return tf.exp(tw) * wa
@@ -78,6 +81,7 @@ class ExpOverflow(Rule):
     shifted = scores - tf.reduce_max(scores, axis=-1, keepdims=True)
     masked = mask * tf.exp(shifted) / tf.reduce_sum(tf.exp(shifted), axis=-1, keepdims=True)
     log_var = tf.clip_by_value(tf.keras.layers.Dense(1)(h), -10.0, 10.0)
+    penalty = tf.math.softplus(tf.matmul(h, w))
     def decode(rel_codes, wa):
         th, tw = tf.unstack(tf.transpose(rel_codes))
         return tf.exp(tf.minimum(tw, math.log(1000.0 / 16))) * wa
@@ -95,7 +99,10 @@ class ExpOverflow(Rule):
     variable first, and the other divisions (which need a shift or a clip chosen for the model),
     are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
     `exp(minimum(tw, 4.135)) * wa` (4.135 = log(1000 / 16), torchvision's and detectron's
-    clamp), which changes every box predicted more than 62.5 times its anchor.
+    clamp), which changes every box predicted more than 62.5 times its anchor. Unsafe, for a
+    hand-written softplus written in one expression: `log(1 + exp(z))` becomes
+    `tf.math.softplus(z)` (`keras.ops.softplus`, `K.softplus`), equal where both are finite
+    but for the last bits (below z = -17 the old form rounds to 0, softplus does not).
 
     ## Options
     None of its own. Which parameter names count as box deltas is the global
@@ -137,6 +144,7 @@ class ExpOverflow(Rule):
             argument = self.analysis.argument(node, op, 0)
             if argument is not None:
                 self._check_logsumexp(node, argument)
+                self._check_softplus(node, argument)
         elif op.name == "divide":
             numerator = self.analysis.argument(node, op, 0)
             denominator = self.analysis.argument(node, op, 1)
@@ -175,6 +183,36 @@ class ExpOverflow(Rule):
                     suggestion=f"use `{spelled}({args})`, which subtracts the maximum before "
                                f"exponentiating",
                     fix=self._logsumexp_fix(node, argument, reduce_call, spelled))
+
+    # -- log(1 + exp(z)) ---------------------------------------------------------------------
+    def _check_softplus(self, node: cst.Call, argument: cst.BaseExpression) -> None:
+        """``log(1 + exp(z))``, a hand-written softplus: inf once ``z`` passes 88, where the
+        true value is ``z``."""
+        value = self.analysis.value(argument)
+        exp_call = value.node
+        if "one_plus_exp" not in value.tags or not isinstance(exp_call, cst.Call):
+            return
+        logits = _exp_argument(exp_call)
+        exponent = self.analysis.value(logits) if logits is not None else None
+        if exponent is None or exponent.hi != float("inf") or not exponent.known:
+            return  # a bounded exponent, or one of unknown origin (a library's parameter)
+        shown = self.source(logits)
+        evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` nothing bounds "
+                            f"above: {_OVERFLOW}, and the log of inf is inf (where the "
+                            "true value is the argument itself) with a NaN gradient",
+                            "high", producer="exp")
+        namespace, prefix = self.namespace(exp_call)
+        spelled = f"{prefix}.softplus" if namespace in ("ops", "K") else f"{prefix}.math.softplus"
+        fix = None
+        one = [part for part in (argument.left, argument.right) if part is not exp_call] if (
+            isinstance(argument, cst.BinaryOperation) and isinstance(argument.operator, cst.Add)
+            and exp_call in (argument.left, argument.right)) else []
+        if one and self.analysis.value(one[0]).const == 1 and namespace in ("tf", "ops", "K"):
+            fix = self.fix(f"use `{spelled}`", node, self.template(
+                f"{spelled}({{z}})", z=logits), safety="unsafe")
+        self.report(node, f"hand-written softplus `{self.compact(node)}`: {{evidence}}",
+                    evidence=evidence,
+                    suggestion=f"use `{spelled}({shown})`, which never overflows", fix=fix)
 
     def _logsumexp_fix(self, node: cst.Call, argument: cst.BaseExpression,
                        reduce_call: Optional[cst.Call], spelled: str) -> Optional[Fix]:

@@ -16,7 +16,11 @@ class SqrtZeroGradient(Rule):
     `tf.pow(x, 0.5)`, `x ** 0.5` — of a value that can be exactly 0 while a gradient flows
     through it: a mean squared error (RMSE used as a loss), a sum of squared differences
     (a hand-written euclidean distance, which NAN202 reports in its place when enabled),
-    a hand-computed variance `E[x²] - E[x]²`, a relu output, and a sum of squared
+    a hand-computed variance `E[x²] - E[x]²`, squared distances expanded through a Gram
+    matrix `|a|² - 2<a, b> + |b|²` (0 on the diagonal of a batch against itself and, by
+    rounding, negative there, so `d + eps` does not guard it: `maximum(d, 0) + eps` does),
+    `1 - c²` or `1 - |c|` of a cosine of normalized vectors or a tanh (a sine), a variance of
+    `tf.nn.moments`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
     WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
@@ -166,7 +170,10 @@ class SqrtZeroGradient(Rule):
         if evidence is None or evidence.convention or evidence.discrete:
             return  # a count has no gradient
         guarded = None
-        if value.negative is None and evidence.producer != "variance_epsilon":
+        rounding = value.zero is not None and value.negative is not None and (
+            value.negative.producer == value.zero.producer)  # below 0 only by rounding
+        if (value.negative is None or rounding) and not evidence.producer.endswith(
+                "_epsilon"):
             guarded = self.plus_epsilon(argument, value,
                                         parenthesize=isinstance(node, cst.BinaryOperation))
         # The help shows the code the fix writes: the same call, the epsilon inside.
@@ -185,6 +192,16 @@ class SqrtZeroGradient(Rule):
             prefix = self.namespace(self._op_call(value.zero.node))[1]
             suggestion = (f"clip the variance at 0 before adding the epsilon (`{prefix}.maximum("
                           "var, 0.0) + eps`), or compute it as `mean(square(x - mean(x)))`")
+        elif value.zero is not None and value.zero.producer.endswith("_epsilon"):
+            message = (f"{root} of `{shown}`, which can be 0 or negative (a NaN value, "
+                       "an infinite gradient): {evidence}")
+            prefix = self.namespace(self._op_call(value.zero.node))[1]
+            suggestion = (f"clip it at 0 before adding the epsilon (`{prefix}.maximum(d, 0.0) "
+                          "+ eps`)")
+        elif rounding:
+            message = (f"{root} of `{shown}`, which can be 0 (an infinite gradient) and, by "
+                       "rounding, negative (NaN): {evidence}")
+            suggestion = f"clip it at 0 and add an epsilon inside the {_short(root)}: `{written}`"
         elif value.zero is not None:
             message = (f"{root} of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")

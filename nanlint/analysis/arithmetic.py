@@ -14,7 +14,11 @@ from typing import FrozenSet, Optional
 import libcst as cst
 
 from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
-                                      difference_evidence, replace)
+                                      cosine_evidence, difference_evidence, replace)
+
+# Zero evidence of a difference of equal things that float32 rounding pushes below 0 by an
+# amount that grows with the terms, not with an epsilon added to it: `x + eps` keeps it.
+ROUNDS_BELOW_ZERO = frozenset({"variance", "gram"})
 
 
 def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]:
@@ -32,6 +36,37 @@ def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]
                         "are equal and gets tiny near that", "medium", tiny=True,
                         producer="difference_of_sums")
     return None
+
+
+def gram_evidence(node: cst.CSTNode) -> Evidence:
+    """``|a|² - 2<a, b> + |b|²``, squared distances expanded through a Gram matrix: 0 where
+    two rows are equal (the whole diagonal of a distance matrix of a batch with itself), and
+    computed in float32 the terms cancel to slightly below 0 (under TF 2.21: -1e-4 on the
+    diagonal for 128 standard normal features, -1e-6 for l2-normalized ones)."""
+    return Evidence(node, "the expanded squared distance `{src}`", "which is 0 where two "
+                    "rows are equal (the diagonal of a batch against itself) and, by float32 "
+                    "rounding, slightly negative there", "medium", tiny=True, producer="gram")
+
+
+def bounded_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]:
+    """``1 - x`` where ``x`` reaches its upper bound 1 (a tanh that saturates, a cosine, a
+    clip; also their squares and absolute values: ``1 - x²``, ``1 - |x|``): 0 there, and
+    below 0 where a computed cosine passes 1 by rounding."""
+    bound = b.bound
+    if bound is None or a.const is None or b.hi != a.const or b.hi_open:
+        return None
+    what = _BOUNDED.get(bound.producer, "the value it subtracts")
+    why = f"which is 0 where {what} reaches {a.const:g}"
+    if bound.producer == "cosine":
+        why += ", and below 0 where float32 rounding takes the cosine past it"
+    return Evidence(node, "`{src}`", why, bound.confidence, aggregate=False, tiny=True,
+                    producer="bounded_difference")
+
+
+_BOUNDED = {"tanh": "a tanh (it saturates to exactly ±1 in float32 once |x| > 9)",
+            "cosine": "a cosine of l2-normalized vectors (1 for a vector with itself)",
+            "cosine_similarity": "a cosine similarity (1 for parallel vectors)",
+            "clip": "the clip (it holds its bound wherever its input passes it)"}
 
 
 def union_evidence(node: cst.CSTNode) -> Evidence:
@@ -64,7 +99,7 @@ def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> V
     tensor = a.tensor or b.tensor
     known = a.known and b.known
     if operator == "Add":
-        return add(a, b, known, tensor)
+        return add(a, b, known, tensor, node)
     if operator == "Subtract":
         return subtract(a, b, known, tensor, node)
     if operator == "Multiply":
@@ -76,7 +111,8 @@ def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> V
     return Value(known=False, tensor=tensor)
 
 
-def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
+def add(a: Value, b: Value, known: bool, tensor: bool,
+        node: Optional[cst.CSTNode] = None) -> Value:
     zero = None
     if (a.zero and b.guards is a.zero.node) or (b.zero and a.guards is b.zero.node):
         pass  # `x + mask * eps`, the mask 1 exactly where x is 0: guarded
@@ -90,23 +126,35 @@ def add(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     for this, other in ((a, b), (b, a)):
         if this.negative and (other.known or other.tensor):
             negative = this.negative
+    gram = _gram(a, b, node) or _gram(b, a, node)
+    if gram is not None:
+        zero = negative = gram
     const = a.const + b.const if a.const is not None and b.const is not None else None
     tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
     if "product" in a.tags and "product" in b.tags:
         tags = tags | {"sum_of_products"}  # `w1 * h1 + w2 * h2`: two areas
-    node = None
+    if "sum_of_squares" in a.tags and "sum_of_squares" in b.tags:
+        tags = tags | {"squared_norms"}  # `|a|² + |b|²`, before `- 2<a, b>`
+    exp_node = None
     for this, other in ((a, b), (b, a)):
         # `reduce_sum(exp(z)) + eps` is still a sum of exponentials (softmax, logsumexp).
         if "sum_exp" in this.tags and other.const is not None and other.const >= 0:
-            tags, node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
+            tags, exp_node = tags | (this.tags & {"sum_exp", "sum_exp_unbounded"}), this.node
         elif "exp" in this.tags and other.const is not None and other.const > 0:
             # `1 + exp(-x)`: the denominator of a hand-written sigmoid (NAN104 asks).
-            tags, node = tags | {"one_plus_exp"}, this.node
+            tags, exp_node = tags | {"one_plus_exp"}, this.node
     return Value(lo=a.lo + b.lo if a.lo > -inf and b.lo > -inf else -inf,
                  hi=a.hi + b.hi if a.hi < inf and b.hi < inf else inf,
                  lo_open=a.lo_open or b.lo_open, hi_open=a.hi_open or b.hi_open,
                  zero=zero, negative=negative, known=known, tensor=tensor, const=const,
-                 tags=tags, node=node, integral=a.whole and b.whole)
+                 tags=tags, node=exp_node, integral=a.whole and b.whole)
+
+
+def _gram(a: Value, b: Value, node: Optional[cst.CSTNode]) -> Optional[Evidence]:
+    """``(|a|² - 2<a, b>) + |b|²``: the second squared norm completes the expansion."""
+    if node is None or "gram_partial" not in a.tags or "sum_of_squares" not in b.tags:
+        return None
+    return gram_evidence(node)
 
 
 def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
@@ -114,8 +162,15 @@ def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
     rounding makes it negative for a (nearly) constant input by an amount that scales with
     ``E[x²]`` (measured under TF 2.21: up to -2.6e-6 x E[x²] over 4096 values), not with
     the epsilon, so the sum can still be 0 or negative."""
-    if a.zero is None or a.zero.producer != "variance" or b.const is None or b.const <= 0:
+    if a.zero is None or a.zero.producer not in ROUNDS_BELOW_ZERO or (
+            b.const is None or b.const <= 0):
         return None
+    if a.zero.producer == "gram":
+        return replace(a.zero, why="which is 0 where two rows are equal, where float32 "
+                       "rounding makes it negative by an amount that grows with the squared "
+                       "norms (under TF: -1e-4 for 128 standard normal features, -1e-6 for "
+                       f"l2-normalized ones), more than the epsilon {b.const:g} makes up "
+                       "for: the sum can still be 0 or negative", producer="gram_epsilon")
     return replace(a.zero, why="which is 0 for a constant input, where float32 rounding "
                    "makes it negative by an amount that grows with E[x^2] (under TF: -1e-4 "
                    "for 4096 copies of 7.7, -0.006 for a 9x9x9 window of 0.7), more than "
@@ -138,11 +193,18 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
                         tiny=True, producer="one_minus_probability")
     elif a.zero and b.const == 0:
         zero = a.zero
+    elif b.bound is not None and (bounded := bounded_difference(a, b, node)) is not None:
+        zero = bounded
     elif "sum_of_products" in a.tags and "overlap" in b.tags:
         zero = union_evidence(node)
     elif "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
         # `cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce).
         tags = frozenset({"difference", "mask_difference"})
+    elif "inner" in b.tags and a.tags & {"sum_of_squares", "squared_norms"}:
+        if "squared_norms" in a.tags:  # `|a|² + |b|² - 2<a, b>`
+            zero = gram_evidence(node)
+        else:  # `|a|² - 2<a, b>`, the other squared norm still to add
+            tags = frozenset({"gram_partial"})
     elif a.const is None and b.const is None:
         tags = frozenset({"difference"})
         zero = tiny_difference(a, b, node)
@@ -150,6 +212,10 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}
     negative = a.negative if a.negative and (b.known or b.tensor) else None
+    if zero is not None and zero.producer == "gram" or (
+            zero is not None and zero.producer == "bounded_difference"
+            and b.bound is not None and b.bound.producer == "cosine"):
+        negative, lo = zero, -inf  # rounding takes it below 0
     const = a.const - b.const if a.const is not None and b.const is not None else None
     return Value(lo=lo, hi=hi, lo_open=a.lo_open or b.hi_open,
                  hi_open=a.hi_open or b.lo_open, zero=zero, negative=negative,
@@ -179,6 +245,11 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
         tags = tags | {"product"}
         if "clamped_difference" in a.tags and "clamped_difference" in b.tags:
             tags = tags | {"overlap"}  # `max(x2 - x1, 0) * max(y2 - y1, 0)`: an intersection
+        if "unit" in a.tags and "unit" in b.tags:
+            tags = tags | {"unit_product"}  # summed over the axis: a cosine (see reduce)
+    elif (a.const is not None and "inner" in b.tags) or (b.const is not None
+                                                         and "inner" in a.tags):
+        tags = tags | {"inner"}  # `2 * <a, b>`: the cross term of a squared distance
     for this, other in ((a, b), (b, a)):
         if "one_hot" in this.tags and other.zero is not None:
             # `p * one_hot(y)`: summed over the classes, the probability of the label.
@@ -186,7 +257,8 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     guards = a.guards if b.positive else b.guards if a.positive else None
     exp_node = scaled_exp(a, b)
     if exp_node is not None:
-        tags = tags | {"exp_scaled"}
+        # `exp(z) * mask`: summed, still a sum of exponentials (a masked softmax).
+        tags = tags | {"exp_scaled"} | ((a.tags | b.tags) & {"exp_unbounded"})
     return Value(lo=lo, hi=hi, lo_open=both_positive and lo == 0, zero=zero,
                  negative=negative, known=known, tensor=tensor, const=const, tags=tags,
                  guards=guards, node=exp_node, integral=a.whole and b.whole)
@@ -206,7 +278,7 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
     if a.const is not None and b.const is not None and b.const != 0:
         const = a.const / b.const
         return Value(lo=const, hi=const, known=True, const=const, tensor=tensor)
-    if "exp" in a.tags and "sum_exp" in b.tags:
+    if a.tags & {"exp", "exp_scaled"} and "sum_exp" in b.tags:
         evidence = Evidence(node, "a hand-written softmax `{src}`",
                             "which underflows to exactly 0 in float32", "high",
                             aggregate=False, tiny=True, producer="softmax")
@@ -255,14 +327,16 @@ def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
         return constant(x.const ** 2 if kind == "square" else abs(x.const))
     zero = x.zero
     tags = {kind}
+    # The square (or absolute value) of a value in [-1, 1] that reaches ±1 reaches 1.
+    bound = x.bound if kind != "norm" and x.lo >= -1 and x.hi <= 1 else None
     of_difference = "difference" in x.tags and x.node is not None
     if of_difference:
         tags.add("square_of_difference")
         if kind == "norm" and zero is None:
             zero = difference_evidence(x.node)
-    return Value(lo=0.0, hi=inf, zero=zero, known=True, tensor=True, tags=frozenset(tags),
-                 node=x.node if of_difference else node,
-                 integral=kind != "norm" and x.whole)
+    return Value(lo=0.0, hi=1.0 if bound is not None else inf, zero=zero, known=True,
+                 tensor=True, tags=frozenset(tags), node=x.node if of_difference else node,
+                 integral=kind != "norm" and x.whole, bound=bound)
 
 
 def sqrt_like(x: Value) -> Value:
@@ -293,7 +367,7 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
                  integral=a.whole and b.whole)
 
 
-def clip(x: Value, low: Value, high: Value) -> Value:
+def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
     lo, lo_open = x.lo, x.lo_open
     if low.lo > lo:
         lo, lo_open = low.lo, low.lo_open
@@ -304,10 +378,16 @@ def clip(x: Value, low: Value, high: Value) -> Value:
         hi_open = True  # an unknown upper clip (`1 - eps`) is a guard, not evidence
     zero = x.zero if low.known and low.lo <= 0 else None
     negative = x.negative if low.known and low.lo < 0 else None
+    bound = x.bound
+    if (high.const is not None and x.hi > high.const) or (
+            low.const is not None and x.lo < low.const):
+        # It holds its constant bound wherever its input passes it.
+        bound = Evidence(node, "the clip `{src}`", "which holds its bound wherever its "
+                         "input passes it", "high" if x.known else "medium", producer="clip")
     return Value(lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open, zero=zero,
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"},
-                 integral=x.whole and low.whole and high.whole)
+                 integral=x.whole and low.whole and high.whole, bound=bound)
 
 
 def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
@@ -342,9 +422,13 @@ def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
                         "when the mask selects nothing beyond what the other tensor holds "
                         "(e.g. no pair besides the diagonal)", "medium", producer="count")
         tags.add("count")
+    if "unit_product" in x.tags and name == "reduce_sum" and axis:
+        # `sum(l2_normalize(a) * l2_normalize(b), axis)`: a cosine.
+        return Value(lo=-1.0, hi=1.0, known=True, tensor=True, tags=frozenset({"cosine"}),
+                     node=call, bound=cosine_evidence(call))
     if name in ("reduce_sum", "reduce_mean"):
         tags.add("sum")
-    if "exp" in x.tags and name == "reduce_sum":
+    if x.tags & {"exp", "exp_scaled"} and name == "reduce_sum":
         tags.add("sum_exp")
         if "exp_unbounded" in x.tags:
             tags.add("sum_exp_unbounded")

@@ -95,7 +95,7 @@ class Expressions(Sites):
                              hi_open=operand.lo_open, known=operand.known,
                              tensor=operand.tensor,
                              const=-operand.const if operand.const is not None else None,
-                             zero=operand.zero, huge=operand.huge)
+                             zero=operand.zero, huge=operand.huge, bound=operand.bound)
             if isinstance(expr.operator, cst.Plus):
                 return operand
             return UNKNOWN
@@ -104,7 +104,14 @@ class Expressions(Sites):
             right = self._value(expr.right, scope, index)
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
-            return arithmetic(type(expr.operator).__name__, left, right, expr)
+            value = arithmetic(type(expr.operator).__name__, left, right, expr)
+            if value.zero is None and expr.operator.__class__ is cst.Add and (
+                    left.tensor or right.tensor):
+                average = self._average_of_squares(expr, scope, index)
+                if average is not None:
+                    return replace(value, zero=average, lo=max(value.lo, 0.0) if (
+                        left.nonnegative or right.nonnegative) else value.lo)
+            return value
         if kind is cst.Comparison:
             guards = None
             if len(expr.comparisons) == 1 and isinstance(
@@ -137,6 +144,45 @@ class Expressions(Sites):
             base = self._value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         return UNKNOWN
+
+    def _average_of_squares(self, expr: cst.BinaryOperation, scope: Scope, index: int
+                            ) -> Optional[Evidence]:
+        """``b * v + (1 - b) * g²`` (either order, ``g * g`` too, the weights constants that
+        sum to 1 or ``b`` and ``1 - b``): a moving average of squares, whose state starts at
+        0, is 0 wherever ``g`` has been 0 since — the evidence is ``g``'s."""
+        terms = [_factors(expr.left), _factors(expr.right)]
+        if len(terms[0]) < 2 or len(terms[1]) < 2:
+            return None
+        for first, second in (terms, terms[::-1]):
+            for weight in first:
+                for other in second:
+                    if not self._complements(weight, other, scope, index):
+                        continue
+                    rest = [f for f in second if f is not other]
+                    if len(rest) == 2 and rest[0].deep_equals(rest[1]):
+                        squared = square(self._value(rest[0], scope, index), expr, "square")
+                    elif len(rest) == 1:
+                        squared = self._value(rest[0], scope, index)
+                    else:
+                        continue
+                    if "square" in squared.tags and squared.zero is not None and (
+                            not squared.zero.discrete):
+                        return Evidence(expr, "the moving average of squares `{src}`",
+                                        "which starts at 0 and stays 0 wherever its squared "
+                                        "input has been 0, and that input " +
+                                        squared.zero.why.removeprefix("which "),
+                                        squared.zero.confidence,
+                                        tiny=True, producer="average_of_squares")
+        return None
+
+    def _complements(self, weight: cst.BaseExpression, other: cst.BaseExpression,
+                     scope: Scope, index: int) -> bool:
+        """``b`` and ``1 - b`` (or two constants that sum to 1)."""
+        if other.__class__ is cst.BinaryOperation and other.operator.__class__ is (
+                cst.Subtract) and other.right.deep_equals(weight):
+            return self._value(other.left, scope, index).const == 1
+        a, b = self._value(weight, scope, index).const, self._value(other, scope, index).const
+        return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
         if binding.kind == "assign" and binding.value is not None:
@@ -212,10 +258,13 @@ class Expressions(Sites):
         callee = self._callee(expr.func, scope, index)
         if callee is None:
             return UNKNOWN
-        if callee.kind == "op" and callee.op is not None:
-            # `tf.unstack(x)`, `tf.split(x, n)`: each piece is like the tensor.
-            pieces = "pieces" in callee.op.tags and len(path) == 1 and isinstance(key, int)
-            return self._value(expr, scope, index) if pieces else UNKNOWN
+        if callee.kind == "op" and callee.op is not None or callee.kind == "external":
+            if len(path) != 1 or not isinstance(key, int):
+                return UNKNOWN
+            if callee.op is not None and "pieces" in callee.op.tags:
+                return self._value(expr, scope, index)  # `tf.unstack(x)`: like the tensor
+            element = self._tuple_element(expr, key, scope, index)
+            return element if element is not None else UNKNOWN  # `tf.nn.moments(x)[1]`
         if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
             general = self._function_result(callee.node, callee.scope, path)
             if self._active is None and expr.args and id(callee.node) in self._param_readers:
@@ -249,12 +298,15 @@ class Expressions(Sites):
             zero = replace(zero, name=name)
         if negative is not None and negative.name is None:
             negative = replace(negative, name=name)
-        huge = value.huge
+        huge, bound = value.huge, value.bound
         if huge is not None and huge.name is None:
             huge = replace(huge, name=name)
-        if zero is value.zero and negative is value.negative and huge is value.huge:
+        if bound is not None and bound.name is None:
+            bound = replace(bound, name=name)
+        if (zero is value.zero and negative is value.negative and huge is value.huge
+                and bound is value.bound):
             return value
-        return replace(value, zero=zero, negative=negative, huge=huge)
+        return replace(value, zero=zero, negative=negative, huge=huge, bound=bound)
 
     def _parameter(self, name: str, scope: Scope) -> Value:
         """A parameter: the caller's argument when the function is evaluated for one call;
@@ -480,6 +532,13 @@ def _literal_key(expr: cst.Subscript) -> Optional[Key]:
     return None
 
 
+def _factors(expr: cst.BaseExpression) -> list:
+    """The factors of a product written with ``*`` (``(1 - b) * g * g``: three)."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Multiply:
+        return _factors(expr.left) + _factors(expr.right)
+    return [expr]
+
+
 def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:
     """An argument's value as the parameter of ``function`` holds it: its evidence names the
     call it came through, and is named anew after the parameter (the caller's variable is
@@ -488,7 +547,7 @@ def _through(value: Value, call: cst.Call, function: cst.CSTNode) -> Value:
         return value
     step = (call, function.name.value)
     changes = {kind: replace(evidence, step=step, name=None)
-               for kind in ("zero", "negative", "huge")
+               for kind in ("zero", "negative", "huge", "bound")
                if (evidence := getattr(value, kind)) is not None}
     return replace(value, **changes) if changes else value
 

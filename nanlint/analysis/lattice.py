@@ -92,6 +92,10 @@ class Value:
     # dtype), so that with ``lo >= 0`` it is 0 or at least 1: see ``is_count``. Only what
     # the analysis proves sets it; a naming convention never does.
     integral: bool = False
+    # Evidence that it reaches the ends of its interval (±1): a tanh saturates, a cosine is
+    # 1 for a vector with itself (and, computed, passes it by rounding: producer "cosine"),
+    # a clip holds its bounds. `1 - x`, `acos(x)`, `asin(x)` are singular there.
+    bound: Optional[Evidence] = None
 
     @property
     def positive(self) -> bool:
@@ -165,6 +169,7 @@ def join(values: Sequence[Value]) -> Value:
         zero=carriers[0].zero if carriers else None,
         negative=next((v.negative for v in values if v.negative), None),
         huge=next((v.huge for v in values if v.huge), None),
+        bound=next((v.bound for v in values if v.bound), None),
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
         tags=tags, integral=all(v.whole for v in values),
         layer=next((v.layer for v in values if v.layer), None),
@@ -176,6 +181,14 @@ def difference_evidence(node: cst.CSTNode) -> Evidence:
     return Evidence(node, "built from the difference `{src}`",
                     "which is 0 wherever both sides are equal", "medium", tiny=True,
                     producer="difference")
+
+
+def cosine_evidence(node: cst.CSTNode) -> Evidence:
+    """A dot product of two l2-normalized vectors: 1 for a vector with itself (the diagonal
+    of a similarity matrix), and computed in float32 it passes 1 by rounding."""
+    return Evidence(node, "the cosine `{src}` of l2-normalized vectors", "which is ±1 for "
+                    "parallel vectors (a vector with itself) and passes it by float32 "
+                    "rounding", "medium", producer="cosine")
 
 
 def render(evidence: Evidence, code, where_is) -> str:

@@ -17,11 +17,21 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
                                          sqrt_like, square)
-from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, replace
+from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, cosine_evidence,
+                                      join, replace)
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.sources import Sources, gradient
 from nanlint.analysis.tree import names_in
 from nanlint.optable import Op
+
+
+# Ops that return a tuple, and the op whose value each element has (from the same
+# arguments): the variance of `tf.nn.moments` is 0 for a constant input like any variance.
+TUPLE_RESULTS = {
+    "tf.nn.moments": ("reduce_mean", "variance"),
+    "tf.nn.weighted_moments": ("reduce_mean", "variance"),
+    "ops.moments": ("reduce_mean", "variance"),
+}
 
 
 class Producers(Sources):
@@ -59,21 +69,12 @@ class Producers(Sources):
             return value
         if transfer == "matmul":
             a, b = arg(0), arg(1)
-            left, right = self.argument(call, op, 0), self.argument(call, op, 1)
-            if a.zero is not None and a.zero.aggregate and left is not None and (
-                    right is not None and left.deep_equals(right)):
-                # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
-                # sign depends on the axes: a squared norm, or a Gram matrix).
-                return replace(self._fixed(op, call), zero=a.zero)
-            if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
-                return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
-            fixed = self._fixed(op, call)
-            if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
-                callee = self._callee(call.func, scope, index)
-                spelling = optable.spelling_of(callee.qualified or "") if callee else None
-                if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
-                    fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
-            return fixed
+            if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
+                return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
+                             tags=frozenset({"cosine", "inner"}), node=call,
+                             bound=cosine_evidence(call))
+            value = self._matmul(op, call, a, b, scope, index)
+            return replace(value, tags=value.tags | {"inner"})
         if transfer == "any":
             return Value(known=True, tensor=True)
         if transfer == "like":
@@ -121,7 +122,7 @@ class Producers(Sources):
                          negative=a.negative or b.negative, known=a.known and b.known,
                          tensor=True, integral=a.whole and b.whole)
         if transfer == "clip":
-            return clip(arg(0), arg(1), arg(2))
+            return clip(arg(0), arg(1), arg(2), call)
         if transfer == "cast":
             x = arg(0)
             if self._float_cast_of_parameter(call, op, scope, index):
@@ -231,6 +232,37 @@ class Producers(Sources):
                           else op.activation)
             return self._activation(activation, call) if activation else UNKNOWN
         return UNKNOWN
+
+    def _matmul(self, op: Op, call: cst.Call, a: Value, b: Value, scope: Scope,
+                index: int) -> Value:
+        left, right = self.argument(call, op, 0), self.argument(call, op, 1)
+        if a.zero is not None and a.zero.aggregate and left is not None and (
+                right is not None and left.deep_equals(right)):
+            # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
+            # sign depends on the axes: a squared norm, or a Gram matrix).
+            return replace(self._fixed(op, call), zero=a.zero)
+        if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
+            return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
+        fixed = self._fixed(op, call)
+        if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
+            callee = self._callee(call.func, scope, index)
+            spelling = optable.spelling_of(callee.qualified or "") if callee else None
+            if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
+                fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
+        return fixed
+
+    def _tuple_element(self, call: cst.Call, position: int, scope: Scope, index: int
+                       ) -> Optional[Value]:
+        """The element at ``position`` of the tuple an op returns (``mean, variance =
+        tf.nn.moments(x, axes)``): the value of the op ``TUPLE_RESULTS`` names there, from
+        the same arguments. None for a call that returns no known tuple."""
+        callee = self._callee(call.func, scope, index)
+        if callee is None or not callee.qualified:
+            return None
+        names = TUPLE_RESULTS.get(optable.spelling_of(callee.qualified) or "")
+        if names is None or not 0 <= position < len(names):
+            return None
+        return self._op(optable.TABLE.by_name[names[position]], call, scope, index)
 
     def _branch(self, expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
         """A branch of a select: a value, or a function (a lambda, a def) that returns it."""

@@ -177,6 +177,19 @@ class Sources(Constants):
                 return None
             return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
                             reason.discrete, tiny=reason.tiny, producer=op.name)
+        bound = None
+        tags = frozenset(op.tags)
+        if op.name in _BOUND_REACHED:
+            bound = Evidence(node, what, _BOUND_REACHED[op.name], "high", producer=op.name)
+        elif op.name == "l2_normalize":
+            tags = tags | {"unit"}  # a dot of two such rows is a cosine
         return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
                      zero=evidence(op.zero), negative=evidence(op.negative), known=True,
-                     tensor=True, tags=frozenset(op.tags), node=node)
+                     tensor=True, tags=tags, node=node, bound=bound)
+
+
+# Ops whose output reaches the ends of its range (±1), and why (the lattice's ``bound``).
+_BOUND_REACHED = {
+    "tanh": "which saturates to exactly ±1 in float32 once |x| > 9",
+    "cosine_similarity": "which is ±1 for parallel vectors",
+}

@@ -1,0 +1,142 @@
+"""The numeric claims behind the value lattice's identities hold under TensorFlow.
+
+Each identity (nanlint/analysis/arithmetic.py, expressions.py, producers.py) says that a
+form reaches a bad point whatever its names; here each claim meets float32, together with
+the guard the rules accept. If one fails after a TensorFlow upgrade, the identity must be
+narrowed, not this test skipped.
+"""
+
+import numpy as np
+import pytest
+
+from nanlint.engine import lint_source
+from conftest import options_for
+
+tf = pytest.importorskip("tensorflow")  # the test extra installs tensorflow-cpu
+
+ROWS = np.random.default_rng(0).normal(size=(64, 128)).astype(np.float32)
+
+
+def _gram_distances(x):
+    sq = tf.reduce_sum(tf.square(x), axis=1, keepdims=True)
+    return sq - 2.0 * tf.matmul(x, x, transpose_b=True) + tf.transpose(sq)
+
+
+def test_gram_expansion_is_negative_on_its_diagonal_beyond_an_epsilon():
+    diagonal = tf.linalg.diag_part(_gram_distances(tf.constant(ROWS))).numpy()
+    assert diagonal.min() < -1e-5  # 128 standard normal features: about -1e-4
+    unit = tf.math.l2_normalize(tf.constant(ROWS), axis=1)
+    unit_diagonal = tf.linalg.diag_part(_gram_distances(unit)).numpy()
+    assert (unit_diagonal + 1e-7 < 0).any()  # `d + eps` does not guard it
+    assert np.isnan(tf.sqrt(_gram_distances(unit)).numpy()).any()
+
+
+def test_gram_expansion_guarded_by_maximum_has_finite_gradients():
+    x = tf.Variable(ROWS[:8])
+    with tf.GradientTape() as tape:
+        bare = tf.reduce_sum(tf.sqrt(_gram_distances(x)))
+    assert not np.isfinite(tape.gradient(bare, x).numpy()).all()
+    with tf.GradientTape() as tape:
+        guarded = tf.reduce_sum(tf.sqrt(tf.maximum(_gram_distances(x), 0.0) + 1e-12))
+    assert np.isfinite(tape.gradient(guarded, x).numpy()).all()
+
+
+def test_cosine_of_normalized_rows_passes_one_and_acos_is_nan():
+    unit = tf.math.l2_normalize(tf.constant(ROWS), axis=1)
+    cosine = tf.reduce_sum(unit * unit, axis=1)
+    assert cosine.numpy().max() > 1.0
+    assert np.isnan(tf.math.acos(cosine).numpy()).any()
+    assert np.isnan(tf.sqrt(1.0 - tf.square(cosine)).numpy()).any()  # `1 - cos²` < 0
+    clipped = tf.clip_by_value(cosine, -1.0 + 1e-7, 1.0 - 1e-7)
+    assert np.isfinite(tf.math.acos(clipped).numpy()).all()
+
+
+def test_acos_of_a_clip_to_one_has_an_infinite_gradient_and_the_narrower_clip_not():
+    # Beyond the bound the clip passes no gradient; at the bound (a cosine of a vector with
+    # itself that rounds to exactly 1) it passes acos's infinite one.
+    c = tf.Variable([1.0, 0.3])
+    with tf.GradientTape(persistent=True) as tape:
+        bare = tf.reduce_sum(tf.math.acos(tf.clip_by_value(c, -1.0, 1.0)))
+        safe = tf.reduce_sum(tf.math.acos(tf.clip_by_value(c, -1.0 + 1e-7, 1.0 - 1e-7)))
+    assert not np.isfinite(tape.gradient(bare, c).numpy()).all()
+    assert np.isfinite(tape.gradient(safe, c).numpy()).all()
+
+
+def test_tanh_saturates_to_exactly_one():
+    u = tf.Variable([9.5, -12.0, 0.5])
+    assert tf.tanh(9.5).numpy() == 1.0 and tf.tanh(-12.0).numpy() == -1.0
+    with tf.GradientTape(persistent=True) as tape:
+        a = tf.tanh(u)
+        log_jacobian = tf.math.log(1.0 - a ** 2)
+        angle = tf.reduce_sum(tf.asin(a))
+    assert np.isinf(log_jacobian.numpy()[:2]).all()
+    assert np.isfinite(tf.math.log(1.0 - a ** 2 + 1e-6).numpy()).all()
+    assert not np.isfinite(tape.gradient(angle, u).numpy()).all()
+
+
+def test_moving_average_of_squares_stays_zero_where_the_gradient_was():
+    g = tf.constant([0.0, 0.5])  # a dead unit and a live one
+    m, v = tf.zeros_like(g), tf.zeros_like(g)
+    for _ in range(3):
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * tf.square(g)
+    assert v.numpy()[0] == 0.0
+    assert np.isnan((m / tf.sqrt(v)).numpy()[0])
+    assert np.isfinite((m / (tf.sqrt(v) + 1e-8)).numpy()).all()
+
+
+def test_variance_of_moments_is_zero_for_a_constant_column():
+    x = tf.constant([[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
+    mean, variance = tf.nn.moments(x, axes=[0])
+    assert variance.numpy()[1] == 0.0
+    assert np.isnan(((x - mean) / tf.sqrt(variance)).numpy()).any()
+
+
+def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_do_not():
+    z = tf.constant([[100.0, 1.0, -3.0]])
+    mask = tf.constant([[1.0, 1.0, 0.0]])
+    assert np.isinf(tf.math.log(1.0 + tf.exp(z)).numpy()).any()
+    assert np.isfinite(tf.math.softplus(z).numpy()).all()
+    e = tf.exp(z) * mask
+    assert np.isnan((e / tf.reduce_sum(e, axis=-1, keepdims=True)).numpy()).any()
+    shifted = tf.exp(z - tf.reduce_max(z, axis=-1, keepdims=True)) * mask
+    safe = shifted / (tf.reduce_sum(shifted, axis=-1, keepdims=True) + 1e-9)
+    assert np.isfinite(safe.numpy()).all()
+
+
+# Each form above, written in a loss, is what the rules report; the guarded forms are not.
+FORMS = [
+    ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
+     "    d = sq - 2.0 * tf.matmul(x, x, transpose_b=True) + tf.transpose(sq)\n"
+     "    return tf.reduce_sum(tf.sqrt(d + 1e-7))", "NAN201"),
+    ("c = tf.reduce_sum(tf.math.l2_normalize(x, 1) * tf.math.l2_normalize(y, 1), 1)\n"
+     "    return tf.reduce_sum(tf.math.acos(c))", "NAN205"),
+    ("return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2))", "NAN102"),
+    ("mean, variance = tf.nn.moments(x, axes=[0])\n"
+     "    return tf.reduce_sum((x - mean) / tf.sqrt(variance))", "NAN101"),
+]
+GUARDED = [
+    ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
+     "    d = sq - 2.0 * tf.matmul(x, x, transpose_b=True) + tf.transpose(sq)\n"
+     "    return tf.reduce_sum(tf.sqrt(tf.maximum(d, 0.0) + 1e-7))"),
+    ("c = tf.reduce_sum(tf.math.l2_normalize(x, 1) * tf.math.l2_normalize(y, 1), 1)\n"
+     "    return tf.reduce_sum(tf.math.acos(tf.clip_by_value(c, -1.0 + 1e-7, 1.0 - 1e-7)))"),
+    "return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2 + 1e-6))",
+    ("mean, variance = tf.nn.moments(x, axes=[0])\n"
+     "    return tf.reduce_sum((x - mean) / tf.sqrt(variance + 1e-5))"),
+]
+
+
+def _loss(body: str) -> str:
+    return f"import tensorflow as tf\n\n\ndef pair_loss(x, y):\n    {body}\n"
+
+
+@pytest.mark.parametrize("body, code", FORMS)
+def test_the_forms_are_reported(body, code):
+    codes = {f.code for f in lint_source(_loss(body), "m.py", options_for())}
+    assert code in codes
+
+
+@pytest.mark.parametrize("body", GUARDED)
+def test_the_guarded_forms_are_not(body):
+    assert [f.code for f in lint_source(_loss(body), "m.py", options_for())] == []
