@@ -156,7 +156,8 @@ class BrokenFix(Rule):
 
     def visit_Call(self, node):
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "log":
-            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+            broken = cst.Attribute(value=cst.Name("tf"), attr=cst.Name("def"))  # `tf.def`
+            self.report(node, "log", fix=self.fix("break it", node, broken))
 
 
 def test_a_fix_that_would_not_parse_is_not_written(tmp_path):
@@ -286,7 +287,8 @@ class BrokenOnX(Rule):
     def visit_Call(self, node):
         if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "log"
                 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "x"):
-            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+            broken = cst.Attribute(value=cst.Name("tf"), attr=cst.Name("def"))  # `tf.def`
+            self.report(node, "log", fix=self.fix("break it", node, broken))
 
 
 def test_many_fixes_are_applied_in_one_pass_and_a_broken_one_costs_no_parse_per_fix(

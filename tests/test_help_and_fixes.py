@@ -85,13 +85,13 @@ def masked_mean(per_example, labels):
 def test_a_count_is_clamped_as_the_help_says_and_the_help_names_the_numerator(lint):
     [finding] = lint(COUNT, ["NAN101"])
     assert finding.suggestion.startswith(
-        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)`")
+        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1)`")
     assert "numerator`" not in finding.suggestion and "(numerator" not in finding.suggestion
     assert "`tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)`" in (
         finding.suggestion)
     # Exact for a count (0 or >= 1), so safe: plain --fix applies it.
     outcome = fix_source(COUNT, "count.py", options_for(["NAN101"]), SAFETIES["safe"])
-    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1.0)")
+    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1)")
     assert outcome.findings == []
 
 
@@ -238,3 +238,36 @@ def test_the_superseded_table_matches_the_rules():
         for superseded in registry.rule_class(code).supersedes:
             table.setdefault(superseded, []).append(code)
     assert {k: tuple(sorted(v)) for k, v in table.items()} == registry.SUPERSEDED_BY
+
+
+FROM_IMPORTS = """from tensorflow import cast, reduce_sum, float32
+from tensorflow.math import log
+from tensorflow.nn import softmax
+
+
+def masked(loss, labels):
+    pos = cast(labels > 0, float32)
+    return reduce_sum(loss * pos) / reduce_sum(pos)
+
+
+def ce(labels, logits):
+    return -reduce_sum(labels * log(softmax(logits)), axis=-1)
+"""
+
+
+@pytest.mark.parametrize("imports, fixed", [
+    ("", False),  # no `tf` in the file: a fix naming one would raise NameError
+    ("import tensorflow as tf\n", True),
+])
+def test_a_fix_names_only_a_module_the_file_binds(imports, fixed):
+    source = imports + FROM_IMPORTS
+    outcome = fix_source(source, "f.py", options_for(["NAN101", "NAN103"]),
+                         SAFETIES["unsafe"])
+    assert sorted(f.code for f in outcome.findings if fixed or f.suggestion) == (
+        [] if fixed else ["NAN101", "NAN103"])  # unfixed, each still has its help
+    assert (outcome.text != source) is fixed and outcome.fixed == (2 if fixed else 0)
+    if fixed:
+        assert "tf.maximum(reduce_sum(pos), 1)" in outcome.text
+        assert "tf.nn.log_softmax(logits)" in outcome.text
+    else:
+        assert not any(f.fix for f in outcome.findings)
