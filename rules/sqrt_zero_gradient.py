@@ -56,7 +56,7 @@ class SqrtZeroGradient(Rule):
     ```
 
     ## Fix safety
-    Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
+    Safe for the root of an exp, else unsafe. Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
     configured `fix-epsilon` inside the root or power (`tf.sqrt(x + 1e-7)`,
     `(x + 1e-7) ** 0.5`, `tf.pow(x + 1e-7, 0.5)`, `tf.pow(x + 1e-7, 0.2)`;
     `fix-epsilon-gradient`, default `1e-12`, under a root of squared gradients; `K.std(x)` →
@@ -80,6 +80,7 @@ class SqrtZeroGradient(Rule):
     severity = "warning"
     summary = "square root of a value that can be 0 (infinite gradient)"
     fix_safety = "unsafe"
+    fix_safety_detail = "safe for the root of an exp, else unsafe"
     VALID = [
         "import tensorflow as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b)) + 1e-7)\n",
         "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",

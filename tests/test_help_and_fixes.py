@@ -271,3 +271,31 @@ def test_a_fix_names_only_a_module_the_file_binds(imports, fixed):
         assert "tf.nn.log_softmax(logits)" in outcome.text
     else:
         assert not any(f.fix for f in outcome.findings)
+
+
+HANDWRITTEN_SOFTMAX = """import tensorflow as tf
+
+
+def normalize(z):
+    return tf.exp(z) / tf.reduce_sum(tf.exp(z), axis={axis}, keepdims=True)
+"""
+
+
+@pytest.mark.parametrize("axis, fixed", [
+    ("1", "tf.nn.softmax(z, axis=1)"),
+    ("-1", "tf.nn.softmax(z, axis=-1)"),
+    ("None", None),  # a sum over every axis; the softmax's default is the last one
+    ("[1, 2]", None),  # tf.nn.softmax takes one axis: a list raises TypeError
+    ("(1,)", None),
+])
+def test_a_handwritten_softmax_is_rewritten_only_over_one_axis(axis, fixed):
+    source = HANDWRITTEN_SOFTMAX.format(axis=axis)
+    outcome = fix_source(source, "s.py", options_for(["NAN104"]), SAFETIES["unsafe"])
+    [finding] = outcome.findings if fixed is None else [None]
+    if fixed is not None:
+        assert outcome.fixed == 1 and f"return {fixed}\n" in outcome.text
+        return
+    assert outcome.text == source and finding.fix is None
+    over = "" if axis == "None" else f"axis={axis}, "
+    assert f"`z - tf.reduce_max(z, {over}keepdims=True)`" in finding.suggestion
+    assert "softmax(z" not in finding.suggestion
