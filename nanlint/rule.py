@@ -310,6 +310,11 @@ class Rule:
             return self.integer_typed(self.analysis.argument(node, op, 0), depth + 1)
         return False
 
+    def rewritten(self, node: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> str:
+        """``node``'s source with ``old`` replaced by ``new``, on one line: what a fix
+        replacing ``old`` writes, for the help line to show."""
+        return self.source(node.deep_replace(old, new))
+
     def _op_call(self, node: cst.CSTNode) -> Optional[cst.Call]:
         """The first call of a known op in ``node`` (to spell a fix's ops as the file does)."""
         first = _FirstOpCall(self.analysis)

@@ -182,10 +182,10 @@ class UnguardedDivision(Rule):
         numerator = self._numerator(node)
         family, prefix = self.namespace(
             evidence.node if isinstance(evidence.node, cst.Call) else None)
-        # The help is written in the division's own form: `a / b`, or `a /= b`.
-        divide = " /= " if isinstance(node, cst.AugAssign) else " / "
+        # The help shows the division as the fix writes it, in its own form: `a / b`,
+        # `a /= b`, `tf.math.divide(a, b)`.
         assign = f"{numerator} = " if isinstance(node, cst.AugAssign) else ""
-        clamp = f"`{numerator}{divide}{prefix}.maximum({shown}, 1)`"
+        clamp = f"`{self.rewritten(node, denominator, self.clamp(denominator, prefix))}`"
         no_nan = (f"; or `{assign}{prefix}.math.divide_no_nan({numerator}, {shown})` if an "
                   "empty " if family == "tf" and evidence.discrete and not evidence.tiny
                   else "")
@@ -213,7 +213,7 @@ class UnguardedDivision(Rule):
             guarded = self.plus_epsilon(denominator, value,
                                         parenthesize=isinstance(node, cst.BinaryOperation))
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator}{divide}{self.source(guarded)}`"
+                          f"`{self.rewritten(node, denominator, guarded)}`"
                           + (no_nan and no_nan + "selection should give 0"))
             if evidence.discrete and evidence.convention:
                 suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
@@ -247,14 +247,15 @@ class UnguardedDivision(Rule):
         if evidence is None or not evidence.tiny:
             return  # an exact 0 (a count, a mask, a relu) is what divide_no_nan guards
         shown = self.source(denominator)
-        guarded = self.source(self.plus_epsilon(denominator, self.analysis.value(denominator)))
+        guarded = self.rewritten(node, denominator, self.plus_epsilon(
+            denominator, self.analysis.value(denominator)))
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
                     suggestion=clip_variance(evidence, self.namespace(
                         self._op_call(evidence.node))[1])
                     if evidence.producer == "variance_epsilon" else
-                    f"add an epsilon instead: `{self._numerator(node)} / ({guarded})`",
+                    f"add an epsilon to the denominator: `{guarded}`",
                     fix=None if evidence.producer == "variance_epsilon"
                     else self._fix(denominator))
 

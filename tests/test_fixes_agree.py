@@ -293,3 +293,20 @@ def test_a_notebook_cell_keeps_its_lines(tmp_path):
     outcome = fix_notebook(data, "model.ipynb", _options(["NAN101"]), SAFE)
     assert outcome.fixed == 1, outcome.findings
     assert "/ tf.maximum(tf.reduce_sum(positive), 1)" in outcome.text
+
+
+@pytest.mark.parametrize("division", [
+    "x / d", "tf.divide(x, d)", "tf.math.divide(x, d)", "tf.truediv(x, d)",
+    "1.0 / (2.0 * d)", "tf.math.divide_no_nan(x, tf.sigmoid(a) * tf.sigmoid(b))",
+    "tf.reduce_sum(x) / tf.reduce_sum(tf.cast(x > 0, tf.float32))",
+    "tf.divide(x, tf.reduce_sum(tf.cast(x > 0, tf.float32)))",
+])
+def test_the_help_shows_the_division_the_fix_writes(division):
+    """The epsilon goes where the fix puts it, in the division's own form (inside
+    `tf.math.divide(x, d + 1e-7)`, not `x / d + 1e-7`), parentheses and all."""
+    source = ("import tensorflow as tf\n\n\ndef f(x, a, b):\n    d = tf.nn.relu(x)\n"
+              f"    return {division}\n")
+    [finding] = _lint(source, ["NAN101"])
+    shown = re.search(r"`([^`]*)`", finding.suggestion).group(1)
+    fixed = _fixed(source, ["NAN101"]).text
+    assert f"    return {shown}\n" in fixed, (finding.suggestion, fixed)

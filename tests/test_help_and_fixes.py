@@ -299,3 +299,27 @@ def test_a_handwritten_softmax_is_rewritten_only_over_one_axis(axis, fixed):
     over = "" if axis == "None" else f"axis={axis}, "
     assert f"`z - tf.reduce_max(z, {over}keepdims=True)`" in finding.suggestion
     assert "softmax(z" not in finding.suggestion
+
+
+def test_a_cross_entropy_help_leads_with_what_the_fix_writes(lint):
+    """The fix keeps the labels' sum and writes `log_softmax`: the help says so first, then
+    names the fused loss as the other way."""
+    source = ("import tensorflow as tf\n\n\ndef loss(labels, logits):\n"
+              "    p = tf.nn.softmax(logits)\n"
+              "    return -tf.reduce_sum(labels * tf.math.log(p), axis=-1)\n")
+    [finding] = lint(source, ["NAN103"])
+    assert finding.suggestion.startswith("use `tf.nn.log_softmax(logits)` in place of the log")
+    assert "softmax_cross_entropy_with_logits" in finding.suggestion
+    fixed = fix_source(source, "c.py", options_for(["NAN103"]), SAFETIES["safe"]).text
+    assert "labels * tf.nn.log_softmax(logits)" in fixed
+
+
+def test_a_softmax_passed_to_a_helper_is_helped_at_the_call(lint):
+    """`model` passes its softmax to `helper`, which takes the log: the logits are to be
+    passed instead; `model` returns no softmax to change."""
+    source = ("import tensorflow as tf\n\n\ndef helper(v):\n    return tf.math.log(v)\n\n\n"
+              "def model(logits):\n    p = tf.nn.softmax(logits)\n    return helper(p)\n")
+    [finding] = lint(source, ["NAN103"])
+    assert finding.suggestion.startswith(
+        "pass the logits `logits` from `model` to `helper` instead of their softmax"), (
+        finding.suggestion)
