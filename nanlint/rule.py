@@ -18,7 +18,7 @@ from libcst.helpers._template import mangle_template, unmangled_name
 from nanlint.optable import OPTIMIZER_EPSILON, Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
-from nanlint.analysis.lattice import FLOAT16
+from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import UNKNOWN as REACH_UNKNOWN
@@ -148,6 +148,8 @@ class Rule:
         a code this rule ``supersedes`` on one of them is dropped too."""
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
+        if evidence is not None and evidence.name and evidence.step is None:
+            evidence = self._named(evidence)
         reach = self.analysis.reach(node)
         if self.hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
@@ -175,6 +177,42 @@ class Rule:
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)
                                     for code in self.supersedes)
+
+    def _named(self, evidence: Evidence) -> Evidence:
+        """The evidence said of the variable that carries it: `percent` is *built from* the
+        count `reduce_sum(keep)` where it is computed from it (`reduce_sum(keep) / size`, a
+        fraction), not the count itself."""
+        if evidence.name.isidentifier() and self.holds(
+                cst.Name(evidence.name), evidence.node) is False:
+            return replace(evidence, what="built from " + evidence.what)
+        return evidence
+
+    def holds(self, expr: cst.BaseExpression, producer: cst.CSTNode) -> Optional[bool]:
+        """Whether ``expr`` holds the value ``producer`` makes, through names, casts and
+        reshapes (True); is computed from it by arithmetic or a reduction (False); or
+        cannot be told (None: a parameter, a layer's or a function's result, a loop's
+        element)."""
+        place = self.analysis.here()
+        for _ in range(6):
+            while isinstance(expr, cst.Call) and expr is not producer:
+                op = self.analysis.op_at(expr, place)
+                if op is None or not expr.args:
+                    return None
+                if op.transfer == "reduce":
+                    return False
+                if op.transfer not in ("cast", "like"):
+                    return None
+                expr = expr.args[0].value  # a cast or a reshape holds the same numbers
+            if expr is producer:
+                return True
+            if not isinstance(expr, cst.Name):
+                return False if isinstance(
+                    expr, (cst.BinaryOperation, cst.UnaryOperation)) else None
+            bound = self.analysis.binding(expr.value, place)
+            if bound is None or bound[0].kind != "assign" or bound[0].value is None:
+                return None
+            expr, place = bound[0].value, bound[1]
+        return None
 
     def _names_bound(self, fix: Fix) -> bool:
         """Whether every name a fix brings in (`tf` of `tf.maximum`, `K`, `ops`) is bound

@@ -215,7 +215,9 @@ class UnguardedDivision(Rule):
             suggestion = (f"add an epsilon to the denominator: "
                           f"`{self.rewritten(node, denominator, guarded)}`"
                           + (no_nan and no_nan + "selection should give 0"))
-            if evidence.discrete and evidence.convention:
+            if evidence.discrete and evidence.convention and self.holds(
+                    denominator, evidence.node) is not False:
+                # (not for a value computed from the count: a fraction, a scaled count)
                 suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
                                "is exact")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))

@@ -240,3 +240,18 @@ def test_the_integer_one_clamps_every_dtype_under_tensorflow():
         for maximum in (tf.maximum, ops.maximum):
             clamped = maximum(tf.constant([0, 3], dtype), 1)
             assert clamped.dtype == dtype and [float(v) for v in clamped] == [1.0, 3.0]
+
+
+@pytest.mark.parametrize("style", ["tf2", "tf1", "keras3"])
+def test_a_fraction_is_not_called_a_count_nor_helped_to_the_clamp(style):
+    """`fraction = reduce_sum(keep) / size` is computed from the count: the message says
+    so, and the help does not offer the clamp, which would make the rescaling a no-op."""
+    finding = _division(_source(FRACTION[style]))
+    assert "`fraction` is built from the count" in finding.message, finding.message
+    assert "maximum" not in finding.suggestion and "clamp" not in finding.suggestion
+
+
+def test_a_sum_of_a_mask_by_name_is_still_helped_to_the_clamp_on_a_condition():
+    finding = _division(_source(SAMPLE_WEIGHT_SUM["tf2"]))
+    assert "it is the count `tf.reduce_sum(sample_weight)`" in finding.message
+    assert "clamping the count" in finding.suggestion
