@@ -323,3 +323,13 @@ def test_a_softmax_passed_to_a_helper_is_helped_at_the_call(lint):
     assert finding.suggestion.startswith(
         "pass the logits `logits` from `model` to `helper` instead of their softmax"), (
         finding.suggestion)
+
+
+def test_a_log_of_a_value_that_can_be_negative_is_helped_to_a_guard(lint):
+    """A clip changes only the values whose log was NaN; `softplus` of the argument (the
+    old help) changed every value, the model's math."""
+    source = ("import tensorflow as tf\n\n\ndef loss(x):\n    d1 = tf.tanh(x)\n"
+              "    return tf.reduce_mean(tf.math.log(d1 + 1e-7))\n")
+    [finding] = lint(source, ["NAN102"])
+    assert "`tf.math.log(tf.maximum(d1 + 1e-7, 1e-7))`" in finding.suggestion
+    assert "softplus" not in finding.suggestion and finding.fix is None
