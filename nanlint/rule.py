@@ -18,7 +18,8 @@ from libcst.helpers._template import mangle_template, unmangled_name
 from nanlint.optable import OPTIMIZER_EPSILON, Op
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
-from nanlint.analysis.lattice import FLOAT16
+from nanlint.analysis.lattice import FLOAT16, replace
+from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import UNKNOWN as REACH_UNKNOWN
 from nanlint.analysis.tree import visit as visit_tree
@@ -147,6 +148,8 @@ class Rule:
         a code this rule ``supersedes`` on one of them is dropped too."""
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
+        if evidence is not None and evidence.name and evidence.step is None:
+            evidence = self._named(evidence)
         reach = self.analysis.reach(node)
         if self.hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
@@ -164,6 +167,8 @@ class Rule:
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
                 confidence = _weaker(confidence)
+        if fix is not None and not self._names_bound(fix):
+            fix = None  # `tf.maximum` in a file that imports no `tf`: the help still explains
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
                                     statements[-1] if statements else None, fix,
@@ -172,6 +177,54 @@ class Rule:
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)
                                     for code in self.supersedes)
+
+    def _named(self, evidence: Evidence) -> Evidence:
+        """The evidence said of the variable that carries it: `percent` is *built from* the
+        count `reduce_sum(keep)` where it is computed from it (`reduce_sum(keep) / size`, a
+        fraction), not the count itself."""
+        if evidence.name.isidentifier() and self.holds(
+                cst.Name(evidence.name), evidence.node) is False:
+            return replace(evidence, what="built from " + evidence.what)
+        return evidence
+
+    def holds(self, expr: cst.BaseExpression, producer: cst.CSTNode) -> Optional[bool]:
+        """Whether ``expr`` holds the value ``producer`` makes, through names, casts and
+        reshapes (True); is computed from it by arithmetic or a reduction (False); or
+        cannot be told (None: a parameter, a layer's or a function's result, a loop's
+        element)."""
+        place = self.analysis.here()
+        for _ in range(6):
+            while isinstance(expr, cst.Call) and expr is not producer:
+                op = self.analysis.op_at(expr, place)
+                if op is None or not expr.args:
+                    return None
+                if op.transfer == "reduce":
+                    return False
+                if op.transfer not in ("cast", "like"):
+                    return None
+                expr = expr.args[0].value  # a cast or a reshape holds the same numbers
+            if expr is producer:
+                return True
+            if not isinstance(expr, cst.Name):
+                return False if isinstance(
+                    expr, (cst.BinaryOperation, cst.UnaryOperation)) else None
+            bound = self.analysis.binding(expr.value, place)
+            if bound is None or bound[0].kind != "assign" or bound[0].value is None:
+                return None
+            expr, place = bound[0].value, bound[1]
+        return None
+
+    def _names_bound(self, fix: Fix) -> bool:
+        """Whether every name a fix brings in (`tf` of `tf.maximum`, `K`, `ops`) is bound
+        where the finding is: a file that imports `from tensorflow import reduce_sum` has
+        no `tf`, and a fix that wrote one would raise NameError."""
+        for old, new in fix.replacements:
+            if isinstance(new, cst.CSTNode):
+                kept = set(_module_names(old))
+                if any(name not in kept and self.analysis.binding(name) is None
+                       for name in _module_names(new)):
+                    return False
+        return True
 
     def superseded(self, node: cst.CSTNode) -> bool:
         """Whether a finding of this rule on ``node`` is already replaced by another rule's
@@ -182,7 +235,13 @@ class Rule:
     # -- building fixes ----------------------------------------------------------------------
     def fix(self, description: str, old: cst.CSTNode, new: cst.CSTNode,
             safety: Optional[str] = None) -> Fix:
-        """Replace ``old`` by ``new``; the safety defaults to the rule's ``fix_safety``."""
+        """Replace ``old`` by ``new``; the safety defaults to the rule's ``fix_safety``.
+        ``old`` is replaced as written, with its own parentheses, which a position leaves
+        out: `1 / (2 * n)` becomes `1 / ((2 * n) + 1e-7)`, as ``new`` shows, not
+        `1 / (((2 * n) + 1e-7))` (the node around it is rewritten with ``new`` in its place)."""
+        parent = self.analysis.parent(old) if getattr(old, "lpar", None) else None
+        if isinstance(parent, (cst.BaseExpression, cst.Arg)):
+            old, new = parent, parent.deep_replace(old, new)
         return Fix(description, ((old, new),), safety or self.fix_safety or "unsafe")
 
     @staticmethod
@@ -248,6 +307,53 @@ class Rule:
             inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
         result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
+
+    def clamp(self, count: cst.BaseExpression, prefix: str) -> cst.BaseExpression:
+        """``prefix.maximum(count, 1)``: the integer 1 takes the count's dtype, whatever it
+        is (int64 from ``count_nonzero``, float32 from a cast), where ``1.0`` fails for an
+        integer count."""
+        return self.template(prefix + ".maximum({d}, 1)", d=count)
+
+    def integer_typed(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
+        """Whether ``node`` is known to have an integer dtype, to which no epsilon can be
+        added: a cast or a ``dtype=`` to one, ``count_nonzero`` (int64 unless told
+        otherwise), an integer literal, and what reductions, element-wise ops and
+        arithmetic other than ``/`` make of them (also through names)."""
+        if depth > 6 or node is None:
+            return False
+        if isinstance(node, cst.Integer):
+            return True
+        if isinstance(node, cst.Name):
+            return self.integer_typed(self.analysis.definition(node), depth + 1)
+        if isinstance(node, cst.UnaryOperation):
+            return self.integer_typed(node.expression, depth + 1)
+        if isinstance(node, cst.BinaryOperation):
+            return not isinstance(node.operator, cst.Divide) and self.integer_typed(
+                node.left, depth + 1) and self.integer_typed(node.right, depth + 1)
+        if not isinstance(node, cst.Call):
+            return False
+        op = self.analysis.op_of(node)
+        if op is None:
+            return False
+        dtype = self.analysis.keyword(node, "dtype")
+        if op.transfer == "cast":
+            positional = [arg.value for arg in node.args if arg.keyword is None]
+            return integer_dtype(dtype or (positional[1] if len(positional) > 1 else None))
+        if dtype is not None:
+            return integer_dtype(dtype)
+        if op.name == "count_nonzero":
+            return True
+        if op.name == "reduce_mean" and self.analysis.spelling(node.func).startswith("ops."):
+            return False  # Keras 3's `ops.mean` of integers is a float
+        if op.transfer in ("like", "reduce", "abs", "square", "maximum", "minimum", "add",
+                           "subtract", "multiply"):
+            return self.integer_typed(self.analysis.argument(node, op, 0), depth + 1)
+        return False
+
+    def rewritten(self, node: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> str:
+        """``node``'s source with ``old`` replaced by ``new``, on one line: what a fix
+        replacing ``old`` writes, for the help line to show."""
+        return self.source(node.deep_replace(old, new))
 
     def _op_call(self, node: cst.CSTNode) -> Optional[cst.Call]:
         """The first call of a known op in ``node`` (to spell a fix's ops as the file does)."""
@@ -342,6 +448,20 @@ class Rule:
 
 _TEMPLATES: Dict[Tuple[str, Tuple[str, ...]], cst.BaseExpression] = {}
 _EXPRESSIONS: Dict[str, cst.BaseExpression] = {}
+
+
+def _module_names(node: cst.CSTNode):
+    """The heads of the dotted names an expression reads (`tf` of `tf.nn.relu`): where a
+    fix names a module. (A bare name comes from the user's code, as the fix moves it.)"""
+    if node.__class__ is cst.Attribute:
+        head = node.value
+        while head.__class__ is cst.Attribute:
+            head = head.value
+        if head.__class__ is cst.Name:
+            yield head.value
+            return
+    for child in node.children:
+        yield from _module_names(child)
 
 
 def _weaker(confidence: str) -> str:

@@ -88,16 +88,19 @@ class ExpOverflow(Rule):
     ```
 
     ## Fix safety
-    Safe, for the hand-written logsumexp written in one expression:
+    Safe for a logsumexp or a softmax, else unsafe. Safe, for the hand-written logsumexp
+    written in one expression:
     `log(reduce_sum(exp(z), axis=a, keepdims=k))` becomes
     `reduce_logsumexp(z, axis=a, keepdims=k)` (`keras.ops.logsumexp` in that namespace; a
     Keras backend `K.` form gets none, since Keras 3's backend has no logsumexp: the help
     line names `tf.math.reduce_logsumexp`) — the same value wherever the old one was
     finite; and the hand-written softmax `exp(z) / reduce_sum(exp(z), axis=a,
-    keepdims=True)` written in one expression becomes `tf.nn.softmax(z, axis=a)`
-    (`keras.ops.softmax`). A sum assigned to a
-    variable first, and the other divisions (which need a shift or a clip chosen for the model),
-    are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
+    keepdims=True)` written in one expression, over one integer axis `a`, becomes
+    `tf.nn.softmax(z, axis=a)` (`keras.ops.softmax`). A softmax takes one axis: a sum
+    over a list or tuple of axes, or over all of them (`axis=None`, no axis), gets no fix
+    (the help line shifts the exponent by its maximum over the same axes). A sum assigned
+    to a variable first, and the other divisions (which need a shift or a clip chosen for
+    the model), are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
     `exp(minimum(tw, 4.135)) * wa` (4.135 = log(1000 / 16), torchvision's and detectron's
     clamp), which changes every box predicted more than 62.5 times its anchor. Unsafe, for a
     hand-written softplus written in one expression: `log(1 + exp(z))` becomes
@@ -115,6 +118,7 @@ class ExpOverflow(Rule):
     severity = "warning"
     summary = "exp of an unbounded value feeding a sum, a division or a box size"
     fix_safety = "safe"
+    fix_safety_detail = "safe for a logsumexp or a softmax, else unsafe"
     VALID = [
         "import tensorflow as tf\nlse = tf.math.reduce_logsumexp(z, axis=-1)\n",
         "import tensorflow as tf\nm = tf.reduce_max(z, axis=-1, keepdims=True)\n"
@@ -366,17 +370,37 @@ class ExpOverflow(Rule):
             confidence = "medium"
         evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
                             name=top.zero.name if top.zero else None)
-        axis = self._axis(bottom.node if isinstance(bottom.node, cst.Call) else None)
+        reduce_call = bottom.node if isinstance(bottom.node, cst.Call) else None
+        axis = self._axis(reduce_call)
         namespace, prefix = self.namespace(exp_call)
         spelled = f"{prefix}.nn.softmax" if namespace == "tf" else f"{prefix}.softmax"
-        args = shown + (f", axis={axis}" if axis else "")
+        if self._one_axis(reduce_call):
+            suggestion = (f"use `{spelled}({shown}, axis={axis})`, which shifts the logits by "
+                          f"their maximum (or `log_softmax` / a fused cross-entropy if a log "
+                          f"follows)")
+        else:
+            # A softmax takes one axis (by default the last): a sum over several, or over
+            # all of them, is normalized by hand, with the shift over the same axes.
+            maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
+            over = f"axis={axis}, " if axis and axis != "None" else ""
+            suggestion = (f"shift the exponent by its maximum over the axes of the sum, in "
+                          f"the numerator and the denominator: `{shown} - {maximum}({shown}, "
+                          f"{over}keepdims=True)`")
         self.report(node, f"hand-written softmax `{self.compact(node)}`: {{evidence}}",
-                    evidence=evidence,
-                    suggestion=f"use `{spelled}({args})`, which shifts the logits by their "
-                               f"maximum (or `log_softmax` / a fused cross-entropy if a log "
-                               f"follows)",
+                    evidence=evidence, suggestion=suggestion,
                     fix=self._softmax_fix(node, numerator, denominator, exp_call, spelled,
                                           namespace))
+
+    def _one_axis(self, reduce_call: Optional[cst.Call]) -> bool:
+        """The sum is over one axis, an integer: what a softmax's `axis` can say. (Not a
+        list or a tuple of axes, which `tf.nn.softmax` rejects, nor `None` or no axis, a
+        sum over every axis, where the softmax's default is the last axis only.)"""
+        axis = self.analysis.axis(reduce_call) if reduce_call is not None else None
+        if axis is None or isinstance(axis, (cst.Tuple, cst.List, cst.Set)):
+            return False
+        number = self.analysis.value(axis).const
+        return number is not None and number == int(number) and not (
+            isinstance(axis, cst.Name) and axis.value in ("True", "False"))
 
     def _inside_log(self, node: cst.CSTNode) -> bool:
         parent = self.analysis.parent(node)
@@ -391,13 +415,15 @@ class ExpOverflow(Rule):
                      denominator: cst.BaseExpression, exp_call: cst.Call, spelled: str,
                      namespace: str) -> Optional[Fix]:
         """``exp(z) / reduce_sum(exp(z), axis=a, keepdims=True)`` → ``softmax(z, axis=a)``:
-        only with an explicit axis and keepdims (otherwise the sum is over other axes)."""
+        only with one integer axis and keepdims (otherwise the sum is over other axes, or
+        `axis=` is not one the softmax takes)."""
         if numerator is not exp_call or not isinstance(denominator, cst.Call):
             return None
         axis = self.analysis.axis(denominator)
         keepdims = self.analysis.keyword(denominator, "keepdims")
         inner = denominator.args[0].value if denominator.args else None
-        if (axis is None or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
+        if (not self._one_axis(denominator)
+                or not (isinstance(keepdims, cst.Name) and keepdims.value == "True")
                 or not isinstance(inner, cst.Call)
                 or self.analysis.code(inner).strip()
                 != self.analysis.code(exp_call).strip()):

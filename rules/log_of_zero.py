@@ -42,7 +42,9 @@ class LogOfZero(Rule):
     next to a float16 value). That changes values near 0, which is the point, so it is
     applied only with `--unsafe-fixes`. NAN103 has exact (safe) rewrites for
     `log(softmax(z))` and `log(sigmoid(z))`. A value that can be negative gets no fix: an
-    epsilon does not help there.
+    epsilon does not help there; the help line shows the guard that keeps every value
+    where the argument is at least the epsilon, `tf.math.log(tf.maximum(x, 1e-7))`, for
+    an argument not meant to be negative.
 
     ## Options
     None for the rule. The analysis option `probability-parameters` lists the parameter
@@ -92,8 +94,15 @@ class LogOfZero(Rule):
             suggestion = ("take the log from the logits: `tf.math.log_sigmoid(logits)`, or use "
                           "`tf.nn.sigmoid_cross_entropy_with_logits` for a cross-entropy")
         elif value.zero is None:
-            suggestion = (f"make the argument positive before the log, e.g. "
-                          f"`tf.nn.softplus({shown}) + {self.epsilon(value)}`")
+            # A guard, not another model: the clip changes only the values whose log was
+            # NaN (softplus of the argument would change every value).
+            prefix = self.namespace(node)[1]
+            clipped = self.template(f"{prefix}.maximum({{x}}, {self.epsilon(value)})",
+                                    x=argument)
+            suggestion = (f"if the argument is not meant to be negative, clip it: "
+                          f"`{self.rewritten(node, argument, clipped)}` (the same value "
+                          f"wherever it is at least {self.epsilon(value)}); else the log "
+                          f"needs an argument of another form")
         else:
             guarded = self.source(node.deep_replace(argument, self.plus_epsilon(argument, value)))
             suggestion = f"add an epsilon: `{guarded}`, or clip the value"

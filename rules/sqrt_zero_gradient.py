@@ -60,13 +60,13 @@ class SqrtZeroGradient(Rule):
     ```
 
     ## Fix safety
-    Unsafe: where the argument can be 0 (and is not known to be negative), the fix adds the
-    configured `fix-epsilon` inside the root or power (`tf.sqrt(x + 1e-7)`,
-    `(x + 1e-7) ** 0.5`, `tf.pow(x + 1e-7, 0.5)`, `tf.pow(x + 1e-7, 0.2)`;
-    `fix-epsilon-gradient`, default `1e-12`, under a root of squared gradients; `K.std(x)` →
-    `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0 and is applied only with
-    `--unsafe-fixes`; the help line shows the code the fix writes, with the configured
-    epsilon. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix;
+    Safe for the root of an exp, else unsafe. Unsafe: where the argument can be 0 (and is
+    not known to be negative), the fix adds the configured `fix-epsilon` inside the root or
+    power (`tf.sqrt(x + 1e-7)`, `(x + 1e-7) ** 0.5`, `tf.pow(x + 1e-7, 0.5)`,
+    `tf.pow(x + 1e-7, 0.2)`; `fix-epsilon-gradient`, default `1e-12`, under a root of squared
+    gradients; `K.std(x)` → `K.sqrt(K.var(x) + 1e-7)`), which changes values near 0 and is
+    applied only with `--unsafe-fixes`; the help line shows the code the fix writes, with the
+    configured epsilon. `tf.sqrt(tf.exp(v))` → `tf.exp(0.5 * v)` is exact and is a safe fix;
     `sqrt(exp(v) * c)` gets no fix (write `tf.exp(0.5 * v) * tf.sqrt(c)`). A value that can
     be negative gets no fix.
 
@@ -84,6 +84,7 @@ class SqrtZeroGradient(Rule):
     severity = "warning"
     summary = "square root of a value that can be 0 (infinite gradient)"
     fix_safety = "unsafe"
+    fix_safety_detail = "safe for the root of an exp, else unsafe"
     VALID = [
         "import tensorflow as tf\nd = tf.sqrt(tf.reduce_sum(tf.square(a - b)) + 1e-7)\n",
         "import tensorflow as tf\ndef f(variance):\n    return tf.sqrt(variance)\n",

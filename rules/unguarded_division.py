@@ -55,7 +55,7 @@ class UnguardedDivision(Rule):
 
     ## Use instead
     ```python
-    loss = tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)
+    loss = tf.reduce_sum(per_example * mask) / tf.maximum(count, 1)
     # or, if an empty mask should give 0:
     loss = tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)
     # or, for a continuous denominator:
@@ -66,9 +66,12 @@ class UnguardedDivision(Rule):
     Safe for proven counts, else unsafe. A denominator that the value analysis proves to
     hold whole numbers and never to be negative (a sum of casts of booleans: comparisons,
     `tf.cast(x > 0, ...)`, `tf.not_equal`, `tf.sequence_mask`; of one-hot rows; of integer
-    tensors proven non-negative; `tf.math.count_nonzero`) is 0 or at least 1, so it is clamped:
-    `total / tf.maximum(count, 1.0)` (`1` for a count cast to an integer dtype; `tf.` as the
-    file spells it, `ops.` or `K.` for Keras). That is safe: the result equals the old one
+    tensors proven non-negative; `tf.math.count_nonzero`), or that has an integer dtype and
+    is never negative, is 0 or at least 1, so it is clamped: `total / tf.maximum(count, 1)`
+    (the integer 1 takes the count's dtype, float or integer, where `1.0` fails for the
+    int64 of `count_nonzero`; `tf.` as the file spells it, `ops.` or `K.` for Keras; a
+    parenthesized count is replaced with its parentheses, as the help line writes it).
+    That is safe: the result equals the old one
     wherever the old one was finite, and the numerator keeps its gradient; `--fix` applies
     it. If an empty count should give 0, `tf.math.divide_no_nan(total, count)` is the
     alternative the help line names.
@@ -80,8 +83,9 @@ class UnguardedDivision(Rule):
     it may hold weights such as 0.25). Where such a denominator is known not to be
     negative, the fix adds the configured `fix-epsilon` (`total / (norm + 1e-7)`;
     `fix-epsilon-float16` for a float16 value), also inside `tf.divide(a, b)` and
-    `divide_no_nan(a, b)`. That fix is unsafe: it changes values where the denominator is
-    near 0, which is the point, so it is applied only with `--unsafe-fixes`. A whole-number
+    `divide_no_nan(a, b)`; never to an integer, which takes no epsilon. That fix is
+    unsafe: it changes values where the denominator is near 0, which is the point, so it
+    is applied only with `--unsafe-fixes`. A whole-number
     denominator not proven non-negative (an integer cast of a parameter) gets the clamp,
     unsafe. A denominator that can be negative gets no fix: adding an epsilon can move its
     zero instead of removing it.
@@ -167,24 +171,6 @@ class UnguardedDivision(Rule):
             top = self.analysis.argument(node, op, 0) if op is not None else None
         return self.source(top) if top is not None else "numerator"
 
-    def _integer(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
-        """Whether a count is of an integer dtype (`tf.cast(mask, tf.int32)` summed): then
-        the clamp is `maximum(count, 1)`, since `maximum(int_tensor, 1.0)` fails."""
-        if depth > 6 or node is None:
-            return False
-        if isinstance(node, cst.Name):
-            return self._integer(self.analysis.definition(node), depth + 1)
-        if not isinstance(node, cst.Call):
-            return False
-        op = self.analysis.op_of(node)
-        if op is None:
-            return False
-        if op.name == "cast":
-            dtype = self.analysis.argument(node, op, 1) or self.analysis.keyword(node, "dtype")
-            return dtype is not None and "int" in self.source(dtype)
-        argument = self.analysis.argument(node, op, 0)
-        return argument is not None and self._integer(argument, depth + 1)
-
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
         if evidence is None:
@@ -196,25 +182,27 @@ class UnguardedDivision(Rule):
         numerator = self._numerator(node)
         family, prefix = self.namespace(
             evidence.node if isinstance(evidence.node, cst.Call) else None)
-        one = "1" if self._integer(evidence.node) else "1.0"
-        # The help is written in the division's own form: `a / b`, or `a /= b`.
-        divide = " /= " if isinstance(node, cst.AugAssign) else " / "
+        # The help shows the division as the fix writes it, in its own form: `a / b`,
+        # `a /= b`, `tf.math.divide(a, b)`.
         assign = f"{numerator} = " if isinstance(node, cst.AugAssign) else ""
-        clamp = f"`{numerator}{divide}{prefix}.maximum({shown}, {one})`"
+        clamp = f"`{self.rewritten(node, denominator, self.clamp(denominator, prefix))}`"
         no_nan = (f"; or `{assign}{prefix}.math.divide_no_nan({numerator}, {shown})` if an "
                   "empty " if family == "tf" and evidence.discrete and not evidence.tiny
                   else "")
-        if value.whole and value.negative is None:
-            # Whole numbers: proven not negative, a count is 0 or at least 1, so the clamp
+        integer = self.integer_typed(denominator)
+        if (value.whole or integer) and value.negative is None:
+            # Whole numbers (proven, or of an integer dtype, to which no epsilon can be
+            # added): proven not negative, a count is 0 or at least 1, so the clamp
             # changes nothing where the division was finite (safe); otherwise (an integer
             # cast of a parameter) it is the fix an integer dtype can take, unsafe.
-            exact = ("is exact wherever the count is not 0" if value.is_count else
+            count = value.is_count or (integer and value.nonnegative)
+            exact = ("is exact wherever the count is not 0" if count else
                      "is exact if the count is never negative (a mask of 0s and 1s)")
             suggestion = (f"clamp the count: {clamp} {exact} and keeps the gradient of the "
                           "numerator" + (no_nan and no_nan + "count should give 0"))
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
-                           self.template(f"{prefix}.maximum({{d}}, {one})", d=denominator),
-                           safety="safe" if value.is_count else "unsafe")
+                           self.clamp(denominator, prefix),
+                           safety="safe" if count else "unsafe")
         elif evidence.producer == "variance_epsilon":
             suggestion = clip_variance(evidence, self.namespace(
                 self._op_call(evidence.node))[1])
@@ -225,9 +213,11 @@ class UnguardedDivision(Rule):
             guarded = self.plus_epsilon(denominator, value,
                                         parenthesize=isinstance(node, cst.BinaryOperation))
             suggestion = (f"add an epsilon to the denominator: "
-                          f"`{numerator}{divide}{self.source(guarded)}`"
+                          f"`{self.rewritten(node, denominator, guarded)}`"
                           + (no_nan and no_nan + "selection should give 0"))
-            if evidence.discrete and evidence.convention:
+            if evidence.discrete and evidence.convention and self.holds(
+                    denominator, evidence.node) is not False:
+                # (not for a value computed from the count: a fraction, a scaled count)
                 suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
                                "is exact")
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
@@ -249,8 +239,8 @@ class UnguardedDivision(Rule):
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False):
         value = self.analysis.value(denominator)
-        if value.negative is not None:
-            return None
+        if value.negative is not None or self.integer_typed(denominator):
+            return None  # the epsilon could move the zero; an integer takes no epsilon
         return self.fix("add an epsilon to the denominator", denominator,
                         self.plus_epsilon(denominator, value, parenthesize=operand))
 
@@ -259,14 +249,15 @@ class UnguardedDivision(Rule):
         if evidence is None or not evidence.tiny:
             return  # an exact 0 (a count, a mask, a relu) is what divide_no_nan guards
         shown = self.source(denominator)
-        guarded = self.source(self.plus_epsilon(denominator, self.analysis.value(denominator)))
+        guarded = self.rewritten(node, denominator, self.plus_epsilon(
+            denominator, self.analysis.value(denominator)))
         self.report(node, f"`divide_no_nan` guards only an exact 0, but `{shown}` can get "
                     f"tiny without being 0 (the value and its gradient overflow): {{evidence}}",
                     evidence=evidence.weaker("medium"),
                     suggestion=clip_variance(evidence, self.namespace(
                         self._op_call(evidence.node))[1])
                     if evidence.producer == "variance_epsilon" else
-                    f"add an epsilon instead: `{self._numerator(node)} / ({guarded})`",
+                    f"add an epsilon to the denominator: `{guarded}`",
                     fix=None if evidence.producer == "variance_epsilon"
                     else self._fix(denominator))
 

@@ -168,8 +168,14 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if home is not None and logits is not None and probability is not None:
             # The logits live inside another function: say what to change there, and use
             # only what exists here (the call that returns the probability).
-            change = (f"make `{home.name.value}` return the logits `{logits}` "
-                      f"instead of their {kind}, then ")
+            receiver = self._receiving_function(probability)
+            if receiver is not None:
+                # `model` passes the softmax on to `helper(v)`, which takes the log.
+                change = (f"pass the logits `{logits}` from `{home.name.value}` to "
+                          f"`{receiver.name.value}` instead of their {kind}, then ")
+            else:
+                change = (f"make `{home.name.value}` return the logits `{logits}` "
+                          f"instead of their {kind}, then ")
             logits = self.source(probability)
         if factor is not None and not self._same_probability(factor, producer):
             labels, sparse = self._labels(factor)
@@ -192,8 +198,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if "one_branch" in self.analysis.value(argument).tags:
             # `p` is the softmax on one path only (a branch, another method's assignment).
             suggestion = f"on the path where `{shown}` is the {kind} output: {suggestion}"
-        self.report(node, message, evidence=evidence, suggestion=suggestion,
-                    fix=self._log_fix(node, probability, producer, complement))
+        fix = self._log_fix(node, probability, producer, complement)
+        self.report(node, message, evidence=evidence, suggestion=self._fix_first(
+            suggestion, fix), fix=fix)
 
     def _diagnose(self, argument: cst.BaseExpression) -> Optional[Tuple[str, bool, Evidence]]:
         """(softmax or sigmoid, whether it is `1 - p`, the evidence) for a log's argument."""
@@ -242,11 +249,39 @@ class UnstableSoftmaxCrossEntropy(Rule):
         labels, _ = self._labels(labels_a)
         suggestion = self._cross_entropy("sigmoid", self.namespace(call, _FUSED_FAMILIES),
                                          labels, logits, False, call)
+        fix = self._both_fixed(log_a, log_b, evidence.node)
         self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
                     f"of the sigmoid output is -inf once it saturates to 0, and the log of "
                     f"`1 - p` once it saturates to 1, so the loss is inf and its gradient NaN: "
-                    f"{{evidence}}", evidence=evidence, suggestion=suggestion,
-                    fix=self._both_fixed(log_a, log_b, evidence.node), covers=(log_a, log_b))
+                    f"{{evidence}}", evidence=evidence,
+                    suggestion=self._fix_first(suggestion, fix), fix=fix,
+                    covers=(log_a, log_b))
+
+    def _receiving_function(self, probability: cst.BaseExpression
+                            ) -> Optional[cst.FunctionDef]:
+        """The function whose parameter ``probability`` is (the softmax came in as an
+        argument, not from a call's return), or None."""
+        if not isinstance(probability, cst.Name):
+            return None
+        bound = self.analysis.binding(probability.value)
+        function = bound[0].node if bound is not None and bound[0].kind == "param" else None
+        while function is not None and not isinstance(function, cst.FunctionDef):
+            function = self.analysis.parent(function)
+        return function
+
+    def _fix_first(self, suggestion: str, fix: Optional[Fix]) -> str:
+        """The help leads with what the fix writes, where it names something else (a fused
+        cross-entropy, which the fix does not apply: it keeps the labels' sum)."""
+        if fix is None:
+            return suggestion
+        written = [self.source(new) for _, new in fix.replacements
+                   if isinstance(new, cst.CSTNode)]
+        if all(text in suggestion for text in written):
+            return suggestion
+        shown = " and ".join(f"`{text}`" for text in written)
+        logs = "logs" if len(written) > 1 else "log"
+        return (f"use {shown} in place of the {logs} (what the fix writes: the same value, "
+                f"computed stably); or {suggestion}")
 
     def _both_fixed(self, log_p: cst.Call, log_q: cst.Call, producer: cst.CSTNode
                     ) -> Optional[Fix]:

@@ -75,7 +75,7 @@ class WhereDoesNotGuardGradient(Rule):
     ## Fix safety
     Safe for a division by a proven count, else unsafe. A division in the branch by a value
     the analysis proves to be 0 or at least 1 (a sum of casts of booleans, of one-hot rows)
-    gets the count clamp, `total / tf.maximum(count, 1.0)`, also where the division is
+    gets the count clamp, `total / tf.maximum(count, 1)`, also where the division is
     assigned to a variable first: it changes no value the where keeps, and the branch not
     taken gets a finite gradient; `--fix` applies it.
     Otherwise, where the singular op sits in the branch itself, the fix guards its argument
@@ -388,11 +388,11 @@ class WhereDoesNotGuardGradient(Rule):
         no value the where keeps and gives the branch not taken a finite gradient, so it is
         the exact fix, and safe. (help, fix), or None for any other denominator."""
         value = self.analysis.value(site.operand)
-        if site.kind != "divide" or not value.is_count:
+        if site.kind != "divide" or not (value.is_count or (
+                value.nonnegative and self.integer_typed(site.operand))):
             return None
         prefix = self.namespace(node)[1]
-        one = "1" if value.dtype is not None and "int" in value.dtype else "1.0"
-        clamped = self.template(f"{prefix}.maximum({{d}}, {one})", d=site.operand)
+        clamped = self.clamp(site.operand, prefix)
         written = self.source(site.node.deep_replace(site.operand, clamped))
         if written == self.source(site.node):
             return None  # the denominator is inside a helper the where calls

@@ -1,4 +1,4 @@
-"""NAN101's count clamp, `total / maximum(count, 1.0)`, is a safe fix only where the value
+"""NAN101's count clamp, `total / maximum(count, 1)`, is a safe fix only where the value
 analysis proves the denominator is 0 or at least 1 (whole numbers, never negative).
 
 A fraction, a masked sum of continuous values and a sum of weights can lie between 0 and 1,
@@ -160,7 +160,7 @@ def test_a_boolean_mask_count_keeps_its_safe_clamp(style):
     prefix = {"tf2": "tf", "tf1": "tf1", "keras3": "ops"}[style]
     fixed = _fixed_division(outcome.text)
     assert outcome.fixed == 1 and f"/ {prefix}.maximum(" in fixed[0], fixed
-    assert fixed[0].endswith(", 1.0) # the division"), fixed
+    assert fixed[0].endswith(", 1) # the division"), fixed
 
 
 def test_the_help_line_names_the_clamp_for_a_convention_only_as_a_condition():
@@ -184,3 +184,74 @@ def test_an_integer_count_of_a_mask_by_name_gets_the_clamp_unsafe():
     assert finding.fix["safety"] == "unsafe"
     assert "tf.maximum(n, 1)" in finding.fix["edits"][0]["replacement"]
     assert "is exact if the count is never negative" in finding.suggestion
+
+
+# Integer counts: `count_nonzero` is int64 unless told otherwise, a cast may be to int32.
+INTEGER_COUNTS = {
+    "count-nonzero": """
+        def share(x):
+            n = tf.math.count_nonzero(x)
+            return 1 / (2 * n)  # the division
+        """,
+    "count-nonzero-int32": """
+        def share(x):
+            n = tf.math.count_nonzero(x, dtype=tf.int32)
+            return tf.size(x) / n  # the division
+        """,
+    "integer-mean": """
+        def share(x):
+            n = tf.reduce_mean(tf.cast(x > 0, tf.int32))
+            return 10 / n  # the division
+        """,
+    "keras3-sum": """
+        def share(x):
+            n = ops.sum(ops.cast(x > 0, "int32"))
+            return 10 / n  # the division
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTEGER_COUNTS))
+def test_an_integer_count_gets_a_clamp_with_the_integer_one_that_runs(name):
+    """`maximum(n, 1.0)` fails for an integer count under TF (and `n + 1e-7` too): the
+    safe clamp is written with the integer 1, the help shows what the fix writes, and the
+    fixed function runs and keeps its finite result."""
+    tf = pytest.importorskip("tensorflow")
+    source = _source(INTEGER_COUNTS[name])
+    finding = _division(source)
+    assert finding.fix is not None and finding.fix["safety"] == "safe", finding.fix
+    outcome = fix_source(source, "case.py", options_for(), SAFETIES["unsafe"])
+    fixed = _fixed_division(outcome.text)[0]
+    assert "1e-7" not in fixed and fixed.endswith(", 1) # the division"), fixed
+    assert fixed.split("return ", 1)[1].rsplit(" #", 1)[0] in finding.suggestion
+    before, after = {}, {}
+    exec(source, before)
+    exec(outcome.text, after)
+    x = tf.constant([[1.0, 2.0], [5.0, 3.0]])  # no zero: the original is finite
+    assert float(after["share"](x)) == float(before["share"](x))
+    assert bool(tf.math.is_finite(tf.cast(after["share"](tf.zeros([2, 2])), tf.float64)))
+
+
+def test_the_integer_one_clamps_every_dtype_under_tensorflow():
+    """The clamp's integer literal takes the dtype of the count, float or integer."""
+    tf = pytest.importorskip("tensorflow")
+    ops = pytest.importorskip("keras").ops
+    for dtype in (tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64):
+        for maximum in (tf.maximum, ops.maximum):
+            clamped = maximum(tf.constant([0, 3], dtype), 1)
+            assert clamped.dtype == dtype and [float(v) for v in clamped] == [1.0, 3.0]
+
+
+@pytest.mark.parametrize("style", ["tf2", "tf1", "keras3"])
+def test_a_fraction_is_not_called_a_count_nor_helped_to_the_clamp(style):
+    """`fraction = reduce_sum(keep) / size` is computed from the count: the message says
+    so, and the help does not offer the clamp, which would make the rescaling a no-op."""
+    finding = _division(_source(FRACTION[style]))
+    assert "`fraction` is built from the count" in finding.message, finding.message
+    assert "maximum" not in finding.suggestion and "clamp" not in finding.suggestion
+
+
+def test_a_sum_of_a_mask_by_name_is_still_helped_to_the_clamp_on_a_condition():
+    finding = _division(_source(SAMPLE_WEIGHT_SUM["tf2"]))
+    assert "it is the count `tf.reduce_sum(sample_weight)`" in finding.message
+    assert "clamping the count" in finding.suggestion

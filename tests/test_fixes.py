@@ -62,6 +62,20 @@ def test_fix_safety_is_documented(rule):
         assert "No automatic fix" in section or "no automatic fix" in section, section
 
 
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name)
+def test_a_rule_with_safe_and_unsafe_fixes_says_when_each(pair):
+    """`nanlint rules` must not call a rule's fix "safe" when some of its fixes are unsafe
+    (or the other way round): such a rule says which is which in `fix_safety_detail`."""
+    code = _code(pair)
+    findings = lint_source(pair.read_text(encoding="utf-8"), pair.name, options_for())
+    safeties = {f.fix["safety"] for f in findings if f.code == code and f.fix}
+    [rule] = [r for r in registry.every_rule() if r.code == code]
+    if len(safeties) > 1:
+        assert rule.fix_safety_detail, f"{code} has {sorted(safeties)} fixes"
+    elif not rule.fix_safety_detail:
+        assert safeties == {rule.fix_safety}, (code, rule.fix_safety, safeties)
+
+
 def test_safe_fixes_only_by_default():
     safe = fix_source(LOG_OF_RELU, "a.py", options_for(), SAFETIES["safe"])
     assert safe.text == LOG_OF_RELU and safe.fixed == 0
@@ -157,7 +171,8 @@ class BrokenFix(Rule):
 
     def visit_Call(self, node):
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "log":
-            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+            broken = cst.Attribute(value=cst.Name("tf"), attr=cst.Name("def"))  # `tf.def`
+            self.report(node, "log", fix=self.fix("break it", node, broken))
 
 
 def test_a_fix_that_would_not_parse_is_not_written(tmp_path):
@@ -287,7 +302,8 @@ class BrokenOnX(Rule):
     def visit_Call(self, node):
         if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "log"
                 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "x"):
-            self.report(node, "log", fix=self.fix("break it", node, cst.Name("def")))
+            broken = cst.Attribute(value=cst.Name("tf"), attr=cst.Name("def"))  # `tf.def`
+            self.report(node, "log", fix=self.fix("break it", node, broken))
 
 
 def test_many_fixes_are_applied_in_one_pass_and_a_broken_one_costs_no_parse_per_fix(

@@ -89,7 +89,7 @@ def test_the_mask_count_message_says_it_is_a_convention():
               "    return tf.reduce_sum(x * mask) / tf.reduce_sum(mask)\n")
     [finding] = lint_source(source, "m.py", options_for(["NAN101"]))
     assert finding.confidence == "medium" and "a convention" in finding.message
-    assert "tf.maximum(tf.reduce_sum(mask), 1.0)" in finding.suggestion or (
+    assert "tf.maximum(tf.reduce_sum(mask), 1)" in finding.suggestion or (
         "divide_no_nan" in finding.suggestion)
 
 

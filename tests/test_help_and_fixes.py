@@ -85,13 +85,13 @@ def masked_mean(per_example, labels):
 def test_a_count_is_clamped_as_the_help_says_and_the_help_names_the_numerator(lint):
     [finding] = lint(COUNT, ["NAN101"])
     assert finding.suggestion.startswith(
-        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)`")
+        "clamp the count: `tf.reduce_sum(per_example * mask) / tf.maximum(count, 1)`")
     assert "numerator`" not in finding.suggestion and "(numerator" not in finding.suggestion
     assert "`tf.math.divide_no_nan(tf.reduce_sum(per_example * mask), count)`" in (
         finding.suggestion)
     # Exact for a count (0 or >= 1), so safe: plain --fix applies it.
     outcome = fix_source(COUNT, "count.py", options_for(["NAN101"]), SAFETIES["safe"])
-    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1.0)")
+    assert outcome.text == COUNT.replace("/ count", "/ tf.maximum(count, 1)")
     assert outcome.findings == []
 
 
@@ -238,3 +238,98 @@ def test_the_superseded_table_matches_the_rules():
         for superseded in registry.rule_class(code).supersedes:
             table.setdefault(superseded, []).append(code)
     assert {k: tuple(sorted(v)) for k, v in table.items()} == registry.SUPERSEDED_BY
+
+
+FROM_IMPORTS = """from tensorflow import cast, reduce_sum, float32
+from tensorflow.math import log
+from tensorflow.nn import softmax
+
+
+def masked(loss, labels):
+    pos = cast(labels > 0, float32)
+    return reduce_sum(loss * pos) / reduce_sum(pos)
+
+
+def ce(labels, logits):
+    return -reduce_sum(labels * log(softmax(logits)), axis=-1)
+"""
+
+
+@pytest.mark.parametrize("imports, fixed", [
+    ("", False),  # no `tf` in the file: a fix naming one would raise NameError
+    ("import tensorflow as tf\n", True),
+])
+def test_a_fix_names_only_a_module_the_file_binds(imports, fixed):
+    source = imports + FROM_IMPORTS
+    outcome = fix_source(source, "f.py", options_for(["NAN101", "NAN103"]),
+                         SAFETIES["unsafe"])
+    assert sorted(f.code for f in outcome.findings if fixed or f.suggestion) == (
+        [] if fixed else ["NAN101", "NAN103"])  # unfixed, each still has its help
+    assert (outcome.text != source) is fixed and outcome.fixed == (2 if fixed else 0)
+    if fixed:
+        assert "tf.maximum(reduce_sum(pos), 1)" in outcome.text
+        assert "tf.nn.log_softmax(logits)" in outcome.text
+    else:
+        assert not any(f.fix for f in outcome.findings)
+
+
+HANDWRITTEN_SOFTMAX = """import tensorflow as tf
+
+
+def normalize(z):
+    return tf.exp(z) / tf.reduce_sum(tf.exp(z), axis={axis}, keepdims=True)
+"""
+
+
+@pytest.mark.parametrize("axis, fixed", [
+    ("1", "tf.nn.softmax(z, axis=1)"),
+    ("-1", "tf.nn.softmax(z, axis=-1)"),
+    ("None", None),  # a sum over every axis; the softmax's default is the last one
+    ("[1, 2]", None),  # tf.nn.softmax takes one axis: a list raises TypeError
+    ("(1,)", None),
+])
+def test_a_handwritten_softmax_is_rewritten_only_over_one_axis(axis, fixed):
+    source = HANDWRITTEN_SOFTMAX.format(axis=axis)
+    outcome = fix_source(source, "s.py", options_for(["NAN104"]), SAFETIES["unsafe"])
+    [finding] = outcome.findings if fixed is None else [None]
+    if fixed is not None:
+        assert outcome.fixed == 1 and f"return {fixed}\n" in outcome.text
+        return
+    assert outcome.text == source and finding.fix is None
+    over = "" if axis == "None" else f"axis={axis}, "
+    assert f"`z - tf.reduce_max(z, {over}keepdims=True)`" in finding.suggestion
+    assert "softmax(z" not in finding.suggestion
+
+
+def test_a_cross_entropy_help_leads_with_what_the_fix_writes(lint):
+    """The fix keeps the labels' sum and writes `log_softmax`: the help says so first, then
+    names the fused loss as the other way."""
+    source = ("import tensorflow as tf\n\n\ndef loss(labels, logits):\n"
+              "    p = tf.nn.softmax(logits)\n"
+              "    return -tf.reduce_sum(labels * tf.math.log(p), axis=-1)\n")
+    [finding] = lint(source, ["NAN103"])
+    assert finding.suggestion.startswith("use `tf.nn.log_softmax(logits)` in place of the log")
+    assert "softmax_cross_entropy_with_logits" in finding.suggestion
+    fixed = fix_source(source, "c.py", options_for(["NAN103"]), SAFETIES["safe"]).text
+    assert "labels * tf.nn.log_softmax(logits)" in fixed
+
+
+def test_a_softmax_passed_to_a_helper_is_helped_at_the_call(lint):
+    """`model` passes its softmax to `helper`, which takes the log: the logits are to be
+    passed instead; `model` returns no softmax to change."""
+    source = ("import tensorflow as tf\n\n\ndef helper(v):\n    return tf.math.log(v)\n\n\n"
+              "def model(logits):\n    p = tf.nn.softmax(logits)\n    return helper(p)\n")
+    [finding] = lint(source, ["NAN103"])
+    assert finding.suggestion.startswith(
+        "pass the logits `logits` from `model` to `helper` instead of their softmax"), (
+        finding.suggestion)
+
+
+def test_a_log_of_a_value_that_can_be_negative_is_helped_to_a_guard(lint):
+    """A clip changes only the values whose log was NaN; `softplus` of the argument (the
+    old help) changed every value, the model's math."""
+    source = ("import tensorflow as tf\n\n\ndef loss(x):\n    d1 = tf.tanh(x)\n"
+              "    return tf.reduce_mean(tf.math.log(d1 + 1e-7))\n")
+    [finding] = lint(source, ["NAN102"])
+    assert "`tf.math.log(tf.maximum(d1 + 1e-7, 1e-7))`" in finding.suggestion
+    assert "softplus" not in finding.suggestion and finding.fix is None

@@ -5,7 +5,7 @@ import tensorflow as tf
 def masked_mean_loss(per_example, labels):
     mask = tf.cast(labels > 0, tf.float32)
     count = tf.reduce_sum(mask)
-    return tf.reduce_sum(per_example * mask) / tf.maximum(count, 1.0)  # fixed: NAN101
+    return tf.reduce_sum(per_example * mask) / tf.maximum(count, 1)  # fixed: NAN101
 
 
 def run():

@@ -369,7 +369,8 @@ class Analysis(Expressions):
         """A name read after ``tf.debugging.assert_positive(name)`` (or a control dependency
         on it) is guarded: the assertion stops the program before a 0 gets through."""
         value = super()._compute(expr, scope, index)
-        if (isinstance(expr, cst.Name) and (value.zero or value.negative)
+        if (isinstance(expr, cst.Name)
+                and (value.zero or value.negative or "mask_parameter" in value.tags)
                 and isinstance(scope.node, (cst.FunctionDef, cst.Module))
                 and self._mentions(_GUARD_WORDS)  # (the module index spells no others)
                 and self._flow().has_assertions()):
@@ -385,5 +386,7 @@ def _guarded(value: Value, asserted: str) -> Value:
         return replace(value, zero=None)
     lo, lo_open = (value.lo, value.lo_open) if value.lo >= 0 else (0.0, False)
     if asserted == "positive":
-        return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0)
+        # nor a mask by convention (a float cast of a parameter), whose sum may be 0
+        return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
+                       tags=value.tags - {"mask_parameter"})
     return replace(value, negative=None, lo=lo, lo_open=lo_open)
