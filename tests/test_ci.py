@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from cli_helpers import TF_CLEAN, TF_LOG
-from test_doc_links import anchors
+from test_doc_links import anchors, relative_links
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -192,11 +192,16 @@ def test_sarif_format_writes_the_report_with_links_into_the_installed_package(in
     assert "inputs.format == 'sarif'" in upload["if"]
 
 
-def test_installed_package_ships_every_page_of_the_documentation(installed):
+def test_installed_package_ships_every_page_of_the_documentation_and_its_links_work(
+        installed):
     [site_docs] = {folder.resolve() for folder in (installed.temp / "nanlint-venv").glob(
         "lib*/python*/site-packages/nanlint/docs")}
     assert sorted(p.name for p in site_docs.glob("*.md")) == sorted(
         p.name for p in (ROOT / "docs").glob("*.md"))
+    broken = [f"{page.name}: {target}" for page in site_docs.glob("*.md")
+              for target in relative_links(page)
+              if not (page.parent / target.partition("#")[0]).exists()]
+    assert not broken, broken
 
 
 def test_an_unknown_format_is_a_one_line_error(installed, project):
