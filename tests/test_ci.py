@@ -1,8 +1,9 @@
 """The CI integrations: the GitHub Action (action.yml) run step by step as the runner would
 (each `shell: bash` step as `bash --noprofile --norc -eo pipefail <script file>`, each step's
-`if:` with its implied `success()`), and the GitLab CI template of docs/ci.md. The action's install step puts nanlint into a fresh
-virtual environment with `pip install` of this repository, so these tests also check what a
-user's `pip install` ships (the documentation the links point to)."""
+`if:` with its implied `success()`), and the GitLab CI template of docs/ci.md. The action's
+install step puts nanlint into a fresh virtual environment with `pip install` of this
+repository, so these tests also check what a user's `pip install` ships (the documentation
+the links point to)."""
 import json
 import os
 import re
