@@ -295,6 +295,9 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
             value = _number(value)
         if key in ("select", "ignore"):
             setattr(config, key, _codes(value, where))
+            if key == "select" and not config.select:  # as `--select ""`
+                raise ConfigError(f"{where} names no code: nothing would be checked; give "
+                                  "codes such as NAN101, prefixes such as NAN1, or ALL")
         elif key == "exclude":
             config.exclude = _strings(value, where)
         elif key == "per-file-ignores":

@@ -430,6 +430,15 @@ def test_an_empty_code_list_on_the_command_line_is_an_error(tmp_path, nanlint, o
     assert_one_line_error(err, option, "names no code")
 
 
+@pytest.mark.parametrize("files", [{".nanlint.yaml": "select: []\n"},
+                                   {"pyproject.toml": "[tool.nanlint]\nselect = []\n"}])
+def test_an_empty_select_in_the_configuration_is_an_error(tmp_path, nanlint, files):
+    make(tmp_path, {**files, "bad.py": TF_LOG})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "`select` names no code", "nothing would be checked")
+
+
 def test_standard_input_uses_the_configuration_of_its_file_and_force_exclude(tmp_path):
     make(tmp_path, {"a/.nanlint.yaml": "ignore: [NAN102]\nexclude: [gen/]\n",
                     "b/pyproject.toml": "[tool.nanlint\n"})
