@@ -209,7 +209,7 @@ def test_min_confidence(tmp_path, nanlint):
 def test_respect_gitignore_false(tmp_path):
     make(tmp_path, {".gitignore": "ignored.py\n", "ignored.py": TF_LOG})
     walked = run_cli("check", cwd=tmp_path)
-    assert walked.returncode == 2 and "No Python files found under ." in walked.stderr
+    assert walked.returncode == 2 and ".: no Python file or notebook to check" in walked.stderr
     (tmp_path / ".nanlint.yaml").write_text("respect-gitignore: false\n")
     _, document = check_json(cwd=tmp_path)
     assert codes_at(document) == [("ignored.py", 3, "NAN102")]
