@@ -205,6 +205,16 @@ def test_installed_package_ships_every_page_of_the_documentation_and_its_links_w
     assert not broken, broken
 
 
+def test_a_quote_left_open_is_a_one_line_error_and_checks_nothing(installed, project):
+    runner = with_inputs(installed, args="--select 'NAN1")
+    steps = runner.job(cwd=project)
+    assert steps["check"].stdout.strip() == (
+        "::error title=nanlint::args and paths are split as a shell would: "
+        "No closing quotation")
+    assert runner.outputs["check"]["exit-code"] == "2"
+    assert steps["Fail on findings"].returncode == 2
+
+
 def test_an_unknown_format_is_a_one_line_error(installed, project):
     runner = with_inputs(installed, format="xml")
     check = runner.run("check", cwd=project)
