@@ -109,7 +109,9 @@ def _fix_in_cell(document: notebook.Notebook, fix: Optional[Dict[str, Any]], cel
 
 
 def notebook_editable(document: notebook.Notebook, fix: Dict[str, Any]) -> bool:
-    """Whether every line the fix edits is Python as written in its cell."""
-    return all(document.prefix(line) is not None for edit in fix["edits"]
-               for line in range(edit["line"], edit["end_line"] + 1))
+    """Whether every line the fix edits is Python as written in its cell, in a notebook
+    whose file a fix can be written back to."""
+    return document.writable and all(document.prefix(line) is not None
+                                     for edit in fix["edits"]
+                                     for line in range(edit["line"], edit["end_line"] + 1))
 

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from nanlint import registry
 from nanlint.options import LintOptions
@@ -55,13 +55,15 @@ class Config:
     mask_parameters: Optional[List[str]] = None
     delta_parameters: Optional[List[str]] = None
     fix_epsilon_gradient: float = 1e-12
-    line_length: Optional[int] = None  # of the code fixes write (lookup.py: else the
-    # project's ruff or black line-length, else 88)
+    line_length: Optional[int] = None  # of the code fixes write (else the formatter's for
+    # each file, formatter_line_length, else 88)
     rules: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     # `nanlint suspects`: every rule at any confidence, whatever select and ignore say, and
     # the engine ranks every hazard (LintOptions.suspects).
     suspects: bool = False
-    _cache: Dict[FrozenSet[str], LintOptions] = field(default_factory=dict, repr=False)
+    _cache: Dict[Tuple[FrozenSet[str], int], LintOptions] = field(default_factory=dict,
+                                                                   repr=False)
+    _line_lengths: Dict[Path, Optional[int]] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> Dict[str, Any]:
         # A worker process rebuilds its options: the rule classes they hold may come from a
@@ -113,12 +115,15 @@ class Config:
                 relative = file_path.as_posix()
         codes = frozenset(registry.all_codes() if self.suspects
                           else self.enabled_codes(relative))
-        options = self._cache.get(codes)
+        folder = Path(os.path.abspath(file_path)).parent if file_path is not None else Path.cwd()
+        line_length = (self.line_length or formatter_line_length(folder, self._line_lengths)
+                       or 88)
+        options = self._cache.get((codes, line_length))
         if options is None:
             settings = Settings(epsilon=self.epsilon, fix_epsilon=self.fix_epsilon,
                                 fix_epsilon_float16=self.fix_epsilon_float16,
                                 fix_epsilon_gradient=self.fix_epsilon_gradient,
-                                line_length=self.line_length or 88)
+                                line_length=line_length)
             if self.probability_parameters is not None:
                 settings.probability_parameters = frozenset(self.probability_parameters)
             if self.mask_parameters is not None:
@@ -136,8 +141,53 @@ class Config:
                 known_codes=frozenset(registry.all_codes()),
                 engine_codes=frozenset(c for c in codes if c in registry.ENGINE
                                        and not (self.suspects and c != "NAN000")))
-            self._cache[codes] = options
+            self._cache[(codes, line_length)] = options
         return options
+
+
+# Where a formatter sets its line length, in the order ruff reads a folder's files; black's
+# after ruff's in the same pyproject.toml.
+_FORMATTER_SETTINGS = ((".ruff.toml", ()), ("ruff.toml", ()), ("pyproject.toml", ("tool", "ruff")),
+                       ("pyproject.toml", ("tool", "black")))
+
+
+def formatter_line_length(folder: Path, memo: Dict[Path, Optional[int]]) -> Optional[int]:
+    """The line length the project's formatter keeps for the code in ``folder`` (absolute),
+    found as ruff finds its settings, from the folder up whatever the repository or the
+    nanlint configuration: the nearest ``line-length`` of ``.ruff.toml``, ``ruff.toml``, or
+    ``[tool.ruff]``, else ``[tool.black]``, of ``pyproject.toml``. None if no folder sets
+    one. A file that is not valid TOML is passed over (it is reported where it is a
+    nanlint configuration). ``memo`` remembers the answer per folder."""
+    passed: List[Path] = []
+    answer: Optional[int] = None
+    for current in (folder, *folder.parents):
+        if current in memo:
+            answer = memo[current]
+            break
+        passed.append(current)
+        answer = _line_length_set_in(current)
+        if answer is not None:
+            break
+    for current in passed:
+        memo[current] = answer
+    return answer
+
+
+def _line_length_set_in(folder: Path) -> Optional[int]:
+    for name, keys in _FORMATTER_SETTINGS:
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            section: Any = read_toml(path)
+        except ConfigError:
+            continue
+        for key in keys:
+            section = section.get(key) if isinstance(section, dict) else None
+        value = section.get("line-length") if isinstance(section, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
 
 
 def _matches(code: str, selectors: Sequence[str]) -> bool:
@@ -245,6 +295,9 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
             value = _number(value)
         if key in ("select", "ignore"):
             setattr(config, key, _codes(value, where))
+            if key == "select" and not config.select:  # as `--select ""`
+                raise ConfigError(f"{where} names no code: nothing would be checked; give "
+                                  "codes such as NAN101, prefixes such as NAN1, or ALL")
         elif key == "exclude":
             config.exclude = _strings(value, where)
         elif key == "per-file-ignores":

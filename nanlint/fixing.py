@@ -232,8 +232,12 @@ def _culprit(applied: List[Tuple[Finding, int]], starts: List[int], line: int
     return max(before, key=lambda item: item[0])[1] if before else None
 
 
+def _not_applied(problem: str) -> str:
+    return f" (fix not applied: {problem}; nothing was written)"
+
+
 def _refused(outcome: FixOutcome, problem: str) -> FixOutcome:
-    note = f" (fix not applied: {problem}; nothing was written)"
+    note = _not_applied(problem)
     outcome.findings = [replace(f, message=f.message + note) if f.fix else f
                         for f in outcome.findings]
     outcome.problem = problem
@@ -296,6 +300,14 @@ def _fix_notebook(file_path: str, display_path: str, data: bytes, options: LintO
         return sorted(broken + in_cells(document, findings, text), key=lambda f: f.sort_key)
 
     seen.extend(in_notebook(program, document.source))
+    if not document.writable:
+        # No finding offers a fix (cells.notebook_editable), so none is counted as fixable;
+        # one that would have one says why.
+        note = _not_applied(notebook.UNWRITABLE)
+        placed = in_cells(document, program, document.source)
+        return FixOutcome(findings=sorted(broken + [
+            replace(shown, message=shown.message + note) if fixable(found, safeties) else shown
+            for found, shown in zip(program, placed)], key=lambda f: f.sort_key))
     fixed = fix_source(document.source, display_path, options, safeties, program,
                        lambda finding: _in_its_cell(document, finding), describe_line,
                        notebook.cell_starts(document))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from nanlint.config import CONFIG_FILE, Config, ConfigError, load, read_toml
+from nanlint.config import CONFIG_FILE, Config, load, read_toml
 
 # (the configuration file in force, the project root); either may be None
 Found = Tuple[Optional[Path], Optional[Path]]
@@ -74,7 +74,7 @@ class Configurations:
     def __init__(self, config_file: Optional[Path] = None,
                  changes: Optional[Changes] = None) -> None:
         self.changes = changes or Changes()
-        self.fixed = (self.changes.applied(with_line_length(load(config_file)))
+        self.fixed = (self.changes.applied(load(config_file))
                       if config_file is not None else None)
         self._nearest: Dict[Path, Found] = {}
         self._loaded: Dict[Path, Config] = {}  # by configuration file, or by default root
@@ -91,32 +91,6 @@ class Configurations:
         key = found or root or Path.cwd()
         config = self._loaded.get(key)
         if config is None:
-            config = with_line_length(load(found) if found is not None else Config(root=key))
+            config = load(found) if found is not None else Config(root=key)
             config = self._loaded[key] = self.changes.applied(config)
         return config
-
-
-def with_line_length(config: Config) -> Config:
-    """``config`` with the line length its fixes keep: its own ``line-length``, else the
-    project's formatter's (``project_line_length``)."""
-    if config.line_length is None:
-        config.line_length = project_line_length(config.root)
-    return config
-
-
-def project_line_length(root: Path) -> int:
-    """The line length the project's formatter keeps: ``[tool.ruff] line-length``, else
-    ``[tool.black] line-length`` in the root's pyproject.toml, else 88 (both tools'
-    default)."""
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            tools = read_toml(pyproject).get("tool", {})
-        except ConfigError:
-            tools = {}  # a broken pyproject.toml is reported where it is a configuration
-        for tool in ("ruff", "black"):
-            section = tools.get(tool)
-            value = section.get("line-length") if isinstance(section, dict) else None
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-    return 88

@@ -69,6 +69,17 @@ class Notebook:
     # a line that was replaced; and the line as it is written in the cell.
     prefixes: List[Optional[str]] = field(default_factory=list)
     originals: List[str] = field(default_factory=list)
+    text: str = ""  # the file's JSON as read: whether fixes can be written back to it
+    _writable: Optional[bool] = field(default=None, repr=False)
+
+    @property
+    def writable(self) -> bool:
+        """Whether a fix can be written back into the file: its JSON layout is one nanlint
+        reproduces byte for byte (``with_fixed_code``). Asked only for a finding with a fix,
+        so a notebook without one never pays for the re-encoding."""
+        if self._writable is None:
+            self._writable = _layout(json.loads(self.text), self.text) is not None
+        return self._writable
 
     def place(self, line: int) -> Tuple[int, int]:
         """(cell, line in cell) of a line of the concatenated source."""
@@ -100,7 +111,8 @@ class Notebook:
         for index, (cell, _) in enumerate(self.places):
             if cell in cells:
                 lines[index], prefixes[index] = "", None
-        return Notebook("\n".join(lines), list(self.places), prefixes, list(self.originals))
+        return Notebook("\n".join(lines), list(self.places), prefixes, list(self.originals),
+                        self.text, self._writable)
 
 
 def is_notebook(path: str) -> bool:
@@ -127,7 +139,7 @@ def read(data: bytes) -> Notebook:
                             "nbformat 4 (convert with `jupyter nbconvert --to notebook`)")
     if not _is_python(document.get("metadata")):
         return Notebook()
-    notebook = Notebook()
+    notebook = Notebook(text=data.decode("utf-8-sig"))
     lines: List[str] = []
     for number, cell in enumerate(document["cells"], start=1):
         if not isinstance(cell, dict):
@@ -246,12 +258,22 @@ def _stand_in(line: str) -> str:
 
 
 # -- writing fixes back ----------------------------------------------------------------------
+UNWRITABLE = "the notebook's JSON layout is not one nanlint can write back byte for byte"
+
+
 def _layouts():
-    """The JSON layouts notebook writers use; nbformat's own (indent 1, sorted keys) first."""
-    for indent in (1, 2, 4, None):
+    """The JSON layouts notebook writers use; nbformat's own (indent 1, sorted keys) first,
+    then other indents (spaces or tabs), or none."""
+    for indent in (1, 2, 4, "\t", None):
         for sort_keys in (True, False):
             for ensure_ascii in (False, True):
                 yield {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
+
+
+def _layout(document: Any, text: str) -> Optional[dict]:
+    """The layout that encodes ``document`` as ``text`` byte for byte, if there is one."""
+    return next((options for options in _layouts()
+                 if _encoded(document, options, text) == text), None)
 
 
 def cell_starts(notebook: Notebook, source: Optional[str] = None) -> List[int]:
@@ -279,11 +301,9 @@ def with_fixed_code(data: bytes, notebook: Notebook, fixed_source: str,
     text = data.decode("utf-8-sig")
     bom = data.startswith(b"\xef\xbb\xbf")
     document = json.loads(text)
-    layout = next((options for options in _layouts()
-                   if _encoded(document, options, text) == text), None)
+    layout = _layout(document, text)
     if layout is None:
-        raise NotebookError("the notebook's JSON layout is not one nanlint can write back "
-                            "byte for byte")
+        raise NotebookError(UNWRITABLE)
     old_lines = notebook.source.split("\n")
     bounds = [*starts, len(fixed_source)]
     for (number, (first, last)), begin, end in zip(notebook.cells().items(), bounds,

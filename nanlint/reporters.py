@@ -355,24 +355,33 @@ def report_sarif(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
 
 
 # -- statistics ------------------------------------------------------------------------------
-def statistics(findings: List[Finding]) -> List[Dict[str, Any]]:
-    """Findings per code and name, the most frequent first."""
+def statistics(findings: List[Finding], unsafe_shown: bool = False) -> List[Dict[str, Any]]:
+    """Findings per code and name, the most frequent first, with how many of them have a fix
+    that is offered (a safe one, or any with ``--unsafe-fixes``), as the summary counts."""
+    offered = ("safe", "unsafe") if unsafe_shown else ("safe",)
     counts = Counter((f.code, f.name) for f in findings)
+    fixable = Counter((f.code, f.name) for f in findings
+                      if f.fix and f.fix.get("safety") in offered)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [{"code": code, "name": name, "count": count} for (code, name), count in ordered]
+    return [{"code": code, "name": name, "count": count, "fixable": fixable[(code, name)]}
+            for (code, name), count in ordered]
 
 
 def report_statistics_text(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    rows = statistics(scan.findings)
+    """One line per rule; ``[*]`` marks a rule with findings ``--fix`` can fix, as in the
+    summary."""
+    rows = statistics(scan.findings, scan.unsafe_shown)
     width = max((len(str(row["count"])) for row in rows), default=1)
+    marks = any(row["fixable"] for row in rows)
     for row in rows:
-        stream.write(f"{row['count']:>{width}}  {row['code']}  {row['name']}\n")
+        mark = ("[*] " if row["fixable"] else "    ") if marks else ""
+        stream.write(f"{row['count']:>{width}}  {row['code']}  {mark}{row['name']}\n")
     if not quiet:
         stream.write(summary(scan) + "\n")
 
 
 def report_statistics_json(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
-    _dump(statistics(scan.findings), stream)
+    _dump(statistics(scan.findings, scan.unsafe_shown), stream)
 
 
 Reporter = Callable[[Scan, IO[str], bool], None]

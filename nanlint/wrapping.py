@@ -2,11 +2,14 @@
 black's in pyproject.toml, else 88).
 
 A fix that would make a line longer than the limit breaks inside brackets instead, as a
-formatter would: the brackets of the code it writes, or else the nearest brackets around
-it on the same line. Inside the brackets the arguments go on one indented line, or one
-per line if that is still too long; the closing bracket goes back to the line's indentation,
-with the file's own indentation unit. Inside brackets, Python ignores line breaks, so the
-code written still parses. Not in notebooks: a cell's fixed code must keep its lines.
+formatter would: the outermost brackets that make it fit, among those of the code it writes
+and those around it on the same lines. Inside the brackets the arguments go on one indented
+line, or one per line if that is still too long, each broken again if it is still too long
+(an operation without brackets of its own inside its right operand's, else its left's); the
+closing bracket goes back to the line's indentation, with the file's own indentation unit.
+A fix of an expression the user wrapped over several lines is broken the same way, never
+joined into one long line. Inside brackets, Python ignores line breaks, so the code written
+still parses. Not in notebooks: a cell's fixed code must keep its lines.
 """
 
 from __future__ import annotations
@@ -24,29 +27,34 @@ def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str]
         place: Callable[[cst.CSTNode], object],
         parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]], limit: Optional[int]
         ) -> Tuple[cst.CSTNode, cst.CSTNode]:
-    """(the node to replace, its replacement): ``(old, new)`` unless that makes its line
-    longer than ``limit``; then a node with brackets (``new``, or one around ``old`` on the
-    same line) and its broken replacement, the one whose longest line is shortest.
-    ``place`` gives a node's position (``Positions.get``); no ``limit``: no breaking."""
+    """(the node to replace, its replacement): ``(old, new)`` unless that makes a line longer
+    than ``limit``; then a node with brackets (``new``, or one around ``old`` on the same
+    lines) and its broken replacement: the outermost that fits, else the one whose longest
+    line is shortest. ``old`` may span lines (an expression the user wrapped), which a
+    fix written on one line must not turn into one long line. ``place`` gives a node's
+    position (``Positions.get``); no ``limit``: no breaking."""
     position = place(old) if isinstance(new, cst.CSTNode) and limit else None
-    if position is None or position.start.line != position.end.line:
+    if position is None:
         return old, new
-    line = lines[position.start.line - 1].rstrip("\r\n")
+    first = lines[position.start.line - 1].rstrip("\r\n")
+    last = lines[position.end.line - 1].rstrip("\r\n")
     text = generated(new, module)
-    width = len(line) - (position.end.column - position.start.column) + len(text)
-    if "\n" in text or width <= limit or width <= len(line):
+    width = position.start.column + len(text) + len(last) - position.end.column
+    before = max(len(line.rstrip("\r\n"))
+                 for line in lines[position.start.line - 1:position.end.line])
+    if "\n" in text or width <= limit or width <= before:
         return old, new
-    base = line[:len(line) - len(line.lstrip())]
+    base = first[:len(first) - len(first.lstrip())]
     best: Tuple[int, cst.CSTNode, cst.CSTNode] = (width, old, new)
     # The outermost brackets first, as a formatter splits them.
     for target, replacement in reversed(list(_candidates(old, new, parent, place,
-                                                         position.start.line))):
+                                                         position))):
         where = place(target)
         broken = _break(replacement, module, where.start.column,
-                        len(line) - where.end.column, limit, base)
+                        len(last) - where.end.column, limit, base)
         if broken is None:
             continue
-        rendered = line[:where.start.column] + generated(broken, module) + line[where.end.column:]
+        rendered = first[:where.start.column] + generated(broken, module) + last[where.end.column:]
         longest = max(len(part) for part in rendered.split("\n"))
         if longest < best[0]:
             best = (longest, target, broken)
@@ -57,15 +65,16 @@ def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str]
 
 def _candidates(old: cst.CSTNode, new: cst.CSTNode,
                 parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]],
-                place: Callable[[cst.CSTNode], object], line: int):
-    """``(old, new)``, then each node with brackets around ``old`` on its line, with
-    ``new`` in it."""
+                place: Callable[[cst.CSTNode], object], position):
+    """``(old, new)``, then each node with brackets around ``old`` that starts on its first
+    line and ends on its last, with ``new`` in it."""
     yield old, new
     node = parent(old)
     while node is not None and not isinstance(node, _STATEMENTS):
         if _bracketed(node):
             where = place(node)
-            if where is None or where.start.line != line or where.end.line != line:
+            if (where is None or where.start.line != position.start.line
+                    or where.end.line != position.end.line):
                 return
             yield node, node.deep_replace(old, new)
         node = parent(node)
@@ -113,6 +122,17 @@ def _break(node: cst.CSTNode, module: cst.Module, column: int, tail: int, limit:
             lpar=[*lpar[:-1], lpar[-1].with_changes(whitespace_after=_newline(inner))],
             rpar=[node.rpar[0].with_changes(whitespace_before=_newline(base)),
                   *node.rpar[1:]])
+    if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        # No brackets of its own: an operand's, the right one first (black's right-hand
+        # split), each at its own column on the line.
+        text, right = generated(node, module), generated(node.right, module)
+        broken = _break(node.right, module, column + len(text) - len(right), tail, limit, base)
+        if broken is not None:
+            return node.with_changes(right=broken)
+        left = len(generated(node.left, module))
+        broken = _break(node.left, module, column, tail + len(text) - left, limit, base)
+        if broken is not None:
+            return node.with_changes(left=broken)
     return None
 
 

@@ -94,7 +94,7 @@ def test_an_empty_folder_among_paths_is_reported_and_the_others_are_checked(tmp_
     result = run_cli("check", "--format", "json", "empty", "src", cwd=tmp_path)
     assert result.returncode == 2
     assert [f["path"] for f in json.loads(result.stdout)["findings"]] == ["src/bad.py"]
-    assert result.stderr == "nanlint: warning: No Python files found under empty\n"
+    assert result.stderr == "nanlint: error: empty: no Python file or notebook to check\n"
     result = run_cli("suspects", "src", "missing", cwd=tmp_path)
     assert result.returncode == 2 and "src/bad.py" in result.stdout
     assert_one_line_error(result.stderr, "missing", "no such file or folder")
@@ -368,7 +368,7 @@ def test_a_file_named_explicitly_is_always_checked(tmp_path):
     make(tmp_path, {".gitignore": "ignored.py\n", "ignored.py": TF_LOG, "script": TF_LOG,
                     "venv/tool.py": TF_LOG, "build/gen.py": TF_LOG})
     walked = run_cli("check", cwd=tmp_path)  # walking finds nothing to check
-    assert walked.returncode == 2 and "No Python files found under ." in walked.stderr
+    assert walked.returncode == 2 and ".: no Python file or notebook to check" in walked.stderr
     result, document = check_json("ignored.py", "script", "venv/tool.py", "build/gen.py",
                                    cwd=tmp_path)
     assert result.returncode == 1
@@ -728,15 +728,15 @@ def test_add_noqa_cannot_be_combined_with_fix(tmp_path, nanlint):
     assert_one_line_error(err, "--add-noqa cannot be combined")
 
 
-def test_a_folder_without_python_files_warns_and_exits_2(tmp_path):
+def test_a_folder_without_python_files_is_an_error_exit_2(tmp_path):
     make(tmp_path, {"bad.py": TF_LOG, "docs/readme.txt": "text", "empty/.keep": ""})
     result = run_cli("check", "docs", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr == "nanlint: warning: No Python files found under docs\n"
+    assert result.stderr == "nanlint: error: docs: no Python file or notebook to check\n"
     result = run_cli("check", ".", "empty", cwd=tmp_path)  # one empty folder is enough
     assert result.returncode == 2
-    assert "No Python files found under empty" in result.stderr
+    assert "empty: no Python file or notebook to check" in result.stderr
 
 
 @pytest.mark.parametrize("options", [["--ignore", "NAN103"], ["--select", "NAN102"],

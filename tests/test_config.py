@@ -209,7 +209,7 @@ def test_min_confidence(tmp_path, nanlint):
 def test_respect_gitignore_false(tmp_path):
     make(tmp_path, {".gitignore": "ignored.py\n", "ignored.py": TF_LOG})
     walked = run_cli("check", cwd=tmp_path)
-    assert walked.returncode == 2 and "No Python files found under ." in walked.stderr
+    assert walked.returncode == 2 and ".: no Python file or notebook to check" in walked.stderr
     (tmp_path / ".nanlint.yaml").write_text("respect-gitignore: false\n")
     _, document = check_json(cwd=tmp_path)
     assert codes_at(document) == [("ignored.py", 3, "NAN102")]
@@ -428,6 +428,15 @@ def test_an_empty_code_list_on_the_command_line_is_an_error(tmp_path, nanlint, o
     code, out, err = nanlint("check", option, "", cwd=tmp_path)
     assert (code, out) == (2, "")
     assert_one_line_error(err, option, "names no code")
+
+
+@pytest.mark.parametrize("files", [{".nanlint.yaml": "select: []\n"},
+                                   {"pyproject.toml": "[tool.nanlint]\nselect = []\n"}])
+def test_an_empty_select_in_the_configuration_is_an_error(tmp_path, nanlint, files):
+    make(tmp_path, {**files, "bad.py": TF_LOG})
+    code, out, err = nanlint("check", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert_one_line_error(err, "`select` names no code", "nothing would be checked")
 
 
 def test_standard_input_uses_the_configuration_of_its_file_and_force_exclude(tmp_path):

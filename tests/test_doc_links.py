@@ -1,9 +1,16 @@
 """Every relative link in README.md and docs/*.md leads to a file that exists, and its
-#anchor to a heading (or an explicit anchor) of that file."""
+#anchor to a heading (or an explicit anchor) of that file; a link of docs/, which is installed
+inside the package, leads to a file installed with it."""
 import re
+import sys
 from pathlib import Path
 
 import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -73,6 +80,25 @@ def test_relative_link_resolves(page, target):
     if anchor and destination.suffix == ".md":
         assert anchor in anchors(destination), \
             f"{page.relative_to(ROOT)}: {target}: no heading with that anchor"
+
+
+def installed_docs() -> set:
+    """The files that `pip install` puts in the package's docs folder: the package-data
+    patterns of `nanlint.docs` in its source folder, both from pyproject.toml."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        setuptools = tomllib.load(file)["tool"]["setuptools"]
+    folder = ROOT / setuptools["package-dir"]["nanlint.docs"]
+    return {path.resolve() for pattern in setuptools["package-data"]["nanlint.docs"]
+            for path in folder.glob(pattern)}
+
+
+def test_links_of_the_installed_documentation_stay_inside_it():
+    installed = installed_docs()
+    assert ROOT / "docs" / "rules.md" in installed
+    broken = [f"{page.relative_to(ROOT)}: {target}" for page, target in CASES
+              if page.resolve() in installed and target.partition("#")[0]
+              and (page.parent / target.partition("#")[0]).resolve() not in installed]
+    assert not broken, "links that break after pip install: " + ", ".join(broken)
 
 
 def test_slug_follows_github():

@@ -136,9 +136,10 @@ def test_diff_exit_codes_and_safe_default(tmp_path):
     (tmp_path / "a.py").write_text(LOG_OF_RELU, encoding="utf-8")
     plain = run_cli("check", "--diff", "a.py", cwd=tmp_path)  # NAN102's fix is unsafe
     assert (plain.returncode, plain.stdout) == (0, "")
-    assert "No fixes available" in plain.stderr
+    assert plain.stderr == "No fixes available. 1 fixable with `--unsafe-fixes`.\n"
     unsafe = run_cli("check", "--diff", "--unsafe-fixes", "a.py", cwd=tmp_path)
     assert unsafe.returncode == 1
+    assert unsafe.stderr == "Would fix 1 finding in 1 file.\n"
     assert "+loss = tf.math.log(h + 1e-7)" in unsafe.stdout
     assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_OF_RELU
     fix = run_cli("check", "--fix", "a.py", cwd=tmp_path)

@@ -355,9 +355,9 @@ def test_statistics_text_counts_per_rule_most_frequent_first(tmp_path):
     result = output("--statistics", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        "4  NAN102  log-of-zero",
-        "1  NAN101  unguarded-division",
-        "1  NAN201  sqrt-zero-gradient",
+        "4  NAN102      log-of-zero",
+        "1  NAN101  [*] unguarded-division",  # its finding has a safe fix, the others not
+        "1  NAN201      sqrt-zero-gradient",
         "Found 6 findings (5 errors, 1 warning) in 3 of 3 files. "
         "[*] 1 fixable with `--fix`. 5 more fixable with `--unsafe-fixes`.",  # a count: safe
     ]
@@ -367,9 +367,9 @@ def test_statistics_json(tmp_path):
     make(tmp_path, {"a.py": TF_LOG, "mixed.py": TF_MIXED})
     result = output("--statistics", "--format", "json", cwd=tmp_path)
     assert json.loads(result.stdout) == [
-        {"code": "NAN102", "name": "log-of-zero", "count": 3},
-        {"code": "NAN101", "name": "unguarded-division", "count": 1},
-        {"code": "NAN201", "name": "sqrt-zero-gradient", "count": 1},
+        {"code": "NAN102", "name": "log-of-zero", "count": 3, "fixable": 0},
+        {"code": "NAN101", "name": "unguarded-division", "count": 1, "fixable": 1},
+        {"code": "NAN201", "name": "sqrt-zero-gradient", "count": 1, "fixable": 0},
     ]
 
 

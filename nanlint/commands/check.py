@@ -96,7 +96,7 @@ def _check_paths(args: argparse.Namespace) -> int:
                                   write=not args.diff)
             outcome = runner.run_fixes(files, config, mode, jobs=args.jobs)
             if args.diff:
-                return report_diff(outcome)
+                return report_diff(outcome, args.unsafe_fixes)
             if args.fix_only:
                 return report_fix_only(outcome, args)
         elif progress.wanted(sys.stderr, len(files), args.format, args.quiet):

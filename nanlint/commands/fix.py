@@ -70,8 +70,9 @@ def fix_stdin(data: bytes, args: argparse.Namespace, config) -> int:
     return EXIT_FINDINGS if outcome.findings and not args.exit_zero else EXIT_CLEAN
 
 
-def report_diff(outcome) -> int:
-    """``--diff``: the patch on stdout, a one-line count on stderr."""
+def report_diff(outcome, unsafe_shown: bool) -> int:
+    """``--diff``: the patch on stdout, a one-line count on stderr (with the fixes that
+    ``--unsafe-fixes`` would add)."""
     for diff in outcome.diffs:
         sys.stdout.write(diff)
     errors = [f for f in outcome.findings if f.code == "NAN000"]
@@ -81,9 +82,14 @@ def report_diff(outcome) -> int:
     from nanlint.reporters import fixed_sentence
 
     files = "file" if outcome.files_fixed == 1 else "files"
+    hidden = 0 if unsafe_shown else sum(1 for f in outcome.findings
+                                        if f.fix and f.fix.get("safety") == "unsafe")
+    some = outcome.fixed or outcome.carried
+    more = (f" {hidden}{' more' if some else ''} fixable with `--unsafe-fixes`."
+            if hidden else "")
     sys.stderr.write(f"{fixed_sentence(outcome.fixed, outcome.carried, would=True)} in "
-                     f"{outcome.files_fixed} {files}.\n"
-                     if outcome.fixed or outcome.carried else "No fixes available.\n")
+                     f"{outcome.files_fixed} {files}.{more}\n"
+                     if some else f"No fixes available.{more}\n")
     if any(f.name == "internal-error" for f in errors):
         return EXIT_ERROR
     return EXIT_FINDINGS if outcome.diffs else EXIT_CLEAN

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import List
 
@@ -49,7 +48,7 @@ def files_to_check(args: argparse.Namespace, configs, force_exclude: bool = Fals
         return None, True
     for problem in problems:
         write_error(problem)
-    for folder in empty:  # a CI gate must not pass on nothing
-        sys.stderr.write(f"nanlint: warning: No Python files found under {folder}\n")
+    for folder in empty:  # a CI gate must not pass on nothing: an error, exit 2
+        write_error(f"{folder}: no Python file or notebook to check")
     failed = bool(problems or empty)
     return (None if failed and not files else files), failed
