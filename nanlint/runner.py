@@ -2,7 +2,8 @@
 
 A handful of files is checked in this process (a pre-commit run pays no pool start-up);
 more are split into chunks for worker processes, each of which builds its configuration and
-rules once. Results are cached by the hash of the file's bytes, the nanlint version and the
+rules once. Results are cached by the hash of the file's bytes, the nanlint version and its
+code (an install from a repository keeps its version number from commit to commit), and the
 effective configuration for the file, so an unchanged file costs a read and a hash.
 """
 
@@ -13,9 +14,11 @@ import json
 import os
 import tempfile
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+import nanlint
 from nanlint import __version__, registry
 from nanlint.config import Config, relative_display
 from nanlint.engine import lint_bytes
@@ -57,10 +60,32 @@ class FixMode:
 
 
 # -- fingerprints ----------------------------------------------------------------------------
+def code_fingerprint(folders: Sequence[str]) -> str:
+    """The Python source under ``folders``: another commit of nanlint (or an edit of an
+    editable install) with the same version number is another cache."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*.py")):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                digest.update(b"unreadable")
+    return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _own_code() -> str:
+    import nanlint.rules
+
+    return code_fingerprint(sorted({*nanlint.__path__, *nanlint.rules.__path__}))
+
+
 def options_fingerprint(options: LintOptions) -> str:
     """What, besides the file's bytes, decides its findings."""
     described = {
         "version": __version__,
+        "code": _own_code(),
         "finding_fields": [f.name for f in fields(Finding)],  # a new field: a new cache
         "rules": sorted(f"{rule.origin}:{rule.code}" for rule in options.rules),
         "engine": sorted(options.engine_codes),

@@ -157,3 +157,22 @@ def test_the_pool_gets_every_file_once_largest_first(sizes, jobs):
     assert all(0 < len(chunk) <= 32 for chunk in chunks)
     if sizes.count(max(sizes)) == 1 and max(sizes) > sum(sizes) // 2:
         assert chunks[0] == [sizes.index(max(sizes))]  # a big file is a chunk of its own
+
+
+def test_the_cache_follows_nanlint_code_not_only_its_version(tmp_path, monkeypatch):
+    # A fingerprint of source folders: a change to any file is another fingerprint.
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "a.py").write_text("x = 1\n")
+    (package / "sub" / "b.py").write_text("y = 2\n")
+    before = runner.code_fingerprint([str(package)])
+    assert runner.code_fingerprint([str(package)]) == before
+    (package / "sub" / "b.py").write_text("y = 3\n")
+    assert runner.code_fingerprint([str(package)]) != before
+    # nanlint's own code is part of every cache key.
+    from nanlint.config import Config
+
+    options = Config().options_for("a.py")
+    key = runner.options_fingerprint(options)
+    monkeypatch.setattr(runner, "_own_code", lambda: "another commit")
+    assert runner.options_fingerprint(options) != key
