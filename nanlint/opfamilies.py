@@ -114,6 +114,16 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "ops": "cosh",
         "np": "cosh",
     },
+    "diagonal": {
+        "tf": "diag_part matrix_diag_part",
+        "tf.linalg": "diag_part tensor_diag_part",
+        "ops": "diagonal",
+        "np": "diagonal",
+    },
+    "digamma": {
+        "tf": "digamma",
+        "tf.math": "digamma",
+    },
     "divide": {
         "np": "divide true_divide",
     },
@@ -157,14 +167,14 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.math": "zero_fraction",
         "tf.nn": "zero_fraction",
     },
-    "gamma_fn": {
-        "tf": "digamma lgamma",
-        "tf.math": "digamma lgamma",
-    },
     "gelu": {
         "tf.nn": "gelu",
         "ops": "gelu",
         "activations": "gelu",
+    },
+    "hypot": {
+        "ops": "hypot",
+        "np": "hypot",
     },
     "incomplete": {
         "tf": "betainc igamma igammac",
@@ -204,6 +214,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "bitwise_right_shift bitwise_xor ceil fix floor floor_divide invert left_shift "
             "right_shift rint round trunc"
         ),
+    },
+    "lgamma": {
+        "tf": "lgamma",
+        "tf.math": "lgamma",
     },
     "linear": {
         "tf": (
@@ -287,22 +301,16 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     "ndtri": {
         "tf.math": "ndtri",
     },
-    "nonnegative_binary": {
-        "tf": "squared_difference",
-        "tf.math": "squared_difference",
-        "ops": "hypot",
-        "np": "hypot",
+    "nonnegative": {
+        "ops": "fabs ptp sparse_plus",
+        "activations": "sparse_plus",
+        "np": "abs absolute fabs ptp",
     },
     "nonnegative_reduce": {
         "tf.math": "reduce_euclidean_norm",
         "tf.nn": "l2_loss",
-        "ops": "nanstd nanvar ptp",
-        "np": "nanstd nanvar ptp std var",
-    },
-    "nonnegative_unary": {
-        "ops": "fabs sparse_plus",
-        "activations": "sparse_plus",
-        "np": "abs absolute fabs square",
+        "ops": "nanstd nanvar",
+        "np": "nanstd nanvar std var",
     },
     "not_numeric": {
         "tf": (
@@ -453,8 +461,8 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "float_power pow power",
     },
     "probability": {
-        "ops": "sparse_sigmoid sparsemax",
-        "activations": "sparse_sigmoid sparsemax",
+        "ops": "sparse_sigmoid",
+        "activations": "sparse_sigmoid",
     },
     "product": {
         "tf": "cumprod reduce_prod segment_prod unsorted_segment_prod",
@@ -526,15 +534,21 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     "sqrt": {
         "np": "sqrt",
     },
+    "square": {
+        "np": "square",
+    },
+    "squared_difference": {
+        "tf": "squared_difference",
+        "tf.math": "squared_difference",
+    },
     "structure": {
         "tf": (
             "approx_top_k batch_to_space batch_to_space_nd check_numerics depth_to_space "
-            "diag_part dynamic_partition dynamic_stitch extract_image_patches "
-            "extract_volume_patches guarantee_const identity_n matrix_diag_part "
-            "matrix_transpose random_crop random_shuffle reverse_sequence reverse_v2 "
-            "scatter_nd segment_max segment_min setdiff1d sort space_to_batch "
-            "space_to_batch_nd space_to_depth sparse_maximum sparse_minimum sparse_reduce_max "
-            "sparse_tensor_to_dense sparse_to_dense tensor_scatter_nd_max "
+            "dynamic_partition dynamic_stitch extract_image_patches extract_volume_patches "
+            "guarantee_const identity_n matrix_transpose random_crop random_shuffle "
+            "reverse_sequence reverse_v2 scatter_nd segment_max segment_min setdiff1d sort "
+            "space_to_batch space_to_batch_nd space_to_depth sparse_maximum sparse_minimum "
+            "sparse_reduce_max sparse_tensor_to_dense sparse_to_dense tensor_scatter_nd_max "
             "tensor_scatter_nd_min tensor_scatter_nd_update tensor_scatter_update unique "
             "unique_with_counts unsorted_segment_max unsorted_segment_min "
             "verify_tensor_all_finite"
@@ -549,11 +563,11 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "max_pool2d max_pool3d max_pool_v2 max_pool_with_argmax quantized_max_pool "
             "safe_embedding_lookup_sparse space_to_batch space_to_depth top_k"
         ),
-        "tf.linalg": "diag_part matrix_transpose tensor_diag_part",
+        "tf.linalg": "matrix_transpose",
         "K": "batch_flatten permute_dimensions",
         "ops": (
-            "adaptive_max_pool copy depth_to_space diagonal dsplit dstack extract_sequences "
-            "fliplr flipud get_item hsplit max_pool median moveaxis nanmax nanmedian nanmin "
+            "adaptive_max_pool copy depth_to_space dsplit dstack extract_sequences fliplr "
+            "flipud get_item hsplit max_pool median moveaxis nanmax nanmedian nanmin "
             "nanpercentile nanquantile percentile quantile ravel rearrange rot90 scatter "
             "segment_max segment_min select sort space_to_depth swapaxes top_k unfold unique "
             "view vsplit"
@@ -561,14 +575,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": (
             "amax amin array_split ascontiguousarray asfortranarray atleast_1d atleast_2d "
             "atleast_3d block broadcast broadcast_arrays broadcast_to choose column_stack "
-            "compress concat concatenate copy diagonal dsplit dstack expand_dims extract flip "
-            "fliplr flipud hsplit hstack intersect1d matrix_transpose max median min moveaxis "
-            "nanmax nanmedian nanmin nanpercentile nanquantile percentile permute_dims "
-            "positive quantile ravel real_if_close repeat require reshape resize roll "
-            "rollaxis rot90 row_stack select setdiff1d setxor1d sort sort_complex split "
-            "squeeze stack swapaxes take take_along_axis tile transpose trim_zeros union1d "
-            "unique unique_all unique_counts unique_inverse unique_values unstack vsplit "
-            "vstack"
+            "compress concat concatenate copy dsplit dstack expand_dims extract flip fliplr "
+            "flipud hsplit hstack intersect1d matrix_transpose max median min moveaxis nanmax "
+            "nanmedian nanmin nanpercentile nanquantile percentile permute_dims positive "
+            "quantile ravel real_if_close repeat require reshape resize roll rollaxis rot90 "
+            "row_stack select setdiff1d setxor1d sort sort_complex split squeeze stack "
+            "swapaxes take take_along_axis tile transpose trim_zeros union1d unique "
+            "unique_all unique_counts unique_inverse unique_values unstack vsplit vstack"
         ),
         "np.random": "choice permutation shuffle",
     },
@@ -605,10 +618,12 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "ops": (
             "angle bartlett blackman conj conjugate deg2rad fmod glu hamming hanning "
             "hard_shrink heaviside i0 imag kaiser ldexp leaky_relu logaddexp logaddexp2 mod "
-            "nan_to_num negative nextafter rad2deg real sinc soft_shrink tanh_shrink "
-            "threshold"
+            "nan_to_num negative nextafter rad2deg real sinc soft_shrink sparsemax "
+            "tanh_shrink threshold"
         ),
-        "activations": "glu hard_shrink leaky_relu linear soft_shrink tanh_shrink threshold",
+        "activations": (
+            "glu hard_shrink leaky_relu linear soft_shrink sparsemax tanh_shrink threshold"
+        ),
         "np": (
             "angle bartlett blackman conj conjugate copysign deg2rad degrees divmod fmod "
             "frexp hamming hanning heaviside i0 imag kaiser ldexp logaddexp logaddexp2 mod "

@@ -288,7 +288,8 @@ OPS: Tuple[Op, ...] = (
     Op("abs", ("tf.math.abs", "tf.abs", "K.abs", "ops.abs", "ops.absolute"),
        transfer="abs", args=ARG_X),
     Op("norm", ("tf.norm", "tf.linalg.norm", "tf.math.l2_norm", "ops.norm"),
-       transfer="norm", args=("tensor|x",), lo=0.0, gradient=("0",), form="reduce"),
+       transfer="norm", args=("tensor|x",), lo=0.0, gradient=("0",), overflows=True,
+       form="reduce"),
     Op("maximum", ("tf.math.maximum", "tf.maximum", "K.maximum", "ops.maximum"),
        transfer="maximum", args=ARG_XY),
     Op("minimum", ("tf.math.minimum", "tf.minimum", "K.minimum", "ops.minimum"),
@@ -474,9 +475,12 @@ FAMILIES: Tuple[Op, ...] = (
     Op("sinh", (), overflows=True, form="unary"),  # also bessel_i1
     Op("tan", (), form="unary"),
     Op("asinh", (), form="unary"),
-    Op("nonnegative_unary", (), lo=0.0, form="unary"),  # abs, square, sparse_plus
-    Op("nonnegative_binary", (), lo=0.0, form="binary"),  # hypot, squared_difference
-    Op("nonnegative_reduce", (), lo=0.0, form="reduce"),  # std, var, l2_loss, ptp
+    Op("nonnegative", (), lo=0.0, form="unary"),  # abs, sparse_plus, ptp
+    # Squares and sums of squares overflow above ~1.8e19 in float32.
+    Op("square", (), lo=0.0, overflows=True, form="unary"),
+    Op("squared_difference", (), lo=0.0, overflows=True, form="binary"),
+    Op("hypot", (), lo=0.0, form="binary"),
+    Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # std, var, l2_loss
     Op("loss", (), lo=0.0),  # ctc, nce, sampled softmax, focal cross-entropy
     Op("relu_layer", (), lo=0.0),  # relu(x @ w + b), crelu
     # Activations: their least value for the default parameters.
@@ -493,7 +497,10 @@ FAMILIES: Tuple[Op, ...] = (
     Op("log1p", (), domain=(-1.0, inf), gradient=("-1",), overflows=True, form="unary"),
     Op("atanh", (), domain=(-1.0, 1.0), gradient=("-1", "1"), overflows=True, form="unary"),
     Op("acosh", (), lo=0.0, domain=(1.0, inf), gradient=("1",), form="unary"),
-    Op("gamma_fn", (), gradient=_POLES, overflows=True, form="unary"),  # lgamma, digamma
+    Op("lgamma", (), gradient=_POLES, overflows=True, form="unary"),  # inf at the poles
+    # NaN at its poles, and (in TensorFlow) for subnormal inputs: defined from the least
+    # normal float32 up.
+    Op("digamma", (), domain=(1.1754944e-38, inf), gradient=_POLES, form="unary"),
     Op("polygamma", (), overflows=True),  # polygamma(n, x), zeta(x, q): poles
     Op("erfinv", (), domain=(-1.0, 1.0), gradient=("-1", "1"), overflows=True, form="unary"),
     Op("ndtri", (), domain=(0.0, 1.0), gradient=("0", "1"), overflows=True, form="unary"),
@@ -522,6 +529,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("structure", (), transfer="like", args=("x|a|input|tensor|value|values|params|arr",)),
     # The input's elements and zeros around them (padding, a band, a diagonal).
     Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
+    # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared
+    # norms, >= 0), which the analysis cannot tell from the diagonal of any product: no claim.
+    Op("diagonal", ()),
     # Averages: within the range of the input.
     Op("average", (), transfer="reduce", args=("x|a|input|value|data|images",)),
     # Sums: of the sign of their terms.
