@@ -128,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "markdown"), default="text",
                       help="markdown: one document with a table of rules (docs/rules.md)")
 
+    ops = commands.add_parser("ops", help="print the op model: what nanlint knows of each "
+                              "TensorFlow, Keras and numpy function")
+    ops.add_argument("--format", choices=("text", "json"), default="text")
+
     server = commands.add_parser(
         "server", help="run the language server (LSP over stdin/stdout) for editors; needs "
         "`pip install 'nanlint[server]'`")
@@ -156,6 +160,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rules(args)
         if args.command == "rule":
             return _rule(args)
+        if args.command == "ops":
+            return _ops(args)
         if args.command == "clean":
             return _clean()
         if args.command == "server":
@@ -568,6 +574,19 @@ def _rules(args: argparse.Namespace) -> int:
     for row in rows:
         sys.stdout.write("  ".join(row[key].ljust(widths[key]) for key in columns.values())
                          + f"  {row['summary']}\n")
+    return EXIT_CLEAN
+
+
+def _ops(args: argparse.Namespace) -> int:
+    import json
+
+    from nanlint import opreport
+
+    if args.format == "json":
+        json.dump(opreport.as_json(), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(opreport.as_text())
     return EXIT_CLEAN
 
 

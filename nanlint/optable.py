@@ -634,12 +634,15 @@ OPTIMIZER_EPSILON: Dict[str, Tuple[int, float]] = {
 class OpTable:
     by_spelling: Dict[str, Op] = field(default_factory=dict)
     by_name: Dict[str, Op] = field(default_factory=dict)
+    family: Dict[str, str] = field(default_factory=dict)  # op name -> its family's name
 
 
 def _build() -> OpTable:
     table = OpTable()
     taken = frozenset(op.name for op in OPS)
-    for op in (*OPS, *(op for family in FAMILIES for op in _expand(family, taken))):
+    expanded = [(family.name, op) for family in FAMILIES for op in _expand(family, taken)]
+    table.family = {op.name: name for name, op in expanded}
+    for op in (*OPS, *(op for _, op in expanded)):
         assert op.name not in table.by_name, f"op {op.name} listed twice"
         table.by_name[op.name] = op
         for spelling in op.spellings:
