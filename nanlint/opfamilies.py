@@ -163,7 +163,6 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "arange empty empty_like full full_like linspace meshgrid",
     },
     "fraction": {
-        "tf": "sparse_softmax",
         "tf.math": "zero_fraction",
         "tf.nn": "zero_fraction",
     },
@@ -302,6 +301,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.math": "ndtri",
     },
     "nonnegative": {
+        "tf.nn": "crelu",
         "ops": "fabs ptp sparse_plus",
         "activations": "sparse_plus",
         "np": "abs absolute fabs ptp",
@@ -479,18 +479,25 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
     },
     "random_nonnegative": {
+        "np.random": (
+            "chisquare exponential gamma lognormal pareto poisson power randint "
+            "random_integers rayleigh standard_exponential standard_gamma weibull zipf"
+        ),
+    },
+    "random_nonnegative_parameters": {
         "tf": "multinomial random_gamma random_poisson",
         "np.random": (
-            "binomial chisquare dirichlet exponential f gamma geometric hypergeometric "
-            "lognormal logseries multinomial negative_binomial noncentral_chisquare "
-            "noncentral_f pareto poisson power randint random_integers rayleigh "
-            "standard_exponential standard_gamma wald weibull zipf"
+            "binomial dirichlet f geometric hypergeometric logseries multinomial "
+            "negative_binomial noncentral_chisquare noncentral_f wald"
         ),
     },
     "random_unit": {
-        "tf.math": "sobol_sample",
         "K": "random_bernoulli",
-        "np.random": "beta rand random random_sample ranf sample",
+        "np.random": "rand random random_sample ranf sample",
+    },
+    "random_unit_parameters": {
+        "tf.math": "sobol_sample",
+        "np.random": "beta",
     },
     "reciprocal": {
         "tf": "reciprocal",
@@ -499,7 +506,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "reciprocal",
     },
     "relu_layer": {
-        "tf.nn": "crelu relu_layer",
+        "tf.nn": "relu_layer",
     },
     "selu": {
         "tf.nn": "selu",
@@ -530,6 +537,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.math": "bessel_i1 sinh",
         "ops": "sinh",
         "np": "sinh",
+    },
+    "sparse_probability": {
+        "tf": "sparse_softmax",
     },
     "sqrt": {
         "np": "sqrt",

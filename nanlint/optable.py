@@ -146,7 +146,8 @@ OPS: Tuple[Op, ...] = (
     Op("sqrt", ("tf.math.sqrt", "tf.sqrt", "K.sqrt", "ops.sqrt"), transfer="sqrt", args=ARG_X,
        lo=0.0, domain=(0.0, inf), gradient=("0",), form="unary"),
     Op("pow", ("tf.math.pow", "tf.pow", "K.pow", "ops.power", "ops.pow"), transfer="pow",
-       args=("x|base", "y|a|exponent"), gradient=("0",), overflows=True),
+       args=("x|base", "y|a|exponent"), domain=(0.0, inf), gradient=("0",), overflows=True,
+       form="binary"),
     Op("divide", ("tf.math.divide", "tf.divide", "tf.div", "tf.truediv", "tf.realdiv",
                   "tf.math.truediv", "tf.math.realdiv", "ops.divide", "ops.true_divide"),
        transfer="divide", args=ARG_XY),
@@ -184,15 +185,15 @@ OPS: Tuple[Op, ...] = (
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True, form="unary"),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
-                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True),
+                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True, form="shape"),
     # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
     Op("eye", ("tf.eye", "tf.linalg.eye", "K.eye", "ops.eye", "ops.identity"), lo=0.0, hi=1.0,
-       args=("num_rows|N|n|size",), tags=("binary",), integral=True),
+       args=("num_rows|N|n|size",), tags=("binary",), integral=True, form="shape"),
     Op("diag", ("tf.linalg.diag", "tf.matrix_diag", "tf.diag", "tf.linalg.tensor_diag",
                 "ops.diag"), transfer="diag", args=("diagonal|x|v",)),
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
-       zero=Reason("which is all zeros", "high"), integral=True),
+       zero=Reason("which is all zeros", "high"), integral=True, form="shape"),
     # Gradients: exactly 0 wherever a relu is dead or a variable does not touch the loss.
     # `tape.gradient`, `optimizer.compute_gradients`, ... are methods: GRADIENT_METHODS.
     Op("gradients", ("tf.gradients", "K.gradients"), transfer="gradient",
@@ -224,7 +225,7 @@ OPS: Tuple[Op, ...] = (
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
-       lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True),
+       lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True, form="reduce"),
     Op("bool", ("tf.math.equal", "tf.equal", "tf.math.not_equal", "tf.not_equal",
                 "tf.math.greater", "tf.greater", "tf.math.greater_equal", "tf.greater_equal",
                 "tf.math.less", "tf.less", "tf.math.less_equal", "tf.less_equal",
@@ -278,9 +279,9 @@ OPS: Tuple[Op, ...] = (
        transfer="reduce", args=ARG_X),
     # Moments: a variance and its root, the standard deviation, are 0 for a constant input.
     Op("variance", ("tf.math.reduce_variance", "K.var", "ops.var"), lo=0.0, zero=_CONSTANT,
-       args=ARG_X, tags=("variance",)),
+       args=ARG_X, tags=("variance",), overflows=True, form="reduce"),
     Op("std", ("tf.math.reduce_std", "K.std", "ops.std"), lo=0.0, zero=_CONSTANT, args=ARG_X,
-       tags=("std",)),
+       tags=("std",), overflows=True, form="reduce"),
     Op("where", ("tf.where", "tf.where_v2", "K.switch", "ops.where"),
        transfer="where", args=("condition|cond", "x|then_expression|x1", "y|else_expression|x2")),
     Op("square", ("tf.math.square", "tf.square", "K.square", "ops.square"),
@@ -466,8 +467,11 @@ FAMILIES: Tuple[Op, ...] = (
     Op("atan2", (), lo=-_PI, hi=_PI, form="binary"),
     Op("sign", (), lo=-1.0, hi=1.0, integral=True, form="unary"),
     Op("probability", (), lo=0.0, hi=1.0, form="unary"),  # sparse_sigmoid, sparsemax
-    Op("fraction", (), lo=0.0, hi=1.0),
-    Op("incomplete", (), lo=0.0, hi=1.0),  # regularized incomplete beta and gamma
+    Op("fraction", (), lo=0.0, hi=1.0, form="unary"),  # zero_fraction
+    # No form: a SparseTensor's softmax; the regularized incomplete beta and gamma of
+    # parameters (a, b > 0) as well as x.
+    Op("sparse_probability", (), lo=0.0, hi=1.0),
+    Op("incomplete", (), lo=0.0, hi=1.0),
     Op("cosh", (), lo=1.0, overflows=True, form="unary"),  # also bessel_i0
     Op("bessel_i0e", (), lo=0.0, hi=1.0, lo_open=True, form="unary"),
     Op("positive_exp", (), lo=0.0, overflows=True, form="unary"),  # underflows to 0
@@ -481,8 +485,10 @@ FAMILIES: Tuple[Op, ...] = (
     Op("squared_difference", (), lo=0.0, overflows=True, form="binary"),
     Op("hypot", (), lo=0.0, form="binary"),
     Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # std, var, l2_loss
-    Op("loss", (), lo=0.0),  # ctc, nce, sampled softmax, focal cross-entropy
-    Op("relu_layer", (), lo=0.0),  # relu(x @ w + b), crelu
+    # No form: losses take labels (ctc, nce, sampled softmax, focal cross-entropy), and
+    # relu_layer a weight matrix and a bias.
+    Op("loss", (), lo=0.0),
+    Op("relu_layer", (), lo=0.0),
     # Activations: their least value for the default parameters.
     Op("elu", (), lo=-1.0, form="unary"),  # also celu
     Op("selu", (), lo=-1.7581, form="unary"),
@@ -501,12 +507,13 @@ FAMILIES: Tuple[Op, ...] = (
     # NaN at its poles, and (in TensorFlow) for subnormal inputs: defined from the least
     # normal float32 up.
     Op("digamma", (), domain=(1.1754944e-38, inf), gradient=_POLES, form="unary"),
-    Op("polygamma", (), overflows=True),  # polygamma(n, x), zeta(x, q): poles
+    Op("polygamma", (), overflows=True),  # no form: polygamma(n, x) of a whole n, zeta(x, q)
     Op("erfinv", (), domain=(-1.0, 1.0), gradient=("-1", "1"), overflows=True, form="unary"),
     Op("ndtri", (), domain=(0.0, 1.0), gradient=("0", "1"), overflows=True, form="unary"),
     Op("erfcinv", (), domain=(0.0, 2.0), gradient=("0", "2"), overflows=True, form="unary"),
-    Op("pow", (), transfer="pow", args=("x|x1|base", "y|x2|exponent"), gradient=("0",),
-       overflows=True),
+    # A power of x < 0 is real only for whole exponents: the domain is x >= 0.
+    Op("pow", (), transfer="pow", args=("x|x1|base", "y|x2|exponent"), domain=(0.0, inf),
+       gradient=("0",), overflows=True, form="binary"),
     # Arithmetic, as the hand-written ops of the same transfer.
     Op("add", (), transfer="add", args=("x1|x", "x2|y")),
     Op("subtract", (), transfer="subtract", args=("x1|x", "x2|y")),
@@ -520,10 +527,11 @@ FAMILIES: Tuple[Op, ...] = (
     # normalizations, statistics.
     Op("unary_any", ()),
     Op("linear", ()),
-    # Whole numbers: indices and counts (>= 0), bit operations and rounding (any sign).
+    # Whole numbers: indices and counts (>= 0), bit operations and rounding (any sign). No
+    # form: they take integer tensors, labels and index arrays of their own kinds.
     Op("index", (), lo=0.0, integral=True),
     Op("integer", (), integral=True),
-    Op("bool", (), transfer="bool"),
+    Op("bool", (), transfer="bool"),  # true or false: no range to check
     Op("cast", (), transfer="cast", args=ARG_X),
     # Structure ops: the output holds (some of) the input's elements.
     Op("structure", (), transfer="like", args=("x|a|input|tensor|value|values|params|arr",)),
@@ -539,14 +547,17 @@ FAMILIES: Tuple[Op, ...] = (
     # Products: in [0, 1] for factors in [0, 1], >= 0 for factors >= 0.
     Op("product", (), transfer="prod", args=("x|a|input|input_tensor|data",)),
     # Constructors.
-    Op("zeros", (), lo=0.0, hi=0.0, integral=True),
-    Op("ones", (), lo=1.0, hi=1.0, integral=True),
-    Op("unit_binary", (), lo=0.0, hi=1.0, integral=True),  # eye, identity, tri
+    Op("zeros", (), lo=0.0, hi=0.0, integral=True, form="shape"),
+    Op("ones", (), lo=1.0, hi=1.0, integral=True, form="shape"),
+    Op("unit_binary", (), lo=0.0, hi=1.0, integral=True, form="shape"),  # eye, identity, tri
     Op("fill", ()),  # fill, full, empty, arange, linspace, meshgrid
-    # Random draws.
+    # Random draws; "shape": those that take only a size (or one parameter) first.
     Op("random_any", ()),
-    Op("random_unit", (), lo=0.0, hi=1.0),
-    Op("random_nonnegative", (), lo=0.0),
+    Op("random_unit", (), lo=0.0, hi=1.0, form="shape"),
+    Op("random_nonnegative", (), lo=0.0, form="shape"),
+    # No form: they need their distribution's parameters (beta's a and b, a Sobol dimension).
+    Op("random_unit_parameters", (), lo=0.0, hi=1.0),
+    Op("random_nonnegative_parameters", (), lo=0.0),
 )
 
 # Transfers a numpy op keeps; any other becomes "range" with the family's bounds. numpy

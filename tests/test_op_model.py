@@ -7,7 +7,7 @@ holds the ``K.*`` functions; ``keras.ops``; ``keras.activations``; numpy and
 
 Properties: every op with a fixed form (``Op.form``) is run under TensorFlow (numpy's under
 numpy) on the extremes (0, +-1, +-88, +-1e30, the subnormal 1e-40) and random values, within
-its domain. Its outputs must lie in its claimed range and be defined (not NaN); an op that
+its domain (a constructor or a random draw, with a size). Its outputs must lie in its claimed range and be defined (not NaN); an op that
 claims a zero (``Op.zero``) must reach exactly 0 somewhere, one that claims to overflow
 must reach an infinity, one that does not must stay finite; at each claimed singular point
 of its gradient, ``tf.GradientTape`` must give inf or NaN. One loop per form: a new member
@@ -16,6 +16,7 @@ of a family is checked without new test code.
 
 import os
 import types
+import warnings
 from typing import Iterator, List, Tuple
 
 import numpy as np
@@ -115,8 +116,14 @@ def run(op: optable.Op, spelling: str, x: np.ndarray) -> np.ndarray:
     # one row (the legacy backend's softmax wants a batch), or every pair for a binary op
     arguments = [x[None, :]] if op.form != "binary" else [np.repeat(x, len(x)),
                                                          np.tile(x, len(x))]
-    with np.errstate(all="ignore"):
-        if op.form == "reduce":  # a reduction of each half, and of the whole vector
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # np.random.random_integers
+        if op.form == "shape":  # a constructor or a draw of size 64 (or a 64 x 64 matrix)
+            try:
+                results = [function(64)]
+            except (TypeError, ValueError, tf.errors.InvalidArgumentError):
+                results = [function([64])]  # a shape given as a list
+        elif op.form == "reduce":  # a reduction of each half, and of the whole vector
             parts = [x, x[: len(x) // 2], x[len(x) // 2:], np.zeros(3, np.float32)]
             results = [function(p if numpy else tf.constant(p)) for p in parts]
         else:
