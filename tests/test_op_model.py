@@ -7,10 +7,11 @@ holds the ``K.*`` functions; ``keras.ops``; ``keras.activations``; numpy and
 
 Properties: every op with a fixed form (``Op.form``) is run under TensorFlow (numpy's under
 numpy) on the extremes (0, +-1, +-88, +-1e30, the subnormal 1e-40) and random values, within
-its domain (a constructor or a random draw, with a size). Its outputs must lie in its claimed range and be defined (not NaN); an op that
-claims a zero (``Op.zero``) must reach exactly 0 somewhere, one that claims to overflow
-must reach an infinity, one that does not must stay finite; at each claimed singular point
-of its gradient, ``tf.GradientTape`` must give inf or NaN. One loop per form: a new member
+its domain (a constructor or a random draw, with a size). Its outputs must lie in its
+claimed range and be defined (not NaN); an op that claims a zero (``Op.zero``) must reach
+exactly 0 somewhere, one that claims to overflow must reach an infinity, one that does not
+must stay finite; at each claimed singular point of its gradient, ``tf.GradientTape`` must
+give inf or NaN. One loop per form: a new member
 of a family is checked without new test code.
 """
 
