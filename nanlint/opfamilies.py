@@ -1,7 +1,7 @@
 """The members of each op family of ``optable.FAMILIES``: names per namespace, as data.
 
 Generated from the public functions of the installed TensorFlow (also ``tf.compat.v1``),
-Keras (``keras.ops``, ``keras.activations``, the legacy backend ``K``) and numpy, minus the
+Keras (``keras.ops``, ``keras.activations``, the backend ``K``, old and new) and numpy, minus the
 spellings ``optable.OPS`` writes by hand; ``tests/test_op_model.py`` checks that every public
 function is in the table. A family's model (its range, gradient, ...) is in ``optable``.
 """
@@ -119,6 +119,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.linalg": "diag_part tensor_diag_part",
         "ops": "diagonal",
         "np": "diagonal",
+        "np.linalg": "diagonal",
     },
     "digamma": {
         "tf": "digamma",
@@ -198,6 +199,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "nanargmin nonzero packbits ravel_multi_index searchsorted unpackbits "
             "unravel_index"
         ),
+        "np.linalg": "matrix_rank",
     },
     "integer": {
         "tf": "ceil floor floor_div floordiv rint round truncatediv",
@@ -268,6 +270,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "polydiv polyfit polyint polymul polysub polyval roots tensordot trapezoid vander "
             "vdot vecdot vecmat"
         ),
+        "np.linalg": (
+            "cholesky cross det eig eigh eigvals eigvalsh inv lstsq matmul matrix_power "
+            "multi_dot outer pinv qr slogdet solve svd tensordot tensorinv tensorsolve vecdot"
+        ),
     },
     "log": {
         "ops": "log10 log2",
@@ -311,6 +317,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.nn": "l2_loss",
         "ops": "nanstd nanvar",
         "np": "nanstd nanvar std var",
+    },
+    "norms": {
+        "np.linalg": "cond matrix_norm norm svdvals vector_norm",
     },
     "not_numeric": {
         "tf": (
@@ -401,11 +410,19 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "LinearOperatorPermutation LinearOperatorScaledIdentity LinearOperatorToeplitz "
             "LinearOperatorTridiag LinearOperatorZeros"
         ),
+        "tf.random": (
+            "Algorithm Generator all_candidate_sampler create_rng_state "
+            "fixed_unigram_candidate_sampler fold_in get_global_generator get_seed "
+            "learned_unigram_candidate_sampler log_uniform_candidate_sampler "
+            "set_global_generator set_random_seed set_seed split uniform_candidate_sampler"
+        ),
         "K": (
-            "batch_get_value batch_set_value count_params ctc_decode "
-            "ctc_label_dense_to_sparse dtype eval foldl foldr get_value int_shape is_sparse "
-            "keras_export moving_average_update name_scope ndim py_all py_any resize_volumes "
-            "rnn set_value shape to_dense update update_add update_sub"
+            "backend batch_get_value batch_set_value clear_session count_params ctc_decode "
+            "ctc_label_dense_to_sparse dtype eval floatx foldl foldr get_uid get_value "
+            "image_data_format int_shape is_float_dtype is_int_dtype is_keras_tensor "
+            "is_sparse keras_export moving_average_update name_scope ndim py_all py_any "
+            "resize_volumes result_type rnn set_epsilon set_image_data_format set_value shape "
+            "standardize_dtype to_dense update update_add update_sub"
         ),
         "ops": (
             "append associative_scan convert_to_numpy ctc_decode custom_gradient dtype "
@@ -432,6 +449,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "signedinteger size str_ test timedelta64 tril_indices tril_indices_from "
             "triu_indices triu_indices_from typename ufunc unsignedinteger vectorize void"
         ),
+        "np.linalg": "LinAlgError test",
         "np.random": (
             "BitGenerator Generator MT19937 PCG64 PCG64DXSM Philox RandomState SFC64 "
             "SeedSequence bytes default_rng get_bit_generator get_state seed "
@@ -472,6 +490,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "cumprod cumulative_prod nancumprod nanprod prod",
     },
     "random_any": {
+        "tf.random": (
+            "stateless_normal stateless_parameterized_truncated_normal "
+            "stateless_truncated_normal stateless_uniform"
+        ),
         "K": "random_normal_variable random_uniform_variable",
         "np.random": (
             "gumbel laplace logistic multivariate_normal normal randn standard_cauchy "
@@ -486,6 +508,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "random_nonnegative_parameters": {
         "tf": "multinomial random_gamma random_poisson",
+        "tf.random": (
+            "categorical gamma multinomial poisson stateless_binomial stateless_categorical "
+            "stateless_gamma stateless_multinomial stateless_poisson"
+        ),
         "np.random": (
             "binomial dirichlet f geometric hypergeometric logseries multinomial "
             "negative_binomial noncentral_chisquare noncentral_f wald"
@@ -574,6 +600,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "safe_embedding_lookup_sparse space_to_batch space_to_depth top_k"
         ),
         "tf.linalg": "matrix_transpose",
+        "tf.random": "shuffle",
         "K": "batch_flatten permute_dimensions",
         "ops": (
             "adaptive_max_pool copy depth_to_space dsplit dstack extract_sequences fliplr "
@@ -593,6 +620,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "swapaxes take take_along_axis tile transpose trim_zeros union1d unique "
             "unique_all unique_counts unique_inverse unique_values unstack vsplit vstack"
         ),
+        "np.linalg": "matrix_transpose",
         "np.random": "choice permutation shuffle",
     },
     "subtract": {
@@ -607,6 +635,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.linalg": "trace",
         "ops": "nancumsum nansum segment_sum trace",
         "np": "cumsum cumulative_sum nancumsum nansum sum trace",
+        "np.linalg": "trace",
     },
     "tan": {
         "tf": "tan",

@@ -489,6 +489,7 @@ FAMILIES: Tuple[Op, ...] = (
     # No form: losses take labels (ctc, nce, sampled softmax, focal cross-entropy), and
     # relu_layer a weight matrix and a bias.
     Op("loss", (), lo=0.0),
+    Op("norms", (), lo=0.0),  # no form: norms of vectors and matrices, a condition number
     Op("relu_layer", (), lo=0.0),
     # Activations: their least value for the default parameters.
     Op("elu", (), lo=-1.0, form="unary"),  # also celu

@@ -1,9 +1,10 @@
 """The op table against the installed TensorFlow, Keras and numpy.
 
 Completeness: every public function of the namespaces old and new code calls (``tf`` and
-``tf.compat.v1`` with their ``math``, ``nn`` and ``linalg``; Keras's legacy backend, which
-holds the ``K.*`` functions; ``keras.ops``; ``keras.activations``; numpy and
-``numpy.random``) is either an op of the table or declared not numeric.
+``tf.compat.v1`` with their ``math``, ``nn``, ``linalg`` and ``random``; the Keras backend,
+Keras 3's and the legacy one, which holds the ``K.*`` functions TF1-era code calls;
+``keras.ops``; ``keras.activations``; numpy, ``numpy.linalg`` and ``numpy.random``) is
+either an op of the table or declared not numeric.
 
 Properties: every op with a fixed form (``Op.form``) is run under TensorFlow (numpy's under
 numpy) on the extremes (0, +-1, +-88, +-1e30, the subnormal 1e-40) and random values, within
@@ -34,8 +35,9 @@ from keras.src.legacy import backend as legacy_backend  # noqa: E402
 COVERED = {
     "tf": (tf, tf.compat.v1), "tf.math": (tf.math, tf.compat.v1.math),
     "tf.nn": (tf.nn, tf.compat.v1.nn), "tf.linalg": (tf.linalg, tf.compat.v1.linalg),
-    "K": (legacy_backend,), "ops": (keras.ops,), "activations": (keras.activations,),
-    "np": (np,), "np.random": (np.random,),
+    "tf.random": (tf.random, tf.compat.v1.random), "K": (legacy_backend, keras.backend),
+    "ops": (keras.ops,), "activations": (keras.activations,), "np": (np,),
+    "np.linalg": (np.linalg,), "np.random": (np.random,),
 }
 
 
