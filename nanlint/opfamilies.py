@@ -2,9 +2,10 @@
 
 Drawn up from the public functions of the installed TensorFlow (also ``tf.compat.v1``),
 Keras (``keras.ops``, ``keras.activations``, the backend ``K``, old and new) and numpy,
-minus the spellings ``optable.OPS`` writes by hand; ``tests/test_op_model.py`` checks that every public
-function is in the table. Edited by hand: a new function goes into the family whose model
-fits it (docs/development.md, "How to add an op"). A family's model is in ``optable``.
+minus the spellings ``optable.OPS`` writes by hand; ``tests/test_op_model.py`` checks that
+every public function is in the table. Edited by hand: a new function goes into the family
+whose model fits it (docs/development.md, "How to add an op"). A family's model is in
+``optable``.
 """
 
 from typing import Dict
