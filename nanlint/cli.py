@@ -128,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "markdown"), default="text",
                       help="markdown: one document with a table of rules (docs/rules.md)")
 
+    ops = commands.add_parser("ops", help="print the op model: what nanlint knows of each "
+                              "TensorFlow, Keras and numpy function")
+    ops.add_argument("--format", choices=("text", "json"), default="text")
+
     server = commands.add_parser(
         "server", help="run the language server (LSP over stdin/stdout) for editors; needs "
         "`pip install 'nanlint[server]'`")
@@ -160,6 +164,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "rule":
             from nanlint.commands import rules
             return rules.show_rule(args)
+        if args.command == "ops":
+            from nanlint.commands import ops
+            return ops.run(args)
         if args.command == "clean":
             from nanlint.commands import clean
             return clean.run()

@@ -7,16 +7,25 @@ arguments", ...) and, for producers, why its output can be exactly 0 or negative
 analysis (``nanlint.analysis``) implements each transfer once; rules ask for canonical names.
 
 Spellings are written in short namespaces: ``tf`` (tensorflow, also compat.v1/v2), ``K``
-(the Keras backend), ``ops`` (Keras 3 ``keras.ops``), ``activations``, ``layers``, ``losses``
-and ``keras`` (the rest of Keras).
+(the Keras backend), ``ops`` (Keras 3 ``keras.ops``), ``activations``, ``layers``, ``losses``,
+``keras`` (the rest of Keras) and ``np`` (numpy).
+
+``OPS`` are the ops written by hand, each with its own model. Most other public functions fall
+into a few *families* (``FAMILIES``): elementwise functions with a known range, structure ops
+that keep their input's elements, sums, averages, linear algebra, constructors, random draws.
+Each family is modeled once; its members, per namespace, are data (``opfamilies.MEMBERS``),
+expanded into one ``Op`` per name at import. What is not numeric at all (scopes, shapes,
+summaries, io, config) is declared in ``NOT_NUMERIC``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import inf
 from typing import Dict, Optional, Tuple
+
+from nanlint.opfamilies import MEMBERS
 
 # Module prefixes rewritten before a qualified name is looked up, longest first.
 MODULE_ALIASES: Tuple[Tuple[str, str], ...] = (
@@ -48,6 +57,7 @@ NAMESPACES: Tuple[Tuple[str, str], ...] = (
     ("keras.losses", "losses"),
     ("keras", "keras"),
     ("tensorflow", "tf"),
+    ("numpy", "np"),
 )
 
 # Prefixes that make a module "TensorFlow or Keras" (for the text pre-check and imports).
@@ -81,7 +91,8 @@ class Op:
     ``activation_fn=``, by default ``activation``), ``apply`` (a layer that calls the
     function it is given, ``keras.layers.Lambda(f)``: calling the layer calls ``f``; one
     that takes no function, ``Flatten``, passes its input through), ``object`` (not a
-    tensor — an optimizer, a dtype policy: the analysis knows no value).
+    tensor — an optimizer, a dtype policy: the analysis knows no value), ``sum`` (a sum of
+    the first argument's elements: a segment sum, a trace), ``prod`` (a product of them).
     """
 
     name: str
@@ -103,6 +114,15 @@ class Op:
     # says otherwise (``one_hot``'s ``on_value``); False, never proven whole even for a
     # whole input (dropout rescales what it keeps); None, as the transfer computes it.
     integral: Optional[bool] = None
+    # The inputs where the op is defined (a real output): log of x < 0 is NaN.
+    domain: Tuple[float, float] = (-inf, inf)
+    # The points where its gradient is inf or NaN, as short texts ("0", "-1").
+    gradient: Tuple[str, ...] = ()
+    # Whether finite inputs (in the domain) can give an infinite output (exp(89), log(0)).
+    overflows: bool = False
+    # How the property tests call it: "unary" (elementwise, f(x)), "binary" (elementwise,
+    # f(x, y)), "reduce" (f(x) of a vector); "" for anything else (its range is not fixed).
+    form: str = ""
 
 
 _UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
@@ -121,58 +141,59 @@ ARG_XY = ("x|a", "y|b")
 
 OPS: Tuple[Op, ...] = (
     # -- the ops rules look for -------------------------------------------------------------
-    Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="any", args=ARG_X),
-    Op("sqrt", ("tf.math.sqrt", "tf.sqrt", "K.sqrt", "ops.sqrt"), transfer="sqrt", args=ARG_X),
+    Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="any", args=ARG_X,
+       domain=(0.0, inf), gradient=("0",), overflows=True, form="unary"),
+    Op("sqrt", ("tf.math.sqrt", "tf.sqrt", "K.sqrt", "ops.sqrt"), transfer="sqrt", args=ARG_X,
+       lo=0.0, domain=(0.0, inf), gradient=("0",), form="unary"),
     Op("pow", ("tf.math.pow", "tf.pow", "K.pow", "ops.power", "ops.pow"), transfer="pow",
-       args=("x|base", "y|a|exponent")),
+       args=("x|base", "y|a|exponent"), domain=(0.0, inf), gradient=("0",), overflows=True,
+       form="binary"),
     Op("divide", ("tf.math.divide", "tf.divide", "tf.div", "tf.truediv", "tf.realdiv",
                   "tf.math.truediv", "tf.math.realdiv", "ops.divide", "ops.true_divide"),
        transfer="divide", args=ARG_XY),
     Op("divide_no_nan", ("tf.math.divide_no_nan", "tf.div_no_nan", "ops.divide_no_nan"),
        transfer="divide_no_nan", args=ARG_XY, guarded=True),
     Op("rsqrt", ("tf.math.rsqrt", "tf.rsqrt", "ops.rsqrt"), transfer="range", lo=0.0,
-       lo_open=True),
-    Op("acos", ("tf.math.acos", "tf.acos", "ops.arccos"), lo=0.0, hi=3.141592653589793,
-       args=ARG_X),
-    Op("asin", ("tf.math.asin", "tf.asin", "ops.arcsin"), lo=-1.5707963267948966,
-       hi=1.5707963267948966, args=ARG_X),
+       lo_open=True, domain=(0.0, inf), gradient=("0",), overflows=True, form="unary"),
     # -- producers: where zeros, negatives and probabilities come from -----------------------
     Op("relu", ("tf.nn.relu", "K.relu", "ops.relu", "activations.relu"), lo=0.0,
-       zero=_RELU, tags=("relu",)),
+       zero=_RELU, tags=("relu",), form="unary"),
     Op("relu6", ("tf.nn.relu6", "ops.relu6", "activations.relu6"), lo=0.0, hi=6.0,
-       zero=_RELU, tags=("relu",)),
+       zero=_RELU, tags=("relu",), form="unary"),
     Op("softmax", ("tf.nn.softmax", "tf.math.softmax", "tf.softmax", "K.softmax", "ops.softmax",
                    "activations.softmax"),
-       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("softmax", "probability")),
+       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("softmax", "probability"), form="unary"),
     Op("sigmoid", ("tf.math.sigmoid", "tf.sigmoid", "tf.nn.sigmoid", "K.sigmoid",
                    "K.hard_sigmoid", "ops.sigmoid", "ops.hard_sigmoid", "activations.sigmoid",
                    "activations.hard_sigmoid"),
-       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("sigmoid", "probability")),
+       lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("sigmoid", "probability"), form="unary"),
     Op("tanh", ("tf.math.tanh", "tf.tanh", "tf.nn.tanh", "K.tanh", "ops.tanh",
                 "activations.tanh"),
-       lo=-1.0, hi=1.0, negative=Reason("which ranges over (-1, 1)", "high"), tags=("tanh",)),
+       lo=-1.0, hi=1.0, negative=Reason("which ranges over (-1, 1)", "high"), tags=("tanh",),
+       form="unary"),
     Op("matmul", ("tf.linalg.matmul", "tf.matmul", "K.dot", "K.batch_dot", "ops.matmul",
                   "ops.dot", "tf.tensordot", "ops.tensordot", "tf.nn.conv1d", "tf.nn.conv2d",
-                  "tf.nn.conv3d", "K.conv2d"),
+                  "tf.nn.conv3d", "K.conv1d", "K.conv2d", "K.conv3d", "tf.linalg.tensordot"),
        transfer="matmul", args=("a|x|x1|input", "b|y|x2|filters"), negative=_LINEAR,
        tags=("linear",)),
-    Op("einsum", ("tf.einsum", "ops.einsum"), transfer="einsum", args=("equation",),
-       negative=_LINEAR, tags=("linear",)),
+    Op("einsum", ("tf.einsum", "tf.linalg.einsum", "ops.einsum"), transfer="einsum",
+       args=("equation",), negative=_LINEAR, tags=("linear",)),
     Op("linear", ("tf.nn.bias_add", "tf.nn.xw_plus_b",
                   "K.bias_add"), negative=_LINEAR, tags=("linear",)),
-    Op("exp", ("tf.math.exp", "tf.exp", "K.exp", "ops.exp"), transfer="exp", args=ARG_X),
+    Op("exp", ("tf.math.exp", "tf.exp", "K.exp", "ops.exp"), transfer="exp", args=ARG_X,
+       lo=0.0, overflows=True, form="unary"),
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
-                    "activations.softplus"), lo=0.0, guarded=True),
+                    "activations.softplus"), lo=0.0, guarded=True, form="unary"),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
-                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True),
+                "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True, form="shape"),
     # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
     Op("eye", ("tf.eye", "tf.linalg.eye", "K.eye", "ops.eye", "ops.identity"), lo=0.0, hi=1.0,
-       args=("num_rows|N|n|size",), tags=("binary",), integral=True),
+       args=("num_rows|N|n|size",), tags=("binary",), integral=True, form="shape"),
     Op("diag", ("tf.linalg.diag", "tf.matrix_diag", "tf.diag", "tf.linalg.tensor_diag",
                 "ops.diag"), transfer="diag", args=("diagonal|x|v",)),
     Op("zeros", ("tf.zeros", "tf.zeros_like", "K.zeros", "K.zeros_like", "ops.zeros",
                  "ops.zeros_like"), lo=0.0, hi=0.0,
-       zero=Reason("which is all zeros", "high"), integral=True),
+       zero=Reason("which is all zeros", "high"), integral=True, form="shape"),
     # Gradients: exactly 0 wherever a relu is dead or a variable does not touch the loss.
     # `tape.gradient`, `optimizer.compute_gradients`, ... are methods: GRADIENT_METHODS.
     Op("gradients", ("tf.gradients", "K.gradients"), transfer="gradient",
@@ -204,13 +225,14 @@ OPS: Tuple[Op, ...] = (
     Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
-       lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True),
+       lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True, form="reduce"),
     Op("bool", ("tf.math.equal", "tf.equal", "tf.math.not_equal", "tf.not_equal",
                 "tf.math.greater", "tf.greater", "tf.math.greater_equal", "tf.greater_equal",
                 "tf.math.less", "tf.less", "tf.math.less_equal", "tf.less_equal",
                 "tf.math.logical_and", "tf.logical_and", "tf.math.logical_or", "tf.logical_or",
                 "tf.math.logical_not", "tf.logical_not", "tf.math.is_finite", "tf.is_finite",
                 "tf.sequence_mask", "K.equal", "K.not_equal", "K.greater", "K.less",
+                "K.greater_equal", "K.less_equal",
                 "ops.equal", "ops.not_equal", "ops.greater", "ops.greater_equal", "ops.less",
                 "ops.less_equal", "ops.logical_and", "ops.logical_or", "ops.logical_not"),
        transfer="bool"),
@@ -220,14 +242,15 @@ OPS: Tuple[Op, ...] = (
        lo=0.0, zero=_LOSS, tags=("loss", "mse")),
     # -- guarded, fused, epsilon-carrying ops: safe by construction --------------------------
     Op("log_softmax", ("tf.nn.log_softmax", "tf.math.log_softmax", "ops.log_softmax",
-                       "activations.log_softmax"), hi=0.0, guarded=True),
-    Op("log_sigmoid", ("tf.math.log_sigmoid", "ops.log_sigmoid", "activations.log_sigmoid"),
-       hi=0.0, guarded=True),
+                       "activations.log_softmax"), hi=0.0, guarded=True, form="unary"),
+    Op("log_sigmoid", ("tf.math.log_sigmoid", "tf.log_sigmoid", "ops.log_sigmoid",
+                       "activations.log_sigmoid"), hi=0.0, guarded=True, form="unary"),
     Op("logsumexp", ("tf.math.reduce_logsumexp", "tf.reduce_logsumexp", "K.logsumexp",
                      "ops.logsumexp"), guarded=True),
     Op("xlogy", ("tf.math.xlogy", "tf.math.xdivy", "ops.xlogy"), guarded=True),
-    Op("l2_normalize", ("tf.math.l2_normalize", "tf.nn.l2_normalize", "K.l2_normalize",
-                        "ops.normalize"), lo=-1.0, hi=1.0, guarded=True),
+    Op("l2_normalize", ("tf.math.l2_normalize", "tf.nn.l2_normalize", "tf.linalg.l2_normalize",
+                        "K.l2_normalize", "ops.normalize"), lo=-1.0, hi=1.0, guarded=True,
+       form="unary"),
     Op("fused_cross_entropy", (
         "tf.nn.softmax_cross_entropy_with_logits", "tf.nn.softmax_cross_entropy_with_logits_v2",
         "tf.nn.sparse_softmax_cross_entropy_with_logits",
@@ -245,7 +268,8 @@ OPS: Tuple[Op, ...] = (
     Op("epsilon", ("K.epsilon", "keras.config.epsilon"), transfer="epsilon", args=()),
     # -- ops whose output follows their inputs ----------------------------------------------
     Op("reduce_sum", ("tf.math.reduce_sum", "tf.reduce_sum", "K.sum", "ops.sum",
-                      "tf.math.cumsum", "tf.cumsum", "ops.cumsum", "tf.add_n", "K.cumsum"),
+                      "tf.math.cumsum", "tf.cumsum", "ops.cumsum", "tf.add_n", "tf.math.add_n",
+                      "K.cumsum"),
        transfer="reduce", args=ARG_X),
     Op("reduce_mean", ("tf.math.reduce_mean", "tf.reduce_mean", "K.mean", "ops.mean"),
        transfer="reduce", args=ARG_X),
@@ -255,9 +279,9 @@ OPS: Tuple[Op, ...] = (
        transfer="reduce", args=ARG_X),
     # Moments: a variance and its root, the standard deviation, are 0 for a constant input.
     Op("variance", ("tf.math.reduce_variance", "K.var", "ops.var"), lo=0.0, zero=_CONSTANT,
-       args=ARG_X, tags=("variance",)),
+       args=ARG_X, tags=("variance",), overflows=True, form="reduce"),
     Op("std", ("tf.math.reduce_std", "K.std", "ops.std"), lo=0.0, zero=_CONSTANT, args=ARG_X,
-       tags=("std",)),
+       tags=("std",), overflows=True, form="reduce"),
     Op("where", ("tf.where", "tf.where_v2", "K.switch", "ops.where"),
        transfer="where", args=("condition|cond", "x|then_expression|x1", "y|else_expression|x2")),
     Op("square", ("tf.math.square", "tf.square", "K.square", "ops.square"),
@@ -265,7 +289,8 @@ OPS: Tuple[Op, ...] = (
     Op("abs", ("tf.math.abs", "tf.abs", "K.abs", "ops.abs", "ops.absolute"),
        transfer="abs", args=ARG_X),
     Op("norm", ("tf.norm", "tf.linalg.norm", "tf.math.l2_norm", "ops.norm"),
-       transfer="norm", args=("tensor|x",)),
+       transfer="norm", args=("tensor|x",), lo=0.0, gradient=("0",), overflows=True,
+       form="reduce"),
     Op("maximum", ("tf.math.maximum", "tf.maximum", "K.maximum", "ops.maximum"),
        transfer="maximum", args=ARG_XY),
     Op("minimum", ("tf.math.minimum", "tf.minimum", "K.minimum", "ops.minimum"),
@@ -285,7 +310,8 @@ OPS: Tuple[Op, ...] = (
        integral=False),
     Op("identity", ("tf.identity", "tf.stop_gradient", "K.stop_gradient", "ops.stop_gradient",
                     "tf.reshape", "K.reshape", "ops.reshape", "tf.transpose", "K.transpose",
-                    "ops.transpose", "tf.squeeze", "K.squeeze", "ops.squeeze",
+                    "ops.transpose", "tf.linalg.transpose", "tf.squeeze", "K.squeeze",
+                    "ops.squeeze",
                     "tf.expand_dims", "K.expand_dims", "ops.expand_dims", "tf.tile", "K.tile",
                     "ops.tile", "tf.broadcast_to",
                     "ops.broadcast_to", "tf.ensure_shape", "tf.convert_to_tensor",
@@ -297,7 +323,8 @@ OPS: Tuple[Op, ...] = (
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
                      "tf.boolean_mask", "tf.reverse", "tf.slice", "tf.strided_slice",
                      "tf.roll", "tf.repeat", "K.repeat_elements", "ops.take_along_axis",
-                     "ops.flip", "ops.roll", "ops.repeat"),
+                     "ops.flip", "ops.roll", "ops.repeat", "ops.slice", "K.repeat",
+                     "K.reverse"),
        transfer="like", args=("x|params|tensor|input|arr|a|values",)),
     # A list of pieces of the input: each one unpacked (`a, b = tf.unstack(x)`) is like it.
     Op("split", ("tf.unstack", "K.unstack", "ops.unstack", "tf.split", "ops.split",
@@ -421,6 +448,165 @@ OPS: Tuple[Op, ...] = (
 )
 
 
+# -- families: ops modeled once per family (members: ``opfamilies.MEMBERS``) ---------------
+# A family is an ``Op`` whose name is the family's; each member name becomes an op of that
+# name (``np.`` and ``np.random.`` names keep their prefix: numpy's are ops of their own).
+_PI = 3.141592653589793
+_HALF_PI = _PI / 2
+_POLES = ("0", "-1", "-2", "-3")  # 0 and the negative integers
+
+FAMILIES: Tuple[Op, ...] = (
+    # Elementwise functions with a fixed range (bounds as float32 reaches them).
+    Op("sin_cos", (), lo=-1.0, hi=1.0, form="unary"),
+    Op("erf", (), lo=-1.0, hi=1.0, form="unary"),
+    Op("unit_odd", (), lo=-1.0, hi=1.0, form="unary"),  # softsign, hard_tanh, bessel_i1e
+    Op("erfc", (), lo=0.0, hi=2.0, form="unary"),
+    Op("acos", (), lo=0.0, hi=_PI, domain=(-1.0, 1.0), gradient=("-1", "1"), form="unary"),
+    Op("asin", (), lo=-_HALF_PI, hi=_HALF_PI, domain=(-1.0, 1.0), gradient=("-1", "1"),
+       form="unary"),
+    Op("atan", (), lo=-_HALF_PI, hi=_HALF_PI, form="unary"),
+    Op("atan2", (), lo=-_PI, hi=_PI, form="binary"),
+    Op("sign", (), lo=-1.0, hi=1.0, integral=True, form="unary"),
+    Op("probability", (), lo=0.0, hi=1.0, form="unary"),  # sparse_sigmoid, sparsemax
+    Op("fraction", (), lo=0.0, hi=1.0, form="unary"),  # zero_fraction
+    # No form: a SparseTensor's softmax; the regularized incomplete beta and gamma of
+    # parameters (a, b > 0) as well as x.
+    Op("sparse_probability", (), lo=0.0, hi=1.0),
+    Op("incomplete", (), lo=0.0, hi=1.0),
+    Op("cosh", (), lo=1.0, overflows=True, form="unary"),  # also bessel_i0
+    Op("bessel_i0e", (), lo=0.0, hi=1.0, lo_open=True, form="unary"),
+    Op("positive_exp", (), lo=0.0, overflows=True, form="unary"),  # underflows to 0
+    Op("expm1", (), lo=-1.0, overflows=True, form="unary"),
+    Op("sinh", (), overflows=True, form="unary"),  # also bessel_i1
+    Op("tan", (), form="unary"),
+    Op("asinh", (), form="unary"),
+    Op("nonnegative", (), lo=0.0, form="unary"),  # abs, sparse_plus, ptp
+    # Squares and sums of squares overflow above ~1.8e19 in float32.
+    Op("square", (), lo=0.0, overflows=True, form="unary"),
+    Op("squared_difference", (), lo=0.0, overflows=True, form="binary"),
+    Op("hypot", (), lo=0.0, form="binary"),
+    Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # std, var, l2_loss
+    # No form: losses take labels (ctc, nce, sampled softmax, focal cross-entropy), and
+    # relu_layer a weight matrix and a bias.
+    Op("loss", (), lo=0.0),
+    Op("norms", (), lo=0.0),  # no form: norms of vectors and matrices, a condition number
+    Op("relu_layer", (), lo=0.0),
+    # Activations: their least value for the default parameters.
+    Op("elu", (), lo=-1.0, form="unary"),  # also celu
+    Op("selu", (), lo=-1.7581, form="unary"),
+    Op("gelu", (), lo=-0.17, form="unary"),
+    Op("silu", (), lo=-0.38, form="unary"),  # swish, hard_silu, hard_swish, mish
+    # Functions with a domain and singular points: a NaN outside, an infinite gradient at.
+    Op("sqrt", (), transfer="sqrt", args=ARG_X, lo=0.0, domain=(0.0, inf), gradient=("0",),
+       form="unary"),
+    Op("cbrt", (), gradient=("0",), form="unary"),
+    Op("reciprocal", (), gradient=("0",), overflows=True, form="unary"),
+    Op("log", (), domain=(0.0, inf), gradient=("0",), overflows=True, form="unary"),
+    Op("log1p", (), domain=(-1.0, inf), gradient=("-1",), overflows=True, form="unary"),
+    Op("atanh", (), domain=(-1.0, 1.0), gradient=("-1", "1"), overflows=True, form="unary"),
+    Op("acosh", (), lo=0.0, domain=(1.0, inf), gradient=("1",), form="unary"),
+    Op("lgamma", (), gradient=_POLES, overflows=True, form="unary"),  # inf at the poles
+    # NaN at its poles, and (in TensorFlow) for subnormal inputs: defined from the least
+    # normal float32 up.
+    Op("digamma", (), domain=(1.1754944e-38, inf), gradient=_POLES, form="unary"),
+    Op("polygamma", (), overflows=True),  # no form: polygamma(n, x) of a whole n, zeta(x, q)
+    Op("erfinv", (), domain=(-1.0, 1.0), gradient=("-1", "1"), overflows=True, form="unary"),
+    Op("ndtri", (), domain=(0.0, 1.0), gradient=("0", "1"), overflows=True, form="unary"),
+    Op("erfcinv", (), domain=(0.0, 2.0), gradient=("0", "2"), overflows=True, form="unary"),
+    # A power of x < 0 is real only for whole exponents: the domain is x >= 0.
+    Op("pow", (), transfer="pow", args=("x|x1|base", "y|x2|exponent"), domain=(0.0, inf),
+       gradient=("0",), overflows=True, form="binary"),
+    # Arithmetic, as the hand-written ops of the same transfer.
+    Op("add", (), transfer="add", args=("x1|x", "x2|y")),
+    Op("subtract", (), transfer="subtract", args=("x1|x", "x2|y")),
+    Op("multiply", (), transfer="multiply", args=("x1|x", "x2|y")),
+    Op("divide", (), transfer="divide", args=("x1|x", "x2|y"), gradient=()),
+    Op("maximum", (), transfer="maximum", args=("x1|x", "x2|y")),
+    Op("minimum", (), transfer="minimum", args=("x1|x", "x2|y")),
+    Op("clip", (), transfer="clip", args=("a|x", "a_min|x_min", "a_max|x_max")),
+    Op("where", (), transfer="where", args=("condition", "x", "y")),
+    # Real output of any sign: other elementwise functions, linear algebra, convolutions,
+    # normalizations, statistics.
+    Op("unary_any", ()),
+    Op("linear", ()),
+    # Whole numbers: indices and counts (>= 0), bit operations and rounding (any sign). No
+    # form: they take integer tensors, labels and index arrays of their own kinds.
+    Op("index", (), lo=0.0, integral=True),
+    Op("integer", (), integral=True),
+    Op("bool", (), transfer="bool"),  # true or false: no range to check
+    Op("cast", (), transfer="cast", args=ARG_X),
+    # Structure ops: the output holds (some of) the input's elements.
+    Op("structure", (), transfer="like", args=("x|a|input|tensor|value|values|params|arr",)),
+    # The input's elements and zeros around them (padding, a band, a diagonal).
+    Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
+    # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared
+    # norms, >= 0), which the analysis cannot tell from the diagonal of any product: no claim.
+    Op("diagonal", ()),
+    # Averages: within the range of the input.
+    Op("average", (), transfer="reduce", args=("x|a|input|value|data|images",)),
+    # Sums: of the sign of their terms.
+    Op("sum", (), transfer="sum", args=("x|a|input|data|inputs",)),
+    # Products: in [0, 1] for factors in [0, 1], >= 0 for factors >= 0.
+    Op("product", (), transfer="prod", args=("x|a|input|input_tensor|data",)),
+    # Constructors.
+    Op("zeros", (), lo=0.0, hi=0.0, integral=True, form="shape"),
+    Op("ones", (), lo=1.0, hi=1.0, integral=True, form="shape"),
+    Op("unit_binary", (), lo=0.0, hi=1.0, integral=True, form="shape"),  # eye, identity, tri
+    Op("fill", ()),  # fill, full, empty, arange, linspace, meshgrid
+    # Random draws; "shape": those that take only a size (or one parameter) first.
+    Op("random_any", ()),
+    Op("random_unit", (), lo=0.0, hi=1.0, form="shape"),
+    Op("random_nonnegative", (), lo=0.0, form="shape"),
+    # No form: they need their distribution's parameters (beta's a and b, a Sobol dimension).
+    Op("random_unit_parameters", (), lo=0.0, hi=1.0),
+    Op("random_nonnegative_parameters", (), lo=0.0),
+)
+
+# Transfers a numpy op keeps; any other becomes "range" with the family's bounds. numpy
+# values carry no gradient, and no tag or evidence that a rule for TensorFlow code reads
+# (`np.log(np.sum(np.exp(z)))` is no finding).
+NUMPY_TRANSFERS = frozenset({"range", "any", "like", "cast", "bool", "where", "maximum",
+                             "minimum", "clip", "diag", "reduce", "add", "subtract",
+                             "multiply", "divide", "sqrt"})
+
+
+def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
+    """One op per member name of ``family``, with every spelling of that name; a name
+    ``taken`` by a hand-written op (``layers.ReLU`` is ``relu_layer``) is its first spelling
+    (``tf.nn.relu_layer``)."""
+    spellings: Dict[str, list] = {}
+    for namespace, names in MEMBERS.get(family.name, {}).items():
+        for name in names.split():
+            canonical = f"{namespace}.{name}" if namespace.startswith("np") else name
+            spellings.setdefault(canonical, []).append(f"{namespace}.{name}")
+    ops = []
+    for canonical, spelled in spellings.items():
+        name = spelled[0] if canonical in taken else canonical
+        op = replace(family, name=name, spellings=tuple(spelled))
+        if canonical.startswith("np."):
+            op = replace(op, zero=None, negative=None, gradient=(), transfer=(
+                op.transfer if op.transfer in NUMPY_TRANSFERS else "range"))
+        ops.append(op)
+    return tuple(ops)
+
+
+# Spellings that are not numeric at all (scopes, shapes, dtypes, summaries, io, config,
+# sessions, asserts), and whole namespaces of them.
+NOT_NUMERIC = frozenset(f"{namespace}.{name}"
+                        for namespace, names in MEMBERS["not_numeric"].items()
+                        for name in names.split())
+NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
+    "tf.summary", "tf.io", "tf.gfile", "tf.logging", "tf.saved_model", "tf.config",
+    "tf.errors", "tf.strings", "tf.sysconfig", "tf.test", "tf.autograph", "tf.distribute",
+    "tf.lite", "tf.profiler", "tf.tpu", "tf.flags", "tf.app", "tf.resource_loader",
+    "tf.version", "tf.queue", "tf.lookup", "tf.sets", "tf.compat", "tf.dtypes",
+    "tf.debugging", "tf.experimental", "tf.estimator", "tf.feature_column", "tf.data",
+    "tf.train", "tf.tables", "tf.python_io", "tf.user_ops", "tf.mixed_precision",
+    "tf.types", "tf.keras.utils", "keras.utils", "keras.callbacks", "keras.config",
+    "keras.saving", "keras.models", "np.testing", "np.lib", "np.typing", "np.char",
+    "np.strings", "np.rec", "np.ma", "np.dtypes", "np.exceptions", "np.ctypeslib",
+)
+
 # Methods that create a layer's or a metric's variable; `initializer=` one of ZERO_INITIALIZERS
 # (strings, or ops of the "zeros_initializer" name) starts it at 0.
 STATE_METHODS = frozenset({"add_weight", "add_variable"})
@@ -461,11 +647,15 @@ OPTIMIZER_EPSILON: Dict[str, Tuple[int, float]] = {
 class OpTable:
     by_spelling: Dict[str, Op] = field(default_factory=dict)
     by_name: Dict[str, Op] = field(default_factory=dict)
+    family: Dict[str, str] = field(default_factory=dict)  # op name -> its family's name
 
 
 def _build() -> OpTable:
     table = OpTable()
-    for op in OPS:
+    taken = frozenset(op.name for op in OPS)
+    expanded = [(family.name, op) for family in FAMILIES for op in _expand(family, taken)]
+    table.family = {op.name: name for name, op in expanded}
+    for op in (*OPS, *(op for _, op in expanded)):
         assert op.name not in table.by_name, f"op {op.name} listed twice"
         table.by_name[op.name] = op
         for spelling in op.spellings:
@@ -504,6 +694,12 @@ def spelling_of(qualified: str) -> Optional[str]:
         if qualified.startswith(module + "."):
             return namespace + qualified[len(module):]
     return None
+
+
+def declared(spelling: str) -> bool:
+    """Whether ``spelling`` (``tf.summary.scalar``) is declared not numeric."""
+    return spelling in NOT_NUMERIC or spelling.startswith(tuple(
+        namespace + "." for namespace in NOT_NUMERIC_NAMESPACES))
 
 
 def lookup(qualified: str) -> Optional[Op]:

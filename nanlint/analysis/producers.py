@@ -46,9 +46,11 @@ class Producers(Sources):
     def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         value = self._op_value(op, call, scope, index)
         dtype = self._dtype_argument(call, scope, index)
-        if op.transfer in ("like", "reduce", "square", "abs", "sqrt", "exp", "clip",
+        if op.transfer in ("like", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
                            "maximum", "minimum", "add", "subtract", "multiply", "divide"):
             dtype = dtype or self._first_dtype(op, call, scope, index)
+        if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
+            return replace(value, origin=op.name, dtype=None, tensor=False)
         if value.origin == op.name and value.dtype == dtype:
             return value
         return replace(value, origin=op.name, dtype=dtype)
@@ -108,6 +110,14 @@ class Producers(Sources):
             over_axes = axis is not None and not (isinstance(axis, cst.Name)
                                                   and axis.value == "None")
             return reduce(op.name, arg(0), call, over_axes)
+        if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
+            return reduce("reduce_sum", arg(0), call, True)
+        if transfer == "prod":  # a product of its elements: 0 where one of them is
+            x = arg(0)
+            if x.lo < 0:
+                return Value(known=x.known, tensor=True)
+            return Value(lo=0.0, hi=1.0 if x.hi <= 1 else inf, zero=x.zero, known=x.known,
+                         tensor=True)
         if transfer in ("add", "subtract", "multiply", "divide"):
             return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
         if transfer == "divide_no_nan":
