@@ -334,7 +334,9 @@ def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
         tags.add("square_of_difference")
         if kind == "norm" and zero is None:
             zero = difference_evidence(x.node)
-    return Value(lo=0.0, hi=1.0 if bound is not None else inf, zero=zero, known=True,
+    # In [-1, 1] it stays in [0, 1], and below 1 where its bounds are (a clip to 1 / (1 + eps)).
+    top = max(abs(x.lo), abs(x.hi)) if bound is not None else inf
+    return Value(lo=0.0, hi=top ** 2 if kind == "square" else top, zero=zero, known=True,
                  tensor=True, tags=frozenset(tags), node=x.node if of_difference else node,
                  integral=kind != "norm" and x.whole, bound=bound)
 
