@@ -579,21 +579,25 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf": "squared_difference",
         "tf.math": "squared_difference",
     },
+    "segment_maximum": {
+        "tf": "segment_max unsorted_segment_max",
+        "tf.math": "segment_max unsorted_segment_max",
+        "ops": "segment_max",
+    },
     "structure": {
         "tf": (
             "approx_top_k batch_to_space batch_to_space_nd check_numerics depth_to_space "
             "dynamic_partition dynamic_stitch extract_image_patches extract_volume_patches "
             "guarantee_const identity_n matrix_transpose random_crop random_shuffle "
-            "reverse_sequence reverse_v2 scatter_nd segment_max segment_min setdiff1d sort "
+            "reverse_sequence reverse_v2 scatter_nd segment_min setdiff1d sort "
             "space_to_batch space_to_batch_nd space_to_depth sparse_maximum sparse_minimum "
             "sparse_reduce_max sparse_tensor_to_dense sparse_to_dense tensor_scatter_nd_max "
             "tensor_scatter_nd_min tensor_scatter_nd_update tensor_scatter_update unique "
-            "unique_with_counts unsorted_segment_max unsorted_segment_min "
+            "unique_with_counts unsorted_segment_min "
             "verify_tensor_all_finite"
         ),
         "tf.math": (
-            "approx_max_k approx_min_k segment_max segment_min top_k unsorted_segment_max "
-            "unsorted_segment_min"
+            "approx_max_k approx_min_k segment_min top_k unsorted_segment_min"
         ),
         "tf.nn": (
             "approx_max_k approx_min_k depth_to_space dilation2d embedding_lookup "
@@ -608,7 +612,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "adaptive_max_pool copy depth_to_space dsplit dstack extract_sequences fliplr "
             "flipud get_item hsplit max_pool median moveaxis nanmax nanmedian nanmin "
             "nanpercentile nanquantile percentile quantile ravel rearrange rot90 scatter "
-            "segment_max segment_min select sort space_to_depth swapaxes top_k unfold unique "
+            "segment_min select sort space_to_depth swapaxes top_k unfold unique "
             "view vsplit"
         ),
         "np": (

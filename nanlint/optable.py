@@ -537,6 +537,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("cast", (), transfer="cast", args=ARG_X),
     # Structure ops: the output holds (some of) the input's elements.
     Op("structure", (), transfer="like", args=("x|a|input|tensor|value|values|params|arr",)),
+    # Maxima of segments: the input's elements, each the largest of its segment, so that
+    # `z - gather(segment_max(z), ids)` is at most 0 (a segment softmax's shift).
+    Op("segment_maximum", (), transfer="like", args=("data|x|input",), tags=("max",)),
     # The input's elements and zeros around them (padding, a band, a diagonal).
     Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
     # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared

@@ -82,7 +82,7 @@ class Producers(Sources):
         if transfer == "like":
             x = arg(0)
             return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
-                x.integral))
+                x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
         if transfer == "epsilon":
             return replace(constant(self.settings.epsilon), tensor=True)
         if transfer == "exp":
