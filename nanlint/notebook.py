@@ -78,7 +78,10 @@ class Notebook:
         reproduces byte for byte (``with_fixed_code``). Asked only for a finding with a fix,
         so a notebook without one never pays for the re-encoding."""
         if self._writable is None:
-            self._writable = _layout(json.loads(self.text), self.text) is not None
+            try:  # a notebook read as empty (another kernel's language) has no text
+                self._writable = _layout(json.loads(self.text), self.text) is not None
+            except ValueError:
+                self._writable = False
         return self._writable
 
     def place(self, line: int) -> Tuple[int, int]:

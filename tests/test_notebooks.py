@@ -561,3 +561,21 @@ def test_add_noqa_comments_the_lines_in_their_cells(tmp_path):
     expected["cells"][3]["source"][1] = "  loss = tf.math.log(p)  # nanlint: ignore[NAN102]\n"
     assert (tmp_path / "nb.ipynb").read_bytes() == json.dumps(expected, indent=1).encode()
     assert run_cli("check", cwd=tmp_path).stdout.splitlines()[-1] == "No findings in 1 file."
+
+
+def test_fix_goes_on_past_a_notebook_in_another_language(tmp_path):
+    # A notebook read as empty (an R kernel) next to a file with a safe fix: --fix and
+    # --diff fix the file and leave the notebook alone, without an internal error.
+    document = json.loads(cells("library(tensorflow)\nx <- log(0)\n", language="R"))
+    document["metadata"]["kernelspec"] = {"name": "ir", "language": "R"}
+    (tmp_path / "analysis.ipynb").write_text(json.dumps(document), encoding="utf-8")
+    (tmp_path / "count.py").write_text(
+        "import tensorflow as tf\n\n\ndef share(x):\n"
+        "    n = tf.reduce_sum(tf.cast(x > 0, tf.float32))\n"
+        "    return tf.reduce_sum(x) / n\n", encoding="utf-8")
+    diff = run_cli("check", "--diff", cwd=tmp_path)
+    assert "internal error" not in diff.stdout + diff.stderr and "tf.maximum" in diff.stdout
+    fixed = run_cli("check", "--fix", cwd=tmp_path)
+    assert "internal error" not in fixed.stdout + fixed.stderr, fixed.stdout + fixed.stderr
+    assert fixed.returncode == 0
+    assert "tf.maximum(n, 1)" in (tmp_path / "count.py").read_text(encoding="utf-8")
