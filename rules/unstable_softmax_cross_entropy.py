@@ -389,7 +389,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
                 or not isinstance(here, cst.SimpleStatementLine)
                 or self.analysis.parent(here) is not self.analysis.parent(line)):
             return None
-        return line if self.analysis.read_only_by(target, probability) else None
+        return line if self.analysis.read_only_by(target, probability) and (
+            not self.analysis.touched_otherwise(target.value)) else None
 
     def _subtrahend(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """`p` in `1 - p` (or `tf.subtract(1, p)`)."""

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import options_for
 from nanlint.fixing import SAFETIES, fix_source
+from nanlint.engine import lint_source
 
 GAN = """import tensorflow as tf
 
@@ -333,3 +334,24 @@ def test_a_log_of_a_value_that_can_be_negative_is_helped_to_a_guard(lint):
     [finding] = lint(source, ["NAN102"])
     assert "`tf.math.log(tf.maximum(d1 + 1e-7, 1e-7))`" in finding.suggestion
     assert "softplus" not in finding.suggestion and finding.fix is None
+
+
+@pytest.mark.parametrize("between", [
+    "    del logits\n    logits = labels\n",
+    "    for logits in [labels]:\n        pass\n",
+    "    match labels:\n        case {'smooth': logits}:\n            pass\n",
+    "    logits[0] = 1.0\n",
+])
+def test_log_softmax_fix_only_where_the_logits_are_unchanged(between):
+    # The fix moves `logits` from the softmax to the log: anything that may change the
+    # name in between (a second binding, del, a match capture, a change in place) refuses
+    # it; the same function without it gets the fix.
+    template = ("import tensorflow as tf\n\n\ndef loss(logits, labels):\n"
+                "    probs = tf.nn.softmax(logits)\n{between}"
+                "    return -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)\n")
+    changed = [f for f in lint_source(template.format(between=between), "m.py", options_for())
+               if f.code == "NAN103"]
+    plain = [f for f in lint_source(template.format(between=""), "m.py", options_for())
+             if f.code == "NAN103"]
+    assert changed and plain
+    assert plain[0].fix is not None and changed[0].fix is None

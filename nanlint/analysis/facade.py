@@ -175,6 +175,16 @@ class Analysis(Expressions):
             return binding.value
         return None
 
+    def _scope_text(self, scope) -> str:
+        """The code of a scope (the module's text for the module), made once."""
+        cache = self.__dict__.setdefault("_scope_texts", {})
+        text = cache.get(id(scope.node))
+        if text is None:
+            text = cache[id(scope.node)] = (self._source if isinstance(scope.node, cst.Module)
+                                            and self._source is not None
+                                            else self.code(scope.node))
+        return text
+
     def unchanged_since(self, expr: cst.BaseExpression, name: cst.Name) -> bool:
         """``expr``, made of names only, means here what it meant where ``name`` was last
         assigned: none of its names was bound again in between (so a fix may move ``expr``
@@ -186,7 +196,21 @@ class Analysis(Expressions):
         if not isinstance(expr, cst.Name):
             return False
         used, used_in = self._resolve(expr.value, scope, index)
-        return used is None or used_in is not scope or used.index < binding.index
+        if used is not None and used_in is scope and len(scope.bindings.get(expr.value, ())) > 1:
+            return False  # bound twice here: a loop, a branch or a match may rebind it between
+        if used is None or used_in is not scope or used.index < binding.index:
+            return not self.touched_otherwise(expr.value)
+        return False
+
+    def touched_otherwise(self, name: str) -> bool:
+        """Whether ``name`` is deleted, declared nonlocal or global, captured by a ``case``
+        pattern, or changed in place (``.assign``, ``name[i] = ...``) in the current scope:
+        ways of changing it that are no assignment (read from the scope's text)."""
+        scope, _ = self._here()
+        return re.search(rf"\b(del|nonlocal|global|case)\b[^\n]*\b{re.escape(name)}\b|"
+                         rf"\b{re.escape(name)}\s*(\.assign\w*\s*\(|"
+                         rf"\[[^\]\n]*\]\s*[-+*/]?=[^=])",
+                         self._scope_text(scope)) is not None
 
     # -- following values backwards ---------------------------------------------------------
     def here(self) -> Place:
