@@ -220,9 +220,9 @@ class Rule:
         no `tf`, and a fix that wrote one would raise NameError."""
         for old, new in fix.replacements:
             if isinstance(new, cst.CSTNode):
-                kept = set(_module_names(old))
-                if any(name not in kept and self.analysis.binding(name) is None
-                       for name in _module_names(new)):
+                unbound = {name for name in _module_names(new)
+                           if self.analysis.binding(name) is None}
+                if unbound and not unbound <= set(_module_names(old)):
                     return False
         return True
 

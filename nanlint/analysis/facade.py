@@ -175,16 +175,6 @@ class Analysis(Expressions):
             return binding.value
         return None
 
-    def _scope_text(self, scope) -> str:
-        """The code of a scope (the module's text for the module), made once."""
-        cache = self.__dict__.setdefault("_scope_texts", {})
-        text = cache.get(id(scope.node))
-        if text is None:
-            text = cache[id(scope.node)] = (self._source if isinstance(scope.node, cst.Module)
-                                            and self._source is not None
-                                            else self.code(scope.node))
-        return text
-
     def unchanged_since(self, expr: cst.BaseExpression, name: cst.Name) -> bool:
         """``expr``, made of names only, means here what it meant where ``name`` was last
         assigned: none of its names was bound again in between (so a fix may move ``expr``
@@ -203,14 +193,19 @@ class Analysis(Expressions):
         return False
 
     def touched_otherwise(self, name: str) -> bool:
-        """Whether ``name`` is deleted, declared nonlocal or global, captured by a ``case``
-        pattern, or changed in place (``.assign``, ``name[i] = ...``) in the current scope:
-        ways of changing it that are no assignment (read from the scope's text)."""
-        scope, _ = self._here()
-        return re.search(rf"\b(del|nonlocal|global|case)\b[^\n]*\b{re.escape(name)}\b|"
-                         rf"\b{re.escape(name)}\s*(\.assign\w*\s*\(|"
-                         rf"\[[^\]\n]*\]\s*[-+*/]?=[^=])",
-                         self._scope_text(scope)) is not None
+        """Whether ``name`` may be deleted, declared nonlocal or global, captured by a
+        ``case`` pattern, or changed in place (``.assign``, ``name[i] = ...``): ways of
+        changing it that are no assignment. Read from the module's text, once per name (a
+        use anywhere in the module counts: it only ever refuses a fix)."""
+        cache = self.__dict__.setdefault("_touched", {})
+        found = cache.get(name)
+        if found is None:
+            text = self._source if self._source is not None else self.module.code
+            found = cache[name] = re.search(
+                rf"\b(del|nonlocal|global|case)\b[^\n]*\b{re.escape(name)}\b|"
+                rf"\b{re.escape(name)}\s*(\.assign\w*\s*\(|\[[^\]\n]*\]\s*[-+*/]?=[^=])",
+                text) is not None
+        return found
 
     # -- following values backwards ---------------------------------------------------------
     def here(self) -> Place:
