@@ -286,8 +286,10 @@ class SqrtZeroGradient(Rule):
         if not isinstance(argument, cst.Call) or not isinstance(node, cst.Call):
             return None
         op = self.analysis.op_of(argument)
-        if op is None or op.name != "exp" or len(argument.args) != 1:
-            return None
+        if op is None or op.name != "exp" or len(argument.args) != 1 or (
+                argument.args[0].star or argument.args[0].keyword is not None
+                or any(arg.keyword is not None for arg in node.args[1:])):
+            return None  # `exp(*xs)`, or a keyword (`name=`) the rewrite would drop
         inner = argument.args[0]
         halved = argument.with_changes(args=[inner.with_changes(
             value=self.template("0.5 * {v}", v=self.operand(inner.value)))])

@@ -280,8 +280,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
             return suggestion
         shown = " and ".join(f"`{text}`" for text in written)
         logs = "logs" if len(written) > 1 else "log"
-        return (f"use {shown} in place of the {logs} (what the fix writes: the same value, "
-                f"computed stably); or {suggestion}")
+        return (f"use {shown} in place of the {logs} (the same value, computed stably); "
+                f"or {suggestion}")
 
     def _both_fixed(self, log_p: cst.Call, log_q: cst.Call, producer: cst.CSTNode
                     ) -> Optional[Fix]:

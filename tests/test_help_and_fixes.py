@@ -355,3 +355,15 @@ def test_log_softmax_fix_only_where_the_logits_are_unchanged(between):
              if f.code == "NAN103"]
     assert changed and plain
     assert plain[0].fix is not None and changed[0].fix is None
+
+
+@pytest.mark.parametrize("root", ["tf.sqrt(tf.exp(*[a]))", "tf.sqrt(tf.exp(a), name='root')"])
+def test_root_of_exp_fix_only_for_one_plain_argument(root):
+    # `sqrt(exp(v))` → `exp(0.5 * v)` is safe for one plain argument: a starred one would
+    # become `*0.5 * ...` and a `name=` would be dropped; those get no fix.
+    source = ("import tensorflow as tf\n\n\nclass L(tf.keras.layers.Layer):\n"
+              f"    def call(self, a):\n        return {root}\n")
+    plain = source.replace(root, "tf.sqrt(tf.exp(a))")
+    found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN201"]
+    fixed = [f for f in lint_source(plain, "m.py", options_for()) if f.code == "NAN201"]
+    assert found and fixed and fixed[0].fix is not None and found[0].fix is None
