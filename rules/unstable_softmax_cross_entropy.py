@@ -491,6 +491,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
             name = ("sparse_softmax_cross_entropy_with_logits" if sparse
                     else "softmax_cross_entropy_with_logits")
             axis = self._axis_of_softmax(call)
+            if axis is not None and axis[:1] in "([" and not sparse:  # several axes
+                return (f"take the log of the softmax in log space over the same axes: "
+                        f"`{logits} - {root}.reduce_logsumexp({logits}, axis={axis}, "
+                        f"keepdims=True)`")
             fused = (f"{root}.nn.{name}(labels={labels}, logits={logits}"
                      f"{f', axis={axis}' if axis and not sparse else ''})")
         return (f"use `{fused}` on the logits of the softmax: it returns the per-example loss "
@@ -501,9 +505,14 @@ class UnstableSoftmaxCrossEntropy(Rule):
         return op is not None and op.name == "softmax"
 
     def _axis_of_softmax(self, call: Optional[cst.Call]) -> Optional[str]:
+        """The softmax's axis as the fused cross-entropy takes it: `(1,)` is `1`; None for
+        the default; several axes (which the fused op does not take) as written."""
         if call is None or not self._is_softmax(call):
             return None
-        return self._axis(call)
+        axis = self.analysis.axis(call)
+        if isinstance(axis, (cst.Tuple, cst.List)) and len(axis.elements) == 1:
+            axis = axis.elements[0].value
+        return self.source(axis) if axis is not None else None
 
     def _call_arguments(self, call: cst.Call) -> str:
         parts = []

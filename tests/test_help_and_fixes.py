@@ -367,3 +367,19 @@ def test_root_of_exp_fix_only_for_one_plain_argument(root):
     found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN201"]
     fixed = [f for f in lint_source(plain, "m.py", options_for()) if f.code == "NAN201"]
     assert found and fixed and fixed[0].fix is not None and found[0].fix is None
+
+
+@pytest.mark.parametrize("axis, wanted, unwanted", [
+    ("(1,)", "softmax_cross_entropy_with_logits(labels=labels, logits=logits, axis=1)",
+     "axis=(1,)"),
+    ("(1, 2)", "reduce_logsumexp(logits, axis=(1, 2), keepdims=True)",
+     "softmax_cross_entropy_with_logits"),
+])
+def test_cross_entropy_help_takes_the_axes_the_fused_op_takes(axis, wanted, unwanted):
+    # softmax_cross_entropy_with_logits takes one integer axis: a one-element tuple is that
+    # integer, and several axes get the log-space form instead (no fused op takes them).
+    source = ("import tensorflow as tf\n\n\ndef loss(logits, labels):\n"
+              f"    p = tf.nn.softmax(logits, axis={axis})\n"
+              "    return -tf.reduce_sum(labels * tf.math.log(p), axis=1)\n")
+    found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN103"]
+    assert found and wanted in found[0].suggestion and unwanted not in found[0].suggestion
