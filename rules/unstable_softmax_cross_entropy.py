@@ -177,6 +177,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
                 change = (f"make `{home.name.value}` return the logits `{logits}` "
                           f"instead of their {kind}, then ")
             logits = self.source(probability)
+        elif (probability is not None and probability is not producer and logits is not None
+              and "(" in logits):
+            # The logits are computed in another statement: computing them again may not give
+            # the same value (a dropout, a random draw, a layer with state): name them.
+            change = (f"keep the logits in a name, `logits = {logits}`, and take the {kind} "
+                      f"of `logits`; then ")
+            logits = "logits"
         if factor is not None and not self._same_probability(factor, producer):
             labels, sparse = self._labels(factor)
             message = (f"hand-written cross-entropy: `{func}` of `{shown}` ({what} output) is "

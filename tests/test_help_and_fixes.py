@@ -383,3 +383,15 @@ def test_cross_entropy_help_takes_the_axes_the_fused_op_takes(axis, wanted, unwa
               "    return -tf.reduce_sum(labels * tf.math.log(p), axis=1)\n")
     found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN103"]
     assert found and wanted in found[0].suggestion and unwanted not in found[0].suggestion
+
+
+def test_cross_entropy_help_names_logits_computed_in_another_statement():
+    # Writing the logits again where the log is would compute them again: a dropout or a
+    # random draw gives another value. The help names them instead.
+    source = ("import tensorflow as tf\n\n\ndef loss(x, labels, dense):\n"
+              "    p = tf.nn.softmax(dense(tf.nn.dropout(x, 0.5)))\n"
+              "    tf.print(p)\n"
+              "    return -tf.reduce_sum(labels * tf.math.log(p), axis=-1)\n")
+    found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN103"]
+    assert found and "`logits = dense(tf.nn.dropout(x, 0.5))`" in found[0].suggestion
+    assert "logits=dense(" not in found[0].suggestion
