@@ -81,8 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true",
                        help="apply the safe fixes (files are rewritten in place)")
     check.add_argument("--unsafe-fixes", action="store_true",
-                       help="apply the unsafe fixes too (implies --fix; with --diff, show "
-                       "them)")
+                       help="with --fix, apply the unsafe fixes too; with --diff, show "
+                       "them (alone, it changes no file)")
     check.add_argument("--fix-only", action="store_true",
                        help="apply the fixes (as --fix) but do not report the findings that "
                        "remain; exit 0 unless --exit-non-zero-on-fix")

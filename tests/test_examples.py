@@ -96,7 +96,7 @@ def test_fixed_is_nanlint_fix_of_bad(example):
     outcome = fix_source(bad, "bad.py", options_for(), SAFETIES["unsafe"])
     assert MARK.sub(lambda m: f"# fixed: {m.group(2)}", outcome.text) == fixed, (
         "fixed.py differs from nanlint's fix of bad.py: regenerate it with "
-        "`nanlint check --unsafe-fixes` on a copy of bad.py and review the change")
+        "`nanlint check --fix --unsafe-fixes` on a copy of bad.py and review the change")
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)

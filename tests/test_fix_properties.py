@@ -115,7 +115,7 @@ def test_sigkill_during_fix_leaves_every_file_whole(tmp_path):
     """Kill `--unsafe-fixes` at random moments: each file is wholly original or wholly fixed."""
     sources = sorted(FIXTURES.glob("NAN*.py"))
     originals = {path.name: path.read_bytes() for path in sources}
-    command = [sys.executable, "-m", "nanlint", "check", "--unsafe-fixes", "--jobs", "2", "."]
+    command = [sys.executable, "-m", "nanlint", "check", "--fix", "--unsafe-fixes", "--jobs", "2", "."]
 
     def populate(folder):
         folder.mkdir()

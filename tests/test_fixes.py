@@ -92,7 +92,7 @@ def test_unsafe_fixes_over_the_fixture_files(tmp_path):
     before = json.loads(run_cli("check", "--format", "json", "--no-cache", ".",
                                 cwd=tmp_path).stdout)["findings"]
     assert sum(1 for f in before if f["fix"]) >= 10
-    result = run_cli("check", "--unsafe-fixes", ".", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=tmp_path)
     assert result.returncode in (0, 1), result.stderr
     assert "Fixed" in result.stdout and "fix not applied" not in result.stdout
     for path in tmp_path.glob("*.py"):
@@ -103,7 +103,7 @@ def test_unsafe_fixes_over_the_fixture_files(tmp_path):
     assert [f for f in after if f["fix"]] == []
     assert len(after) < len(before)
     snapshot = {p.name: p.read_bytes() for p in tmp_path.glob("*.py")}
-    second = run_cli("check", "--unsafe-fixes", ".", cwd=tmp_path)
+    second = run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=tmp_path)
     assert "Fixed" not in second.stdout
     assert {p.name: p.read_bytes() for p in tmp_path.glob("*.py")} == snapshot
 
@@ -121,7 +121,7 @@ def test_diff_applies_like_fix(tmp_path, tool):
     assert diff.returncode == 1, diff.stderr
     assert diff.stdout.startswith("--- ") and "Would fix" in diff.stderr
     snapshot = {p.name: p.read_bytes() for p in original.glob("*.py")}
-    assert run_cli("check", "--unsafe-fixes", ".", cwd=fixed).returncode in (0, 1)
+    assert run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=fixed).returncode in (0, 1)
     assert {p.name: p.read_bytes() for p in original.glob("*.py")} == snapshot  # --diff wrote nothing
     command = (["patch", "-p0", "--quiet"] if tool == "patch"
                else ["git", "apply", "-p0", "--unsafe-paths", "-"])
@@ -145,7 +145,7 @@ def test_diff_exit_codes_and_safe_default(tmp_path):
     fix = run_cli("check", "--fix", "a.py", cwd=tmp_path)
     assert fix.returncode == 1 and "1 fixable with `--unsafe-fixes`" in fix.stdout
     assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_OF_RELU
-    done = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    done = run_cli("check", "--fix", "--unsafe-fixes", "a.py", cwd=tmp_path)
     assert done.returncode == 0 and "Fixed 1 finding" in done.stdout
     assert (tmp_path / "a.py").read_text(encoding="utf-8") == LOG_FIXED
 
@@ -153,10 +153,10 @@ def test_diff_exit_codes_and_safe_default(tmp_path):
 def test_fix_epsilon_is_configurable(tmp_path):
     (tmp_path / "a.py").write_text(LOG_OF_RELU, encoding="utf-8")
     (tmp_path / ".nanlint.yaml").write_text("fix-epsilon: 1.0e-6\n", encoding="utf-8")
-    assert run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--fix", "--unsafe-fixes", "a.py", cwd=tmp_path).returncode == 0
     assert "tf.math.log(h + 1e-6)" in (tmp_path / "a.py").read_text(encoding="utf-8")
     (tmp_path / ".nanlint.yaml").write_text("fix-epsilon: 1.0e-9\n", encoding="utf-8")
-    result = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "a.py", cwd=tmp_path)
     assert result.returncode == 2 and "fix-epsilon" in result.stderr
     assert "vanishes next to 1 in float32" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -217,7 +217,7 @@ def test_a_read_only_file_is_not_touched(tmp_path):
     path.write_text(LOG_OF_RELU, encoding="utf-8")
     path.chmod(0o444)
     try:
-        result = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+        result = run_cli("check", "--fix", "--unsafe-fixes", "a.py", cwd=tmp_path)
     finally:
         path.chmod(0o644)
     assert path.read_text(encoding="utf-8") == LOG_OF_RELU
@@ -374,7 +374,7 @@ def test_the_fixable_count_is_what_diff_and_fix_fix(tmp_path, name, data):
     # (no `[*]`), so the counts say 1, and the division is named apart.
     (tmp_path / name).write_text(data)
     (tmp_path / ".nanlint.yaml").write_text("select: [NAN101, NAN202]\n")
-    flags = ("--no-cache", "--unsafe-fixes")
+    flags = ("--no-cache", "--fix", "--unsafe-fixes")
     check = run_cli("check", "--no-cache", name, cwd=tmp_path).stdout.splitlines()[-1]
     assert check.endswith("1 fixable with `--unsafe-fixes`."), check
     diff = run_cli("check", "--diff", *flags, name, cwd=tmp_path)
@@ -383,3 +383,15 @@ def test_the_fixable_count_is_what_diff_and_fix_fix(tmp_path, name, data):
     fixed = run_cli("check", *flags, name, cwd=tmp_path).stdout.splitlines()[-1]
     assert fixed == ("No findings in 1 file. Fixed 1 finding (and 1 more that had no fix of "
                      "its own).")
+
+
+def test_unsafe_fixes_alone_changes_no_file(tmp_path):
+    # As in ruff: --unsafe-fixes widens --fix and --diff; on its own (in CI, say) it
+    # reports and rewrites nothing, and the exit code still says there are findings.
+    source = "import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
+    (tmp_path / "a.py").write_text(source)
+    result = run_cli("check", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    assert result.returncode == 1 and "NAN102" in result.stdout
+    assert (tmp_path / "a.py").read_text() == source
+    fixed = run_cli("check", "--fix", "--unsafe-fixes", "a.py", cwd=tmp_path)
+    assert fixed.returncode == 0 and (tmp_path / "a.py").read_text() != source

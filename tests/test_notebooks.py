@@ -127,7 +127,7 @@ SOFTMAX_LOG = ("import tensorflow as tf\nprobs = tf.nn.softmax(z)\n"
 @pytest.mark.parametrize("unsafe", [False, True])
 def test_notebook_findings_are_marked_and_counted_as_in_a_python_file(tmp_path, unsafe):
     make(tmp_path, {"a.py": SOFTMAX_LOG, "nb.ipynb": cells(SOFTMAX_LOG).decode()})
-    flags = ["--unsafe-fixes"] if unsafe else []  # with it, both files are fixed
+    flags = ["--fix", "--unsafe-fixes"] if unsafe else []  # with them, both are fixed
 
     def heads(name):
         result = run_cli("check", "--no-cache", *flags, name, cwd=tmp_path)
@@ -296,7 +296,7 @@ def test_fix_rewrites_only_the_fixed_line_of_its_cell(tmp_path):
     data = (json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
     path = tmp_path / "nb.ipynb"
     path.write_bytes(data)
-    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Fixed 1 finding" in result.stdout
     after = path.read_bytes()
@@ -305,7 +305,7 @@ def test_fix_rewrites_only_the_fixed_line_of_its_cell(tmp_path):
     assert json.loads(after) == expected  # the outputs, the magic and the metadata stay
     assert after == (json.dumps(expected, indent=1, sort_keys=True, ensure_ascii=False)
                      + "\n").encode()
-    again = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    again = run_cli("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
     assert again.returncode == 0 and path.read_bytes() == after
 
 
@@ -333,7 +333,7 @@ def test_a_fix_that_removes_a_line_does_not_block_the_other_fixes(tmp_path):
     assert '-    "    probs = tf.nn.softmax(logits)\\n",' in diff.stdout
     assert '+    "loss = tf.math.log(p + 1e-7)\\n"' in diff.stdout
     assert "Would fix 2 findings" in diff.stderr and path.read_bytes() == data
-    result = run_cli("check", "--unsafe-fixes", "-q", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "-q", "nb.ipynb", cwd=tmp_path)
     expected = json.loads(data)
     expected["cells"][2]["source"] = [
         "def f(labels, logits, w):\n",
@@ -367,7 +367,7 @@ def test_a_notebook_layout_that_cannot_be_reproduced_is_not_written(tmp_path):
     data = cells("import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n")
     odd = data.replace(b'\n "nbformat"', b'\n\n "nbformat"')  # a blank line json never writes
     (tmp_path / "nb.ipynb").write_bytes(odd)
-    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
     assert result.returncode == 1
     assert (tmp_path / "nb.ipynb").read_bytes() == odd
     assert "fix not applied: the notebook's JSON layout" in result.stdout
@@ -445,7 +445,7 @@ def test_fix_keeps_the_indent_of_an_indented_cell_and_its_shell_lines(tmp_path):
                  "  !pip install x \\\n    --quiet\n  p = tf.nn.relu(z)\n  loss = tf.math.log(p)\n")
     path = tmp_path / "nb.ipynb"
     path.write_bytes(data)
-    result = run_cli("check", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
     assert "Fixed 1 finding" in result.stdout, result.stdout
     assert json.loads(path.read_bytes())["cells"][2]["source"] == [
         "  !pip install x \\\n", "    --quiet\n", "  p = tf.nn.relu(z)\n",

@@ -95,7 +95,7 @@ def test_stdin_usage_errors(tmp_path, args, fragment):
 
 def test_fixing_standard_input_prints_the_fixed_source(tmp_path):
     make(tmp_path, {})
-    fixed = check_stdin(TF_LOG, "-", "--unsafe-fixes", cwd=tmp_path)
+    fixed = check_stdin(TF_LOG, "-", "--fix", "--unsafe-fixes", cwd=tmp_path)
     assert fixed.returncode == 0
     assert fixed.stdout == TF_LOG.replace("tf.math.log(p)", "tf.math.log(p + 1e-7)")
     assert fixed.stderr == ""

@@ -57,7 +57,9 @@ def _check_paths(args: argparse.Namespace) -> int:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
     stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
-    fixing = args.diff or args.fix or args.unsafe_fixes or args.fix_only
+    # As in ruff, `--unsafe-fixes` only widens what `--fix` applies and `--diff` shows: on
+    # its own it changes no file (a CI job given it must not rewrite and pass).
+    fixing = args.diff or args.fix or args.fix_only
     if args.add_noqa and (fixing or stdin or args.write_baseline is not None):
         write_error("--add-noqa cannot be combined with --fix, --diff, --write-baseline or "
                     "standard input")
