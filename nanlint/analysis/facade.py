@@ -52,6 +52,7 @@ class Analysis(Expressions):
         self._precision: Optional[Precision] = None
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
+        self._touched: Dict[str, bool] = {}  # name -> changed otherwise (touched_otherwise)
 
     def close(self) -> None:
         """Drop the helpers, which refer back to the analysis, once the file is done: without
@@ -197,11 +198,10 @@ class Analysis(Expressions):
         ``case`` pattern, or changed in place (``.assign``, ``name[i] = ...``): ways of
         changing it that are no assignment. Read from the module's text, once per name (a
         use anywhere in the module counts: it only ever refuses a fix)."""
-        cache = self.__dict__.setdefault("_touched", {})
-        found = cache.get(name)
+        found = self._touched.get(name)
         if found is None:
             text = self._source if self._source is not None else self.module.code
-            found = cache[name] = re.search(
+            found = self._touched[name] = re.search(
                 rf"\b(del|nonlocal|global|case)\b[^\n]*\b{re.escape(name)}\b|"
                 rf"\b{re.escape(name)}\s*(\.assign\w*\s*\(|\[[^\]\n]*\]\s*[-+*/]?=[^=])",
                 text) is not None
