@@ -203,6 +203,16 @@ def report_text(scan: Scan, stream: IO[str], quiet: bool = False,
         write(summary(scan) + "\n")
 
 
+def report_concise(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
+    """One line per finding, ``path:line:column: CODE [*] message`` (ruff's ``concise``): no
+    severity, code frame or help; then the summary, unless ``quiet``."""
+    for finding in scan.findings:
+        mark = marker(finding, scan.unsafe_shown)
+        stream.write(f"{finding.location}: {finding.code}{mark} {finding.message}\n")
+    if not quiet:
+        stream.write(summary(scan) + "\n")
+
+
 _STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
 
@@ -385,7 +395,8 @@ def report_statistics_json(scan: Scan, stream: IO[str], quiet: bool = False) -> 
 
 
 Reporter = Callable[[Scan, IO[str], bool], None]
-FORMATS: Dict[str, Reporter] = {"text": report_text, "json": report_json, "sarif": report_sarif,
+FORMATS: Dict[str, Reporter] = {"text": report_text, "concise": report_concise,
+                                "json": report_json, "sarif": report_sarif,
                                 "github": report_github, "junit": report_junit,
                                 "gitlab": report_gitlab}
 STATISTICS_FORMATS: Dict[str, Reporter] = {"text": report_statistics_text,

@@ -269,6 +269,22 @@ def test_quiet_prints_only_the_finding_lines(tmp_path):
     assert short.stdout == result.stdout
 
 
+def test_concise_format_is_one_line_per_finding_then_the_summary(tmp_path):
+    """ruff's `--output-format concise`: `path:line:col: CODE [*] message`, no severity, no
+    code frame, no help; `--quiet` drops the summary."""
+    make(tmp_path, {"a.py": TF_MIXED, "b.py": TF_LOG})
+    result = run_cli("check", "--output-format", "concise", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == ""
+    *lines, last = result.stdout.splitlines()
+    findings = check_json(cwd=tmp_path)[1]["findings"]
+    assert lines == [f"{f['path']}:{f['line']}:{f['column']}: {f['code']}"
+                     f"{' [*]' if f['fix'] and f['fix']['safety'] == 'safe' else ''} "
+                     f"{f['message']}" for f in findings]
+    assert last == run_cli("check", cwd=tmp_path).stdout.splitlines()[-1]
+    quiet = run_cli("check", "--format", "concise", "-q", cwd=tmp_path)
+    assert quiet.stdout.splitlines() == lines
+
+
 def test_quiet_and_clean_prints_nothing(tmp_path):
     make(tmp_path, {"clean.py": TF_CLEAN})
     result = run_cli("check", "-q", cwd=tmp_path)

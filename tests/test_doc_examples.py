@@ -33,3 +33,10 @@ def test_github_example_is_the_real_output(sample):
     shown = re.search(r"`(::error [^`]*?)\.\.\.`", PAGE).group(1)
     real = run_cli("check", "--format", "github", "train.py", cwd=sample).stdout
     assert real.startswith(shown)
+
+
+def test_concise_example_is_the_real_output(sample):
+    section = PAGE.split("`--format concise`", 1)[1]
+    shown = re.search(r"```console\n([^\n]*?)\.\.\.\n```", section).group(1)
+    real = run_cli("check", "--format", "concise", "train.py", cwd=sample).stdout
+    assert real.startswith(shown)
