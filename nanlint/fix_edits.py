@@ -5,6 +5,8 @@ Applying the edits to a file is ``nanlint.fixing``'s.
 
 from __future__ import annotations
 
+import re
+import tokenize
 from typing import Any, Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -13,6 +15,10 @@ from nanlint import wrapping
 from nanlint.analysis import Analysis
 from nanlint.analysis.tree import generated
 from nanlint.rule import Fix, Report
+
+# Comments that tools read as instructions for their line: the pragmas ruff's formatter
+# knows, and nanlint's own.
+_PRAGMA = re.compile(r"#\s*(noqa\b|type:|ty:|pyright:|pylint:|ruff:|nanlint:)", re.IGNORECASE)
 
 
 def one_fix_per_hazard(reports: List[Report], positions: Any) -> Dict[int, Report]:
@@ -60,9 +66,12 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
         return None
     edits = []
     for old, new in fix.replacements:
+        wrapped = False
         if len(fix.replacements) == 1:
-            old, new = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
-                                    None if in_notebook else analysis.settings.line_length)
+            fitted = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
+                                  None if in_notebook else analysis.settings.line_length)
+            wrapped = fitted[0] is not old or fitted[1] is not new
+            old, new = fitted
         position = positions.get(old)
         if position is None:
             return None  # a node outside this module: the rule's fix cannot be placed
@@ -81,10 +90,58 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
         indent = _block_indent(module, old, original, lines, start.line)
         if indent is None:
             return None  # cannot render the node as it is written: no fix rather than a wrong one
-        edits.append({"line": start.line, "column": start.column + 1, "end_line": end.line,
-                      "end_column": end.column + 1,
-                      "replacement": generated(new, module, indent)})
+        edit = {"line": start.line, "column": start.column + 1, "end_line": end.line,
+                "end_column": end.column + 1, "replacement": generated(new, module, indent)}
+        if wrapped and start.line == end.line:
+            _comment_stays_on_first_line(edit, old, positions, lines, analysis.parent)
+        edits.append(edit)
     return {"safety": fix.safety, "description": fix.description, "edits": edits}
+
+
+def _comment_stays_on_first_line(edit: Dict[str, Any], old: cst.CSTNode, positions: Any,
+                                  lines: List[str], parent: Any) -> None:
+    """A fix broken over several lines (wrapping.py) keeps a pragma comment at the end of
+    its line on the first line: other tools read a ``# noqa`` on the line where they report,
+    the statement's first (ruff looks further only for a multi-line string or a backslash
+    continuation), not after the closing bracket; ruff's line length does not count it. Every
+    line break of a broken fix is inside a bracket, so a comment may end its first line.
+    Another comment goes after the closing bracket, as formatters put it."""
+    statement = old
+    while statement is not None and not isinstance(statement, wrapping.STATEMENTS):
+        statement = parent(statement)
+    where = positions.get(statement) if statement is not None else None
+    if where is None:
+        return
+    comment = _comment_of_line(lines, where.start.line, edit["line"])
+    if comment is None or not _PRAGMA.search(comment[1]):
+        return
+    column, text = comment
+    line = lines[edit["line"] - 1]
+    code_end = len(line[:column].rstrip())
+    replacement = edit["replacement"]
+    if code_end < edit["end_column"] - 1 or "\n" not in replacement:
+        return
+    newline = replacement.index("\n")
+    newline -= replacement[newline - 1] == "\r"
+    edit["replacement"] = (replacement[:newline] + line[code_end:column] + text
+                           + replacement[newline:] + line[edit["end_column"] - 1:code_end])
+    edit["end_column"] = column + len(text) + 1
+
+
+def _comment_of_line(lines: List[str], first: int, number: int) -> Optional[Tuple[int, str]]:
+    """The comment that ends line ``number`` (its column and text), read with Python's
+    tokenizer from line ``first``, where a statement starts."""
+    feed = iter([line + "\n" for line in lines[first - 1:number]])
+    wanted = number - first + 1
+    try:  # the statement goes on after line ``number``: the tokenizer stops at its end
+        for token in tokenize.generate_tokens(lambda: next(feed, "")):
+            if token.start[0] > wanted:
+                break
+            if token.type == tokenize.COMMENT and token.start[0] == wanted:
+                return token.start[1], token.string
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return None
 
 
 def _block_indent(module: cst.Module, node: cst.CSTNode, original: str, lines: List[str],

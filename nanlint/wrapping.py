@@ -20,7 +20,7 @@ import libcst as cst
 
 from nanlint.analysis.tree import generated
 
-_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Module)
+STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Module)
 
 
 def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str],
@@ -70,7 +70,7 @@ def _candidates(old: cst.CSTNode, new: cst.CSTNode,
     line and ends on its last, with ``new`` in it."""
     yield old, new
     node = parent(old)
-    while node is not None and not isinstance(node, _STATEMENTS):
+    while node is not None and not isinstance(node, STATEMENTS):
         if _bracketed(node):
             where = place(node)
             if (where is None or where.start.line != position.start.line

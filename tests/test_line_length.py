@@ -5,6 +5,8 @@ import ast
 import dataclasses
 import textwrap
 
+import pytest
+
 from cli_helpers import make
 from conftest import options_for, run_cli
 from nanlint.analysis.settings import Settings
@@ -114,3 +116,31 @@ def test_a_configuration_gives_each_file_its_formatter_line_length(tmp_path):
     assert lengths == {"sub": 70, "own": 60, "sub/deeper": 70, ".": 100}
     assert Config(root=tmp_path, line_length=90).options_for(
         tmp_path / "own" / "model.py").settings.line_length == 90
+
+
+COMMENTED = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def ratio(y, values, weights):
+        count = tf.reduce_sum(tf.cast(y > 0, tf.float32))
+        out = tf.identity(values * weights / count, "#x")  # noqa: E501
+        return out
+    """)
+
+
+@pytest.mark.parametrize("comment, first", [("# noqa: E501", True), ("# type: ignore", True),
+                                             ("# the ratio of the weights", False)])
+def test_a_broken_fix_keeps_a_pragma_comment_of_its_line_on_its_first_line(comment, first):
+    """flake8 and ruff read a `# noqa` on the line where they report, the statement's first
+    (ruff looks further only for a multi-line string or a backslash continuation): a fix
+    broken over several lines does not carry it to the closing bracket's. Another comment
+    goes after the closing bracket, as formatters put it."""
+    outcome = _fixed(COMMENTED.replace("# noqa: E501", comment), ["NAN101"], 50)
+    assert outcome.fixed == 1, outcome.text
+    lines = outcome.text.splitlines()
+    assert lines[5].startswith("    out = tf.identity("), outcome.text
+    assert lines[5].endswith(f"(  {comment}") == first, outcome.text
+    assert lines.count("    )" if first else f"    )  {comment}") == 1, outcome.text
+    assert outcome.text.count(comment) == 1 and '"#x"' in outcome.text
+    ast.parse(outcome.text)
