@@ -244,6 +244,30 @@ class Rule:
             old, new = parent, parent.deep_replace(old, new)
         return Fix(description, ((old, new),), safety or self.fix_safety or "unsafe")
 
+    def named_like(self, call: cst.CSTNode, replacement: cst.BaseExpression,
+                   takes_name: bool) -> Optional[cst.BaseExpression]:
+        """``replacement`` for ``call`` with the op name ``call`` gives (TensorFlow's
+        ``name=``, or the positional argument after the op's tensors), passed as ``name=``:
+        a rewritten op keeps its name in a graph. ``takes_name``: the new op accepts one
+        (TensorFlow's fused ops do, Keras's do not); if it does not, None, no fix rather
+        than a name dropped. A call that names nothing: ``replacement`` as it is."""
+        op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+        if op is None:
+            return replacement
+        name = self.analysis.keyword(call, "name")
+        if name is None and self.namespace(call)[0] == "tf":
+            name = self.analysis.argument(call, op, len(op.args))
+        if name is None:
+            return replacement
+        if not takes_name or not isinstance(replacement, cst.Call):
+            return None
+        args = [arg for arg in replacement.args
+                if arg.keyword is None or arg.keyword.value != "name"]
+        return replacement.with_changes(args=[
+            *args, cst.Arg(name, keyword=cst.Name("name"), equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=cst.SimpleWhitespace("")))])
+
     @staticmethod
     def template(text: str, **parts: cst.BaseExpression) -> cst.BaseExpression:
         """``template("{x} + 1e-7", x=node)``: an expression with the user's nodes inside.

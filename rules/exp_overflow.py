@@ -106,6 +106,8 @@ class ExpOverflow(Rule):
     hand-written softplus written in one expression: `log(1 + exp(z))` becomes
     `tf.math.softplus(z)` (`keras.ops.softplus`, `K.softplus`), equal where both are finite
     but for the last bits (below z = -17 the old form rounds to 0, softplus does not).
+    The fused op keeps the `name=` of the log or of `tf.divide` (the op's name in a graph);
+    in a Keras namespace, whose fused ops take no name, a named call gets no fix.
 
     ## Options
     None of its own. Which parameter names count as box deltas is the global
@@ -211,9 +213,11 @@ class ExpOverflow(Rule):
         one = [part for part in (argument.left, argument.right) if part is not exp_call] if (
             isinstance(argument, cst.BinaryOperation) and isinstance(argument.operator, cst.Add)
             and exp_call in (argument.left, argument.right)) else []
-        if one and self.analysis.value(one[0]).const == 1 and namespace in ("tf", "ops", "K"):
-            fix = self.fix(f"use `{spelled}`", node, self.template(
-                f"{spelled}({{z}})", z=logits), safety="unsafe")
+        softplus = self.named_like(node, self.template(f"{spelled}({{z}})", z=logits),
+                                   namespace == "tf")
+        if (one and self.analysis.value(one[0]).const == 1 and namespace in ("tf", "ops", "K")
+                and softplus is not None):
+            fix = self.fix(f"use `{spelled}`", node, softplus, safety="unsafe")
         self.report(node, f"hand-written softplus `{self.compact(node)}`: {{evidence}}",
                     evidence=evidence,
                     suggestion=f"use `{spelled}({shown})`, which never overflows", fix=fix)
@@ -232,11 +236,11 @@ class ExpOverflow(Rule):
         if exp_op is None or exp_op.name != "exp" or len(summand.value.args) != 1:
             return None
         exponent = summand.value.args[0].value
-        call = reduce_call.with_changes(
+        call = self.named_like(node, reduce_call.with_changes(
             func=self.expression(spelled),
             args=[summand.with_changes(value=exponent), *reduce_call.args[1:]],
-            lpar=node.lpar, rpar=node.rpar)
-        return self.fix(f"use `{spelled}`", node, call)
+            lpar=node.lpar, rpar=node.rpar), self.namespace(reduce_call)[0] == "tf")
+        return self.fix(f"use `{spelled}`", node, call) if call is not None else None
 
     # -- divisions --------------------------------------------------------------------------
     def _check_division(self, node: cst.CSTNode, denominator: cst.BaseExpression,
@@ -431,8 +435,9 @@ class ExpOverflow(Rule):
         logits = _exp_argument(exp_call)
         if logits is None or namespace not in ("tf", "ops"):
             return None  # `K.exp`: no softmax in the user's namespace
-        replacement = self.template(f"{spelled}({{z}}, axis={{a}})", z=logits, a=axis)
-        return self.fix(f"use `{spelled}`", node, replacement)
+        replacement = self.named_like(node, self.template(
+            f"{spelled}({{z}}, axis={{a}})", z=logits, a=axis), namespace == "tf")
+        return self.fix(f"use `{spelled}`", node, replacement) if replacement else None
 
     # -- evidence ---------------------------------------------------------------------------
     def _overflow_evidence(self, total: Value) -> Optional[Tuple[Evidence, str, cst.Call]]:

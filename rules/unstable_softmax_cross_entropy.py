@@ -75,7 +75,9 @@ class UnstableSoftmaxCrossEntropy(Rule):
     inside a function, the assignment `probs = softmax(z)` is then removed if the log is the
     only read of it and it stands alone on its line in the same block (a softmax call has
     no side effect, so this is safe too). The fix keeps the
-    user's namespace (`tf`, `tf.compat.v1`, `keras.ops`); softmaxes from `K.` or from a
+    user's namespace (`tf`, `tf.compat.v1`, `keras.ops`) and the log's `name=` (the fused op
+    keeps the op's name in a graph; Keras's fused ops take no name, so a named log of a
+    `keras.ops` softmax gets no fix); softmaxes from `K.` or from a
     layer's activation, and hand-written cross-entropies as a whole, are left to you: a
     fused cross-entropy returns the per-example loss and replaces the reduction around it,
     which no fix should guess.
@@ -356,8 +358,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
         ops = family == "ops"
         if op.name == "softmax":
             func = f"{root}.log_softmax" if ops else f"{root}.nn.log_softmax"
-            fix = self.fix(f"use `{func}`", node, producer.with_changes(
-                func=self.expression(func), lpar=node.lpar, rpar=node.rpar))
+            fused = self.named_like(node, producer.with_changes(
+                func=self.expression(func), lpar=node.lpar, rpar=node.rpar), not ops)
+            if fused is None:
+                return None
+            fix = self.fix(f"use `{func}`", node, fused)
             dead = self._left_unused(probability, producer)
             if dead is None:
                 return fix
@@ -369,7 +374,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
             return None
         if complement:
             logits = cst.UnaryOperation(cst.Minus(), self.operand(logits))
-        return self.fix(f"use `{func}`", node, self.template(f"{func}({{z}})", z=logits))
+        fused = self.named_like(node, self.template(f"{func}({{z}})", z=logits), not ops)
+        return self.fix(f"use `{func}`", node, fused) if fused is not None else None
 
     def _assigned(self, producer: cst.CSTNode) -> Optional[cst.Name]:
         """``probs`` of the statement ``probs = producer``, alone on its line; else None."""

@@ -253,3 +253,35 @@ def test_the_check_catches_a_clamp_of_a_fraction():
     finding = types.SimpleNamespace(line=6, column=start, code="NAN101", fix=fix)
     outcome = _check(path, text, finding)
     assert outcome.executed and outcome.mismatches, outcome
+
+
+@pytest.mark.parametrize("pair, function", [
+    ("NAN103_unstable_softmax_cross_entropy", "named"),
+    ("NAN103_unstable_softmax_cross_entropy", "named_by_position"),
+    ("NAN104_exp_overflow", "named_log_partition"),
+    ("NAN104_exp_overflow", "named_softmax"),
+    ("NAN104_exp_overflow", "named_softplus"),
+])
+def test_a_fused_op_keeps_the_name_of_the_op_it_replaces(pair, function):
+    """In a graph (a `tf.function`, TF1 code) the fixed code's result is the op of the
+    name the original gave its outermost call, and its value is the same."""
+    import tensorflow as tf
+
+    from nanlint.fixing import SAFETIES, fix_source
+
+    path = FIXTURES / "fixes" / f"{pair}.in.py"
+    source = path.read_text(encoding="utf-8")
+    fixed = fix_source(source, path.name, options_for(), SAFETIES["unsafe"]).text
+    results = []
+    for text in (source, fixed):
+        namespace: Dict[str, object] = {}
+        exec(compile(text, str(path), "exec"), namespace)
+        with tf.Graph().as_default():
+            called = namespace[function]
+            arguments = [tf.constant([[0.5, -1.0], [2.0, 0.25]])] * called.__code__.co_argcount
+            output = called(*arguments)
+            with tf.compat.v1.Session() as session:
+                results.append((output.op.name, session.run(output)))
+    (name, before), (fixed_name, after) = results
+    assert fixed != source and fixed_name == name, fixed
+    np.testing.assert_allclose(after, before, rtol=RTOL, atol=ATOL)
