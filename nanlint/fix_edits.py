@@ -65,11 +65,15 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
     if fix is None:
         return None
     edits = []
+    # One expression written (other replacements remove whole statements): it may break
+    # inside brackets around it, which no other replacement is in.
+    alone = sum(isinstance(new, cst.CSTNode) for _, new in fix.replacements) == 1
     for old, new in fix.replacements:
-        wrapped = False
-        if len(fix.replacements) == 1:
+        wrapped, code = False, None
+        if alone and isinstance(new, cst.CSTNode):
+            code = generated(new, module)
             fitted = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
-                                  None if in_notebook else analysis.settings.line_length)
+                                  None if in_notebook else analysis.settings.line_length, code)
             wrapped = fitted[0] is not old or fitted[1] is not new
             old, new = fitted
         position = positions.get(old)
@@ -90,8 +94,10 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
         indent = _block_indent(module, old, original, lines, start.line)
         if indent is None:
             return None  # cannot render the node as it is written: no fix rather than a wrong one
+        if wrapped or code is None or "\n" in code:  # else the indentation changes nothing
+            code = generated(new, module, indent)
         edit = {"line": start.line, "column": start.column + 1, "end_line": end.line,
-                "end_column": end.column + 1, "replacement": generated(new, module, indent)}
+                "end_column": end.column + 1, "replacement": code}
         if wrapped and start.line == end.line:
             _comment_stays_on_first_line(edit, old, positions, lines, analysis.parent)
         edits.append(edit)

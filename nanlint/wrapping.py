@@ -1,7 +1,7 @@
 """Fixes within the project's line length (``line-length``: the configuration's, else ruff's or
 black's in pyproject.toml, else 88).
 
-A fix that would make a line longer than the limit breaks inside brackets instead, as a
+A fix that would leave a line longer than the limit breaks inside brackets instead, as a
 formatter would: the outermost brackets that make it fit, among those of the code it writes
 and those around it on the same lines. Inside the brackets the arguments go on one indented
 line, or one per line if that is still too long, each broken again if it is still too long
@@ -25,24 +25,23 @@ STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Module)
 
 def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str],
         place: Callable[[cst.CSTNode], object],
-        parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]], limit: Optional[int]
-        ) -> Tuple[cst.CSTNode, cst.CSTNode]:
-    """(the node to replace, its replacement): ``(old, new)`` unless that makes a line longer
+        parent: Callable[[cst.CSTNode], Optional[cst.CSTNode]], limit: Optional[int],
+        text: Optional[str] = None) -> Tuple[cst.CSTNode, cst.CSTNode]:
+    """(the node to replace, its replacement): ``(old, new)`` unless that leaves a line longer
     than ``limit``; then a node with brackets (``new``, or one around ``old`` on the same
     lines) and its broken replacement: the outermost that fits, else the one whose longest
     line is shortest. ``old`` may span lines (an expression the user wrapped), which a
     fix written on one line must not turn into one long line. ``place`` gives a node's
-    position (``Positions.get``); no ``limit``: no breaking."""
+    position (``Positions.get``); no ``limit``: no breaking. ``text``: ``new``'s code, if
+    the caller has it."""
     position = place(old) if isinstance(new, cst.CSTNode) and limit else None
     if position is None:
         return old, new
     first = lines[position.start.line - 1].rstrip("\r\n")
     last = lines[position.end.line - 1].rstrip("\r\n")
-    text = generated(new, module)
+    text = generated(new, module) if text is None else text
     width = position.start.column + len(text) + len(last) - position.end.column
-    before = max(len(line.rstrip("\r\n"))
-                 for line in lines[position.start.line - 1:position.end.line])
-    if "\n" in text or width <= limit or width <= before:
+    if "\n" in text or width <= limit:
         return old, new
     base = first[:len(first) - len(first.lstrip())]
     best: Tuple[int, cst.CSTNode, cst.CSTNode] = (width, old, new)

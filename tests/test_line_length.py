@@ -144,3 +144,27 @@ def test_a_broken_fix_keeps_a_pragma_comment_of_its_line_on_its_first_line(comme
     assert lines.count("    )" if first else f"    )  {comment}") == 1, outcome.text
     assert outcome.text.count(comment) == 1 and '"#x"' in outcome.text
     ast.parse(outcome.text)
+
+
+LOG_SOFTMAX = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def inline(labels_for_each_example, logits_of_the_head):
+        return -tf.reduce_sum(labels_for_each_example * tf.math.log(tf.nn.softmax(logits_of_the_head, axis=-1)), axis=-1)
+
+
+    def through_a_name(labels_for_each_example, logits_of_the_head):
+        probabilities = tf.nn.softmax(logits_of_the_head)
+        return -tf.reduce_sum(labels_for_each_example * tf.math.log(probabilities), axis=-1, keepdims=False)
+    """)
+
+
+def test_a_fix_that_leaves_a_line_over_the_length_breaks_it_whether_or_not_it_removes_a_line():
+    """`log(softmax(z))` to `log_softmax(z)` makes a long line shorter but still too long;
+    through a name, the fix also removes the softmax's line: both break like any fix."""
+    outcome = _fixed(LOG_SOFTMAX, ["NAN103"], 88)
+    assert outcome.fixed == 2, outcome.text
+    assert max(len(line) for line in outcome.text.splitlines()) <= 88, outcome.text
+    assert outcome.text.count("tf.nn.log_softmax(") == 2 and "probabilities" not in outcome.text
+    ast.parse(outcome.text)
