@@ -35,6 +35,12 @@ def _github_property(text: str) -> str:
     return _github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def github_error(path: str, message: str) -> str:
+    """An error about ``path`` that is not a finding (a path given that does not exist), as
+    a workflow command with the file and nanlint as its title."""
+    return f"::error file={_github_property(posix(path))},title=nanlint::{_github_data(message)}\n"
+
+
 def report_github(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
     for finding in scan.findings:
         data = finding.to_json()

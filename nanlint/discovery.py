@@ -67,8 +67,8 @@ def _is_virtualenv(folder: Path) -> bool:
 
 
 def discover(paths: Sequence[Path], configs: "Configurations",
-             force_exclude: bool = False) -> Tuple[List[Path], List[str], List[Path]]:
-    """The files to check, sorted; the problems met (missing paths); and the folders given
+             force_exclude: bool = False) -> Tuple[List[Path], List[Path], List[Path]]:
+    """The files to check, sorted; the paths given that do not exist; and the folders given
     that hold no file to check (a CI gate must not pass on nothing).
 
     ``configs.for_folder(folder)`` is the configuration in force in a folder: its ``exclude``
@@ -77,12 +77,12 @@ def discover(paths: Sequence[Path], configs: "Configurations",
     to the paths given (pre-commit names every changed file)."""
     excluder = _Excluder(configs)
     files: List[Path] = []
-    problems: List[str] = []
+    missing: List[Path] = []
     empty: List[Path] = []
     seen = set()
     for given in paths:
         if not os.path.lexists(given):
-            problems.append(f"{given}: no such file or folder")
+            missing.append(given)
         elif force_exclude and excluder.given(given):  # skipped silently, as in ruff
             continue
         elif given.is_dir():
@@ -95,7 +95,7 @@ def discover(paths: Sequence[Path], configs: "Configurations",
                 empty.append(given)
         else:  # a file, or a broken link, a FIFO...: NAN000 says which
             _add(files, seen, given)
-    return files, problems, empty
+    return files, missing, empty
 
 
 def _add(files: List[Path], seen: set, path: Path) -> None:

@@ -18,7 +18,7 @@ from typing import IO, Any, Callable, Dict, List, Optional
 from urllib.parse import quote
 
 from nanlint import __version__, documentation
-from nanlint.ci_reports import report_github, report_gitlab, report_junit
+from nanlint.ci_reports import github_error, report_github, report_gitlab, report_junit
 from nanlint.finding import SEVERITIES, Finding
 from nanlint.fingerprint import fingerprints, posix
 
@@ -405,3 +405,12 @@ STATISTICS_FORMATS: Dict[str, Reporter] = {"text": report_statistics_text,
 
 def write_error(message: str) -> None:
     sys.stderr.write(f"nanlint: error: {message}\n")
+
+
+def write_path_error(path: Path, problem: str, output_format: str = "text") -> None:
+    """An error about a path given, on standard error: under ``--format github`` a workflow
+    command, which GitHub shows as an annotation of that path, as it shows the findings."""
+    if output_format == "github":
+        sys.stderr.write(github_error(str(path), f"{path}: {problem}"))
+    else:
+        write_error(f"{path}: {problem}")

@@ -232,6 +232,24 @@ def test_github_annotations(tmp_path):
     assert lines[1].startswith("::warning file=w.py,line=2,")
 
 
+def test_github_reports_a_missing_path_as_an_annotation_and_exits_2(tmp_path):
+    """A path given that is missing, or a folder with nothing to check, is an error
+    annotation of that path (on standard error), as a syntax error (NAN000) is one on
+    standard output; the other files are still reported, and the exit code stays 2."""
+    make(tmp_path, {"bad.py": TF_LOG, "broken.py": "def f(:\n", "empty/.keep": ""})
+    result = output("--format", "github", "bad.py", "broken.py", "missing,1.py", "empty",
+                    cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "::error file=missing%2C1.py,title=nanlint::missing,1.py: no such file or folder",
+        "::error file=empty,title=nanlint::empty: no Python file or notebook to check"]
+    assert [line.split(",", 1)[0] for line in result.stdout.splitlines()] == [
+        "::error file=bad.py", "::error file=broken.py"]
+    plain = output("bad.py", "missing,1.py", cwd=tmp_path)
+    assert plain.returncode == 2
+    assert plain.stderr == "nanlint: error: missing,1.py: no such file or folder\n"
+
+
 def test_github_escapes_properties_and_message():
     line = render("github", [finding(path="a,b:c%.py", message="50% bad\r\nnext line",
                                      suggestion=None, severity="info")])

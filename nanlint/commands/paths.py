@@ -36,19 +36,20 @@ def files_to_check(args: argparse.Namespace, configs, force_exclude: bool = Fals
     (reported here; the others are still checked). No files and a problem: None."""
     from nanlint import config as configuration
     from nanlint.discovery import discover
-    from nanlint.reporters import write_error
+    from nanlint.reporters import write_error, write_path_error
 
     try:
-        files, problems, empty = discover([Path(p) for p in args.paths or ["."]], configs,
+        files, missing, empty = discover([Path(p) for p in args.paths or ["."]], configs,
                                           force_exclude)
         for path in files:  # every configuration read now: a broken one stops the run
             configs.for_path(path)
     except configuration.ConfigError as error:
         write_error(str(error))
         return None, True
-    for problem in problems:
-        write_error(problem)
+    output_format = getattr(args, "format", "text")
+    for path in missing:
+        write_path_error(path, "no such file or folder", output_format)
     for folder in empty:  # a CI gate must not pass on nothing: an error, exit 2
-        write_error(f"{folder}: no Python file or notebook to check")
-    failed = bool(problems or empty)
+        write_path_error(folder, "no Python file or notebook to check", output_format)
+    failed = bool(missing or empty)
     return (None if failed and not files else files), failed
