@@ -2,7 +2,9 @@
 
 The rules' pages ship inside the package (``nanlint/docs/``, the repository's ``docs/``), so a
 link works wherever nanlint is installed. A project home declared in the package metadata
-(``project.urls`` in pyproject.toml) is preferred when there is one.
+(``project.urls`` in pyproject.toml) is preferred when there is one. A link read on another
+machine (SARIF, uploaded and read elsewhere) is only ever on that home: a file URI would
+name a path of the machine that ran nanlint.
 """
 
 import functools
@@ -39,20 +41,22 @@ def docs_folder() -> Optional[Path]:
     return None
 
 
-def rule_url(code: str, name: str) -> Optional[str]:
-    """The rule's section of the rules page: on the project's home when it has one, else a
-    file URI of the installed copy; None when neither is there."""
+def rule_url(code: str, name: str, published: bool = False) -> Optional[str]:
+    """The rule's section of the rules page: on the project's home when it has one, else
+    (unless ``published``: a link for another machine) a file URI of the installed copy;
+    None when neither is there."""
     anchor = f"{code}-{name}".lower()
     home = project_url()
     if home:
         return f"{home.rstrip('/')}/blob/HEAD/docs/{RULES_PAGE}#{anchor}"
-    folder = docs_folder()
+    folder = None if published else docs_folder()
     return f"{(folder / RULES_PAGE).as_uri()}#{anchor}" if folder else None
 
 
-def documentation_url(rule) -> Optional[str]:
-    """The link to a rule's documentation; None for a third-party rule, whose documentation
-    is not on nanlint's rules page."""
+def documentation_url(rule, published: bool = False) -> Optional[str]:
+    """The link to a rule's documentation (``published``: one that opens on another
+    machine); None for a third-party rule, whose documentation is not on nanlint's rules
+    page."""
     if rule is None or rule.origin != "nanlint":
         return None
-    return rule_url(rule.code, rule.name)
+    return rule_url(rule.code, rule.name, published)

@@ -270,7 +270,7 @@ def _sarif_rule(rule) -> Dict[str, Any]:
         "defaultConfiguration": {"level": SARIF_LEVELS.get(rule.severity, "warning")},
         "properties": {"origin": rule.origin, "fix": rule.fix_safety or "none"},
     }
-    url = documentation.documentation_url(rule)
+    url = documentation.documentation_url(rule, published=True)  # read on another machine
     if url:
         entry["helpUri"] = url
     return entry
