@@ -8,7 +8,8 @@ common leading indent and pasted prompts are removed; line magics (``%time``), s
 ``obj?``, ``obj??``) and automagics that are not Python (``cd dir``, ``pip install x``)
 become ``pass`` at the same indentation (only where a statement starts: not inside
 brackets or a string); a cell magic (``%%bash``) or a cell in another language blanks its
-whole cell. So every line keeps its number, and its column only shifts by what was removed
+whole cell, except the magics that run their body as Python (``%%time``), which blank
+their own line only. So every line keeps its number, and its column only shifts by what was removed
 from its front. Cells are numbered as ruff does: 1-based among all
 cells, markdown included, so the number is the cell's place in the notebook.
 """
@@ -28,6 +29,9 @@ SUFFIX = ".ipynb"
 # IPython's escapes at the start of a statement (IPython.core.inputtransformer2): %magic,
 # !shell, !!shell, ?help, ??help, and the autocall escapes , ; /. Also `x = !cmd`, `x = %magic`.
 _ESCAPED = re.compile(r"^\s*(?:[%!?,;/]|[\w.\[\], *()]+=\s*[%!])")
+# The cell magics whose body IPython runs as a cell of Python (`%%time`), after the
+# magic's own line.
+_PYTHON_BODY = re.compile(r"\s*%%(?:time|timeit|capture)(?:\s|$)")
 # A trailing help (`tf.keras.Input?`, `obj.attr??`, `%magic?`): IPython's `_help_end_re`.
 _HELP_END = re.compile(r"^\s*%{0,2}(?!\d)[\w*]+(?:\.(?!\d)[\w*]+|\[-?\d+\])*\?\??\s*$")
 _INDENT = re.compile(r"^[ \t]+")
@@ -199,13 +203,22 @@ def _python_lines(text: str, python: bool = True
     """Each line of a cell: (as written, as Python reads it, prefix removed or None).
 
     IPython's cleanup first (common leading indent, pasted prompts), then a cell magic
-    takes the whole cell, then magics, shell lines, help and automagics at the start of a
-    statement, with their backslash continuation lines.
+    takes the whole cell (one whose body is Python only its own line), then magics, shell
+    lines, help and automagics at the start of a statement, with their backslash
+    continuation lines.
     """
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    first = next((line for line in lines if line.strip()), "")
+    return _cell_lines(lines, python)
+
+
+def _cell_lines(lines: List[str], python: bool) -> List[Tuple[str, str, Optional[str]]]:
+    at = next((index for index, line in enumerate(lines) if line.strip()), len(lines))
+    first = lines[at] if at < len(lines) else ""
+    if python and _PYTHON_BODY.match(first):  # `%%time`: its body is a cell of its own
+        return [(line, "", None) for line in lines[:at + 1]] + _cell_lines(lines[at + 1:],
+                                                                           python)
     if not python or first.lstrip().startswith("%%"):  # not Python (or a cell magic)
         return [(line, "", None) for line in lines]
     prefixes = [""] * len(lines)

@@ -237,9 +237,29 @@ def test_a_cell_magic_blanks_its_cell():
 
 
 def test_read_keeps_one_line_per_cell_line():
-    document = notebook.read(cells("a = 1\n!ls\nb = 2", "%%time\nc = 3\n"))
+    document = notebook.read(cells("a = 1\n!ls\nb = 2", "%%bash\nc = 3\n"))
     assert document.source == "a = 1\npass\nb = 2\n\n\n"
     assert document.places == [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]
+
+
+def test_the_python_body_of_a_timing_or_capturing_cell_magic_is_checked(tmp_path):
+    """`%%time`, `%%timeit` and `%%capture` run their body as Python: it is checked, at its
+    own lines of the cell (its indent removed and added back), and fixed there; the
+    magic's line is not Python. Other cell magics stay out."""
+    data = cells("import tensorflow as tf\n",
+                 "%%time\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n",
+                 "\n%%capture output --no-stderr\n  %%timeit -n1\n"
+                 "  q = tf.math.log(tf.nn.relu(z))\n",
+                 "%%bash\necho $((1 / 0))\n", "%%timer\nr = tf.math.log(tf.nn.relu(z))\n")
+    assert lint(data) == [(3, 3, 8, "NAN102"), (4, 4, 7, "NAN102")]
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(data)
+    result = run_cli("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0 and "Fixed 2 findings" in result.stdout, result.stdout
+    sources = ["".join(cell["source"]) for cell in json.loads(path.read_bytes())["cells"]]
+    assert sources[2:4] == ["%%time\np = tf.nn.relu(z)\nloss = tf.math.log(p + 1e-7)\n",
+                            "\n%%capture output --no-stderr\n  %%timeit -n1\n"
+                            "  q = tf.math.log(tf.nn.relu(z) + 1e-7)\n"]
 
 
 def test_a_syntax_error_points_at_its_cell():
