@@ -76,11 +76,17 @@ class Producers(Sources):
                              tags=frozenset({"cosine", "inner"}), node=call,
                              bound=cosine_evidence(call))
             value = self._matmul(op, call, a, b, scope, index)
-            return replace(value, tags=value.tags | {"inner"})
+            tags = {"inner", "gram_matrix"} if self._gram_matrix(op, call, scope, index) else {
+                "inner"}
+            return replace(value, tags=value.tags | tags)
         if transfer == "any":
             return Value(known=True, tensor=True)
         if transfer == "like":
             x = arg(0)
+            if "diagonal" in op.tags and "gram_matrix" in x.tags:
+                # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
+                return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
+                             node=call)
             return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
                 x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
         if transfer == "epsilon":
@@ -260,6 +266,24 @@ class Producers(Sources):
             if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
                 fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
         return fixed
+
+    def _gram_matrix(self, op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``matmul(x, transpose(x))``, ``matmul(x, x, transpose_b=True)`` (or the transpose
+        first): the inner products of the rows (or columns) of one matrix."""
+        left, right = self.argument(call, op, 0), self.argument(call, op, 1)
+        if left is None or right is None:
+            return False
+        flipped = sum(flag.__class__ is cst.Name and flag.value == "True" for flag in (
+            self.keyword(call, "transpose_a"), self.keyword(call, "transpose_b")))
+        if flipped == 1 and left.deep_equals(right):
+            return True
+        for one, other in ((left, right), (right, left)):
+            if one.__class__ is cst.Call and one.args:
+                callee = self._callee(one.func, scope, index)
+                spelling = optable.spelling_of(callee.qualified or "") if callee else None
+                if spelling in optable.TRANSPOSES and one.args[0].value.deep_equals(other):
+                    return flipped == 0
+        return False
 
     def _tuple_element(self, call: cst.Call, position: int, scope: Scope, index: int
                        ) -> Optional[Value]:
