@@ -351,8 +351,12 @@ OPS: Tuple[Op, ...] = (
     Op("activation_layer", ("layers.Activation",), transfer="layer", args=("activation",)),
     Op("relu_layer", ("layers.ReLU",), transfer="layer", args=(), activation="relu"),
     Op("softmax_layer", ("layers.Softmax",), transfer="layer", args=(), activation="softmax"),
-    Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d"),
-       transfer="layer_fn", args=("inputs|x", "units|filters"), activation="linear"),
+    # The activation is also taken by position: third of `dense`, eighth of a convolution.
+    Op("dense_fn", ("tf.layers.dense",), transfer="layer_fn",
+       args=("inputs|x", "units", "activation"), activation="linear"),
+    Op("conv_fn", ("tf.layers.conv2d", "tf.layers.conv1d"), transfer="layer_fn",
+       args=("inputs|x", "filters", "kernel_size", "strides", "padding", "data_format",
+             "dilation_rate", "activation"), activation="linear"),
     # TF1 contrib / slim layers take `activation_fn=` (default relu, but a `slim.arg_scope`
     # often sets another: without the keyword, the activation is not known).
     Op("slim_fn", tuple(f"tf.contrib.{module}.{name}"

@@ -342,7 +342,8 @@ class Bindings:
                 method_scope = self._scope_for(binding.node, class_scope.parent,
                                                class_scope.node)
                 for assigned in method_scope.self_attributes.get(attr, ()):
-                    if not isinstance(assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
+                    if assigned.position or not isinstance(
+                            assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
                         return None
                     callee = self._outside(lambda: self._compute_callee(
                         assigned.value, method_scope, assigned.index, 1))
@@ -352,6 +353,11 @@ class Bindings:
         if found and all(c.op is found[0].op and c.node is found[0].node for c in found):
             return found[0]
         return None
+
+    def _piece(self, expr: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
+               index: int) -> Value:
+        """Element ``path`` of ``expr``'s value (the expression walk knows tuples)."""
+        return self._value(expr, scope, index) if not path else UNKNOWN
 
     def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
@@ -373,8 +379,8 @@ class Bindings:
                     method_scope = self._scope_for(binding.node, class_scope.parent,
                                                    class_scope.node)
                     for assigned in method_scope.self_attributes.get(attr, ()):
-                        values.append(self._value(assigned.value, method_scope,
-                                                  assigned.index))
+                        values.append(self._piece(assigned.value, assigned.position,
+                                                  method_scope, assigned.index))
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN

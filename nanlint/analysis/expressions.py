@@ -81,8 +81,8 @@ class Expressions(Sites):
                 local = scope.assigned_before(expr.attr.value, index)
                 if local is not None and local.value is not None:
                     # `self.p = clip(self.p, ...)` earlier in this method: that value.
-                    return self._named(self._value(local.value, scope, local.index),
-                                       f"self.{expr.attr.value}")
+                    return self._named(self._piece(local.value, local.position, scope,
+                                                   local.index), f"self.{expr.attr.value}")
                 class_scope = self._scopes.get(id(scope.cls))
                 if class_scope is not None:
                     return self._named(self._self_attribute(expr.attr.value, class_scope),

@@ -240,7 +240,9 @@ class Producers(Sources):
         if transfer == "layer":
             return self._layer(op, call, scope, index)
         if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
-            expr = self.keyword(call, "activation")
+            position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
+            expr = (self.argument(call, op, position) if position is not None
+                    else self.keyword(call, "activation"))
             expr = expr if expr is not None else self.keyword(call, "activation_fn")
             if expr is None and op.activation is None:
                 return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
