@@ -65,6 +65,14 @@ def test_a_constant_column_has_a_zero_spread_in_numpy_and_tensorflow():
         assert np.isfinite((data - data.mean(0)) / (data.std(0) + 1e-7)).all()
 
 
+def test_a_one_hot_summed_over_its_rows_is_0_for_an_absent_class_and_over_its_classes_1():
+    one_hot = tf.one_hot([0, 0, 2], 3)
+    per_class = tf.reduce_sum(one_hot, axis=0).numpy()
+    assert per_class[1] == 0 and (tf.reduce_sum(one_hot, axis=-1).numpy() == 1).all()
+    assert np.isnan((tf.zeros(3) / tf.reduce_sum(one_hot, axis=0)).numpy()[1])
+    assert np.isfinite((tf.zeros(3) / tf.maximum(tf.reduce_sum(one_hot, 0), 1.0)).numpy()).all()
+
+
 def test_cosine_of_normalized_rows_passes_one_and_acos_is_nan():
     unit = tf.math.l2_normalize(tf.constant(ROWS), axis=1)
     cosine = tf.reduce_sum(unit * unit, axis=1)

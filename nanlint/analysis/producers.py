@@ -115,7 +115,17 @@ class Producers(Sources):
             axis = self.axis(call)  # `axis=None` reduces over all axes, as no axis does
             over_axes = axis is not None and not (isinstance(axis, cst.Name)
                                                   and axis.value == "None")
-            return reduce(op.name, arg(0), call, over_axes)
+            x = arg(0)
+            value = reduce(op.name, x, call, over_axes)
+            if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+                    value.zero is None and _leading_axes(axis)):
+                # Summed over the rows (not the classes): how many rows have each class.
+                what = "the per-class count" if op.name == "reduce_sum" else "the class share"
+                value = replace(value, zero=Evidence(
+                    call, what + " `{src}`", "which is 0 for a class that no row of the "
+                    "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
+                                tags=value.tags | {"count"})
+            return value
         if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
             return reduce("reduce_sum", arg(0), call, True)
         if transfer == "prod":  # a product of its elements: 0 where one of them is
@@ -362,3 +372,11 @@ class Producers(Sources):
             return None
         zero = self._value(left, scope, index).zero
         return zero.node if zero is not None else None
+
+
+def _leading_axes(axis: Optional[cst.BaseExpression]) -> bool:
+    """An axis written as non-negative integers (``0``, ``[0, 1]``): leading axes, not the
+    last one, where a one-hot keeps its classes."""
+    items = ([element.value for element in axis.elements]
+             if isinstance(axis, (cst.List, cst.Tuple)) else [axis])
+    return bool(items) and all(item.__class__ is cst.Integer for item in items)
