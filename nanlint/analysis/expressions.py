@@ -36,7 +36,7 @@ class Expressions(Sites):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._values: Dict[int, Value] = {}
+        self._values: Dict[int, Tuple[int, Value]] = {}
         self._returns: Dict[Tuple[int, Path], Value] = {}
         self._depth = 0
         self._loss_re = re.compile(self.settings.loss_function_pattern)
@@ -49,8 +49,10 @@ class Expressions(Sites):
         values = activation.values if activation is not None else self._values
         key = id(expr)
         cached = values.get(key)
-        if cached is not None:
-            return cached
+        # Kept with the position it was asked at: a rule may ask about a name read further
+        # down (`y / d` while at `d = ...`), where it is not bound yet.
+        if cached is not None and cached[0] == index:
+            return cached[1]
         if self._depth > _MAX_DEPTH:
             return UNKNOWN
         self._depth += 1
@@ -58,7 +60,7 @@ class Expressions(Sites):
             value = normalized(self._compute(expr, scope, index))
         finally:
             self._depth -= 1
-        values[key] = value
+        values[key] = (index, value)
         return value
 
     def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
