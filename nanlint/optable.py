@@ -550,8 +550,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
     # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared
     # norms, >= 0), which the analysis cannot tell from the diagonal of any product: no claim.
-    # The diagonal of a matrix: some of its elements (of a Gram matrix, squared norms).
-    Op("diagonal", (), transfer="like", args=("input|x|a|tensor",), tags=("diagonal",)),
+    # The diagonal of a matrix: of a Gram matrix, squared norms; of another product, a
+    # quadratic form whose sign the matrix decides (not known).
+    Op("diagonal", (), transfer="diagonal", args=("input|x|a|tensor",)),
     # Averages: within the range of the input.
     Op("average", (), transfer="reduce", args=("x|a|input|value|data|images",)),
     # Sums: of the sign of their terms.

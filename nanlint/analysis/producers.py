@@ -81,12 +81,14 @@ class Producers(Sources):
             return replace(value, tags=value.tags | tags)
         if transfer == "any":
             return Value(known=True, tensor=True)
-        if transfer == "like":
-            x = arg(0)
-            if "diagonal" in op.tags and "gram_matrix" in x.tags:
+        if transfer == "diagonal":
+            if "gram_matrix" in arg(0).tags:
                 # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
                 return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
                              node=call)
+            return UNKNOWN
+        if transfer == "like":
+            x = arg(0)
             return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
                 x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
         if transfer == "epsilon":
