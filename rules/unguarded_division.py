@@ -93,8 +93,9 @@ class UnguardedDivision(Rule):
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
     division inside `tf.where(den > 0, a / den, 0)` is guarded (only its gradient would be
-    NaN, and none flows); where a gradient does flow, NAN204 reports it in place of this rule
-    (one division, one finding) and says why the where does not guard it.
+    NaN, and none flows), also when the condition is assigned first (`ok = tf.not_equal(den,
+    0)`) and wherever no gradient is shown to flow; where one does, NAN204 reports it in place
+    of this rule (one division, one finding) and says why the where does not guard it.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
