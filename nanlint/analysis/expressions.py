@@ -349,7 +349,10 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
-        return _passed_here(join(values), scope)
+        joined = join(values)
+        if joined == UNKNOWN:  # callers that pass what the file does not show: the name
+            joined = self._conventional_parameter(name, scope)
+        return _passed_here(joined, scope)
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:
