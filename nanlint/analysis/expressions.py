@@ -288,10 +288,33 @@ class Expressions(Sites):
             if 0 <= position < len(positional) and len(positional) == len(iterable.args):
                 return self._element(positional[position], path[1:], scope, index)
             return UNKNOWN
+        listed = self._listed(iterable, scope, index)
+        if listed is not None:  # a comprehension or a literal list: what it holds
+            return join([self._piece(item, path, at, at_index)
+                         for item, at, at_index in listed])
         value = self._value(iterable, scope, index)
         if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
             return value if path in ((), (0,)) else UNKNOWN
         return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
+
+    def _listed(self, iterable: cst.BaseExpression, scope: Scope, index: int
+                ) -> Optional[list]:
+        """The items a list holds, each with where to evaluate it: the element of a
+        comprehension (``[softmax(s) for s in scores]``), the elements of a literal; also
+        through the one assignment of a name. None for anything else."""
+        if iterable.__class__ is cst.Name:
+            reaching = self._reaching(iterable.value, scope, index)
+            if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
+                    reaching[0][0].value is None):
+                return None
+            binding, where = reaching[0]
+            iterable, scope, index = binding.value, where, binding.index
+        if isinstance(iterable, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return [(iterable.elt, scope, index)]
+        if isinstance(iterable, (cst.List, cst.Tuple)) and iterable.elements and not any(
+                isinstance(e, cst.StarredElement) for e in iterable.elements):
+            return [(e.value, scope, index) for e in iterable.elements]
+        return None
 
     @staticmethod
     def _named(value: Value, name: str) -> Value:
