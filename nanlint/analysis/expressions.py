@@ -36,7 +36,7 @@ class Expressions(Sites):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._values: Dict[int, Tuple[int, Value]] = {}
+        self._values: Dict[int, Value] = {}
         self._returns: Dict[Tuple[int, Path], Value] = {}
         self._depth = 0
         self._loss_re = re.compile(self.settings.loss_function_pattern)
@@ -49,10 +49,8 @@ class Expressions(Sites):
         values = activation.values if activation is not None else self._values
         key = id(expr)
         cached = values.get(key)
-        # Kept with the position it was asked at: a rule may ask about a name read further
-        # down (`y / d` while at `d = ...`), where it is not bound yet.
-        if cached is not None and cached[0] == index:
-            return cached[1]
+        if cached is not None:
+            return cached
         if self._depth > _MAX_DEPTH:
             return UNKNOWN
         self._depth += 1
@@ -60,7 +58,7 @@ class Expressions(Sites):
             value = normalized(self._compute(expr, scope, index))
         finally:
             self._depth -= 1
-        values[key] = (index, value)
+        values[key] = value
         return value
 
     def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
