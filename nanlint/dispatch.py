@@ -126,7 +126,9 @@ def _tracker(analysis: Analysis) -> Tuple[Dict[type, List[Handler]], Dict[type, 
         while comp_for is not None:
             names.update(_target_names(comp_for.target))
             comp_for = comp_for.inner_for_in
-        analysis.enter_comprehension(frozenset(names))
+        # The outermost targets are elements of its iterable (`[log(d) for d in dists]`).
+        outer = node.for_in
+        analysis.enter_comprehension(frozenset(names), outer.target, outer.iter)
         # The outermost iterable is evaluated in the enclosing scope.
         boundaries[id(node.for_in.iter)] = (lambda: analysis.enter_comprehension(None),
                                             analysis.leave_comprehension)

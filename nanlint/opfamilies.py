@@ -317,6 +317,8 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     "nonnegative_reduce": {
         "tf.math": "reduce_euclidean_norm",
         "tf.nn": "l2_loss",
+    },
+    "spread": {
         "ops": "nanstd nanvar",
         "np": "nanstd nanvar std var",
     },

@@ -351,8 +351,12 @@ OPS: Tuple[Op, ...] = (
     Op("activation_layer", ("layers.Activation",), transfer="layer", args=("activation",)),
     Op("relu_layer", ("layers.ReLU",), transfer="layer", args=(), activation="relu"),
     Op("softmax_layer", ("layers.Softmax",), transfer="layer", args=(), activation="softmax"),
-    Op("dense_fn", ("tf.layers.dense", "tf.layers.conv2d", "tf.layers.conv1d"),
-       transfer="layer_fn", args=("inputs|x", "units|filters"), activation="linear"),
+    # The activation is also taken by position: third of `dense`, eighth of a convolution.
+    Op("dense_fn", ("tf.layers.dense",), transfer="layer_fn",
+       args=("inputs|x", "units", "activation"), activation="linear"),
+    Op("conv_fn", ("tf.layers.conv2d", "tf.layers.conv1d"), transfer="layer_fn",
+       args=("inputs|x", "filters", "kernel_size", "strides", "padding", "data_format",
+             "dilation_rate", "activation"), activation="linear"),
     # TF1 contrib / slim layers take `activation_fn=` (default relu, but a `slim.arg_scope`
     # often sets another: without the keyword, the activation is not known).
     Op("slim_fn", tuple(f"tf.contrib.{module}.{name}"
@@ -485,7 +489,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("square", (), lo=0.0, overflows=True, form="unary"),
     Op("squared_difference", (), lo=0.0, overflows=True, form="binary"),
     Op("hypot", (), lo=0.0, form="binary"),
-    Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # std, var, l2_loss
+    Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # norms, l2_loss
+    # Spreads (a standard deviation, a variance) of any library: 0 for a constant input.
+    Op("spread", (), lo=0.0, zero=_CONSTANT, overflows=True, form="reduce"),
     # No form: losses take labels (ctc, nce, sampled softmax, focal cross-entropy), and
     # relu_layer a weight matrix and a bias.
     Op("loss", (), lo=0.0),
@@ -544,7 +550,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
     # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared
     # norms, >= 0), which the analysis cannot tell from the diagonal of any product: no claim.
-    Op("diagonal", ()),
+    # The diagonal of a matrix: of a Gram matrix, squared norms; of another product, a
+    # quadratic form whose sign the matrix decides (not known).
+    Op("diagonal", (), transfer="diagonal", args=("input|x|a|tensor",)),
     # Averages: within the range of the input.
     Op("average", (), transfer="reduce", args=("x|a|input|value|data|images",)),
     # Sums: of the sign of their terms.
@@ -566,8 +574,10 @@ FAMILIES: Tuple[Op, ...] = (
 )
 
 # Transfers a numpy op keeps; any other becomes "range" with the family's bounds. numpy
-# values carry no gradient, and no tag or evidence that a rule for TensorFlow code reads
-# (`np.log(np.sum(np.exp(z)))` is no finding).
+# values carry no gradient and no evidence of a TensorFlow op
+# (`np.log(np.sum(np.exp(z)))` is no finding); what the value itself can be (a spread's 0
+# for a constant input) is as true of an array as of a tensor, and data that feeds a model
+# is prepared in numpy.
 NUMPY_TRANSFERS = frozenset({"range", "any", "like", "cast", "bool", "where", "maximum",
                              "minimum", "clip", "diag", "reduce", "add", "subtract",
                              "multiply", "divide", "sqrt"})
@@ -587,7 +597,7 @@ def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
         name = spelled[0] if canonical in taken else canonical
         op = replace(family, name=name, spellings=tuple(spelled))
         if canonical.startswith("np."):
-            op = replace(op, zero=None, negative=None, gradient=(), transfer=(
+            op = replace(op, gradient=(), transfer=(
                 op.transfer if op.transfer in NUMPY_TRANSFERS else "range"))
         ops.append(op)
     return tuple(ops)
@@ -609,6 +619,14 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "keras.saving", "keras.models", "np.testing", "np.lib", "np.typing", "np.char",
     "np.strings", "np.rec", "np.ma", "np.dtypes", "np.exceptions", "np.ctypeslib",
 )
+
+# Transposes: ``matmul(x, transpose(x))`` is a Gram matrix (its diagonal: squared norms).
+TRANSPOSES = frozenset({"tf.transpose", "K.transpose", "ops.transpose", "tf.linalg.transpose",
+                        "tf.linalg.matrix_transpose", "tf.matrix_transpose", "np.transpose"})
+
+# Methods of an array (numpy's, a pandas frame's) whose value is the numpy op's: a spread
+# is 0 for a constant input whatever holds the data (`x.std(0)` of a constant column).
+ARRAY_METHODS = {"std": "np.std", "var": "np.var"}
 
 # Methods that create a layer's or a metric's variable; `initializer=` one of ZERO_INITIALIZERS
 # (strings, or ops of the "zeros_initializer" name) starts it at 0.

@@ -187,6 +187,14 @@ class Rule:
             return replace(evidence, what="built from " + evidence.what)
         return evidence
 
+    def gradient_shown(self, node: cst.CSTNode) -> bool:
+        """Whether a gradient is shown to flow through ``node`` (or a convention says one
+        does): what a gradient hazard needs before ``check`` reports it."""
+        reach = self.analysis.reach(node)
+        if reach.level == REACH_UNKNOWN:
+            return bool(self.analysis.differentiated_by_convention())
+        return reach.gradient
+
     def holds(self, expr: cst.BaseExpression, producer: cst.CSTNode) -> Optional[bool]:
         """Whether ``expr`` holds the value ``producer`` makes, through names, casts and
         reshapes (True); is computed from it by arithmetic or a reduction (False); or

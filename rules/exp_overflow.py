@@ -20,7 +20,8 @@ class ExpOverflow(Rule):
     variables, `tf.div`, `tf.tile` of the sum, and the per-pixel form over the channel axis
     of segmentation code, and masked: `e = exp(z) * mask`, `e / reduce_sum(e, axis)`), a
     hand-written logsumexp `log(reduce_sum(exp(z)))`, a hand-written softplus
-    `log(1 + exp(z))` of a known unbounded value (a matmul, a linear layer), a
+    `log(1 + exp(z))` (medium confidence where `z` is a parameter, high where it is a known
+    unbounded value: a matmul, a linear layer), a
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
@@ -200,13 +201,16 @@ class ExpOverflow(Rule):
             return
         logits = _exp_argument(exp_call)
         exponent = self.analysis.value(logits) if logits is not None else None
-        if exponent is None or exponent.hi != float("inf") or not exponent.known:
-            return  # a bounded exponent, or one of unknown origin (a library's parameter)
+        if exponent is None or exponent.hi != float("inf"):
+            return  # a bounded exponent
         shown = self.source(logits)
-        evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` nothing bounds "
-                            f"above: {_OVERFLOW}, and the log of inf is inf (where the "
+        # As for a hand-written logsumexp: the form is unstable whatever the caller passes,
+        # so an exponent of unknown origin (a parameter) is medium-confidence evidence.
+        what = "nothing bounds above" if exponent.known else "is not clipped or bounded"
+        evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` {what}: "
+                            f"{_OVERFLOW}, and the log of inf is inf (where the "
                             "true value is the argument itself) with a NaN gradient",
-                            "high", producer="exp")
+                            "high" if exponent.known else "medium", producer="exp")
         namespace, prefix = self.namespace(exp_call)
         spelled = f"{prefix}.softplus" if namespace in ("ops", "K") else f"{prefix}.math.softplus"
         fix = None

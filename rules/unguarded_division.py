@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import libcst as cst
 
@@ -93,8 +93,9 @@ class UnguardedDivision(Rule):
     A division in a value that takes no gradient (a metric, a summary, a print) is still
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
     division inside `tf.where(den > 0, a / den, 0)` is guarded (only its gradient would be
-    NaN, and none flows); where a gradient does flow, NAN204 reports it in place of this rule
-    (one division, one finding) and says why the where does not guard it.
+    NaN, and none flows), also when the condition is assigned first (`ok = tf.not_equal(den,
+    0)`) and wherever no gradient is shown to flow; where one does, NAN204 reports it in place
+    of this rule (one division, one finding) and says why the where does not guard it.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
@@ -175,8 +176,8 @@ class UnguardedDivision(Rule):
         evidence = self._evidence(denominator)
         if evidence is None:
             return
-        if self._where_guarded(node, denominator) and not self.analysis.gradient_may_flow(node):
-            return
+        if self._where_guarded(node, denominator) and not self.gradient_shown(node):
+            return  # the select keeps the value; only the dropped branch's gradient is NaN
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
         numerator = self._numerator(node)
@@ -234,8 +235,26 @@ class UnguardedDivision(Rule):
         op = self.analysis.op_of(call)
         if op is None or op.name != "where":
             return False
-        shown = self.source(denominator)
-        return any(self.source(side) == shown for side in _compared(call.args[0].value))
+        return self._tests(call.args[0].value, self.source(denominator), None, 0)
+
+    def _tests(self, condition: cst.BaseExpression, shown: str, place, depth: int) -> bool:
+        """Whether ``condition`` compares the denominator (written ``shown``): directly, in a
+        part of it (`cast(d > 0)`, `(d > 0) & m`), or in what one of its names was assigned
+        (`ok = tf.not_equal(d, 0)`, followed through three assignments)."""
+        for side in _compared(condition):
+            if self.source(side) == shown:
+                return True
+            if isinstance(side, (cst.Call, cst.BinaryOperation, cst.Comparison)) and (
+                    self._tests(side, shown, place, depth)):
+                return True
+        if depth >= 3:
+            return False
+        for name in _names(condition):
+            found = self.analysis.binding(name, place)
+            if found is not None and found[0].kind == "assign" and found[0].value is not None \
+                    and self._tests(found[0].value, shown, found[1], depth + 1):
+                return True
+        return False
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False):
         value = self.analysis.value(denominator)
@@ -284,3 +303,23 @@ def _compared(condition: cst.BaseExpression):
             condition.operator, (cst.BitAnd, cst.BitOr)):
         yield from _compared(condition.left)
         yield from _compared(condition.right)
+
+
+def _names(condition: cst.BaseExpression) -> List[str]:
+    """The plain names a condition reads, a name itself included."""
+    if isinstance(condition, cst.Name):
+        return [condition.value]
+    return [node.value for node in _walk_names(condition)]
+
+
+def _walk_names(node: cst.CSTNode):
+    for child in node.children:
+        if isinstance(child, cst.Name) and not isinstance(node, (cst.Attribute, cst.Arg)):
+            yield child
+        elif isinstance(child, cst.Arg):
+            if isinstance(child.value, cst.Name):
+                yield child.value
+            else:
+                yield from _walk_names(child.value)
+        elif not isinstance(child, cst.Attribute):
+            yield from _walk_names(child)

@@ -41,6 +41,38 @@ def test_gram_expansion_guarded_by_maximum_has_finite_gradients():
     assert np.isfinite(tape.gradient(guarded, x).numpy()).all()
 
 
+def test_distances_from_the_gram_diagonal_are_exactly_zero_with_an_infinite_root_gradient():
+    # The squared norms read off the diagonal of x @ x^T: the distances' diagonal is exactly 0.
+    x = tf.Variable(ROWS[:8])
+    with tf.GradientTape(persistent=True) as tape:
+        dot = tf.matmul(x, x, transpose_b=True)
+        sq = tf.linalg.diag_part(dot)
+        d = sq[:, None] - 2.0 * dot + sq[None, :]
+        bare = tf.reduce_sum(tf.sqrt(d))
+        guarded = tf.reduce_sum(tf.sqrt(tf.maximum(d, 0.0) + 1e-16))
+    assert (tf.linalg.diag_part(d).numpy() == 0).all()
+    assert np.allclose(sq.numpy(), np.sum(ROWS[:8] ** 2, axis=1), rtol=1e-5)
+    assert not np.isfinite(tape.gradient(bare, x).numpy()).all()
+    assert np.isfinite(tape.gradient(guarded, x).numpy()).all()
+
+
+def test_a_constant_column_has_a_zero_spread_in_numpy_and_tensorflow():
+    data = np.array([[3.0, 1.0], [3.0, 2.0], [3.0, 5.0]], np.float32)
+    assert np.std(data, axis=0)[0] == 0 and data.std(0)[0] == 0 and np.var(data, 0)[0] == 0
+    assert tf.math.reduce_std(data, axis=0).numpy()[0] == 0
+    with np.errstate(all="ignore"):
+        assert np.isnan(((data - data.mean(0)) / data.std(0))[:, 0]).all()
+        assert np.isfinite((data - data.mean(0)) / (data.std(0) + 1e-7)).all()
+
+
+def test_a_one_hot_summed_over_its_rows_is_0_for_an_absent_class_and_over_its_classes_1():
+    one_hot = tf.one_hot([0, 0, 2], 3)
+    per_class = tf.reduce_sum(one_hot, axis=0).numpy()
+    assert per_class[1] == 0 and (tf.reduce_sum(one_hot, axis=-1).numpy() == 1).all()
+    assert np.isnan((tf.zeros(3) / tf.reduce_sum(one_hot, axis=0)).numpy()[1])
+    assert np.isfinite((tf.zeros(3) / tf.maximum(tf.reduce_sum(one_hot, 0), 1.0)).numpy()).all()
+
+
 def test_cosine_of_normalized_rows_passes_one_and_acos_is_nan():
     unit = tf.math.l2_normalize(tf.constant(ROWS), axis=1)
     cosine = tf.reduce_sum(unit * unit, axis=1)

@@ -994,3 +994,15 @@ def test_a_lattice_record_is_replaced_field_by_field():
     assert base.hi == math.inf and copy == Value(lo=0.0, hi=1.0, tags=frozenset({"softmax"}))
     with pytest.raises(TypeError):
         replace(base, high=1.0)
+
+
+def test_a_value_asked_from_another_statement_is_what_it_is_where_it_is():
+    """A rule at `d = reduce_std(x)` asks about `y / d` further down (is the std a
+    denominator?): `d` is unbound where the rule stands, and bound where it is read. Asked
+    from there, it must not lose its evidence for the rules that read it in place."""
+    from nanlint.config import Config
+    from nanlint.engine import lint_source
+
+    source = TF + "def k(x, y):\n    d = tf.math.reduce_std(x)\n    return y / d\n"
+    found = lint_source(source, "k.py", Config().options_for(None))
+    assert [(f.code, f.line) for f in found] == [("NAN101", source.count("\n"))]

@@ -21,6 +21,7 @@ from nanlint.analysis.callsites import (Activation, Places, argument_expression,
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
+from nanlint.analysis.tree import names_in
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.tree import dotted_code, generated
 from nanlint.optable import Op
@@ -57,6 +58,9 @@ class Cursor:
     scopes: List[cst.CSTNode] = field(default_factory=list)
     statements: List[cst.CSTNode] = field(default_factory=list)
     shadowed: List[Optional[FrozenSet[str]]] = field(default_factory=list)  # comprehensions
+    # per comprehension: its outermost targets, as (iterable, position in an element)
+    elements: List[Dict[str, Tuple[cst.BaseExpression, Tuple[int, ...]]]] = field(
+        default_factory=list)
 
 
 class Bindings:
@@ -117,12 +121,22 @@ class Bindings:
         self.cursor.statements.pop()
         self._here_cache = None
 
-    def enter_comprehension(self, names: Optional[FrozenSet[str]]) -> None:
+    def enter_comprehension(self, names: Optional[FrozenSet[str]],
+                            target: Optional[cst.BaseExpression] = None,
+                            iterable: Optional[cst.BaseExpression] = None) -> None:
+        """The names a comprehension binds; those of its outermost ``target`` are elements
+        of ``iterable`` (unless the iterable reads one of them)."""
         self.cursor.shadowed.append(names)
+        elements: Dict[str, Tuple[cst.BaseExpression, Tuple[int, ...]]] = {}
+        if names and target is not None and iterable is not None and not (
+                names & set(names_in(iterable))):
+            _element_paths(target, iterable, (), elements)
+        self.cursor.elements.append(elements)
         self._here_cache = None
 
     def leave_comprehension(self) -> None:
         self.cursor.shadowed.pop()
+        self.cursor.elements.pop()
         self._here_cache = None
 
     # -- scopes -----------------------------------------------------------------------------
@@ -185,12 +199,18 @@ class Bindings:
                  ) -> Tuple[Optional[Binding], Optional[Scope]]:
         if self.cursor.shadowed and (scope, index) == self._here():
             suspended = False  # None marks an outermost iterable: its comprehension is outside
-            for names in reversed(self.cursor.shadowed):
+            for names, elements in zip(reversed(self.cursor.shadowed),
+                                       reversed(self.cursor.elements)):
                 if names is None:
                     suspended = True
                 elif suspended:
                     suspended = False
                 elif name in names:
+                    element = elements.get(name)
+                    if element is not None:
+                        # (``node`` marks it: no statement of the scope binds it)
+                        return Binding("element", index, value=element[0], node=element[0],
+                                       position=element[1]), scope
                     return Binding("unknown", -1), scope
         current: Optional[Scope] = scope
         while current is not None:
@@ -211,8 +231,8 @@ class Bindings:
         binding, where = self._resolve(name, scope, index)
         if binding is None or where is None:
             return []
-        if binding.index < 0:
-            return [(binding, where)]
+        if binding.index < 0 or binding.node is binding.value is not None:
+            return [(binding, where)]  # unknown, or a comprehension's target
         found = where.reaching(name, index if where is scope else END)
         return [(b, where) for b in found] or [(binding, where)]
 
@@ -342,7 +362,8 @@ class Bindings:
                 method_scope = self._scope_for(binding.node, class_scope.parent,
                                                class_scope.node)
                 for assigned in method_scope.self_attributes.get(attr, ()):
-                    if not isinstance(assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
+                    if assigned.position or not isinstance(
+                            assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
                         return None
                     callee = self._outside(lambda: self._compute_callee(
                         assigned.value, method_scope, assigned.index, 1))
@@ -352,6 +373,11 @@ class Bindings:
         if found and all(c.op is found[0].op and c.node is found[0].node for c in found):
             return found[0]
         return None
+
+    def _piece(self, expr: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
+               index: int) -> Value:
+        """Element ``path`` of ``expr``'s value (the expression walk knows tuples)."""
+        return self._value(expr, scope, index) if not path else UNKNOWN
 
     def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
@@ -373,8 +399,8 @@ class Bindings:
                     method_scope = self._scope_for(binding.node, class_scope.parent,
                                                    class_scope.node)
                     for assigned in method_scope.self_attributes.get(attr, ()):
-                        values.append(self._value(assigned.value, method_scope,
-                                                  assigned.index))
+                        values.append(self._piece(assigned.value, assigned.position,
+                                                  method_scope, assigned.index))
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
@@ -402,3 +428,13 @@ class Bindings:
         """The node that contains ``node`` (from the module's index)."""
         return self.module_index().parents.get(id(node))
 
+
+def _element_paths(target: cst.BaseExpression, iterable: cst.BaseExpression,
+                   path: Tuple[int, ...],
+                   found: Dict[str, Tuple[cst.BaseExpression, Tuple[int, ...]]]) -> None:
+    if isinstance(target, cst.Name):
+        found[target.value] = (iterable, path)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for position, element in enumerate(target.elements):
+            if not isinstance(element.value, cst.StarredElement):
+                _element_paths(element.value, iterable, (*path, position), found)

@@ -81,8 +81,8 @@ class Expressions(Sites):
                 local = scope.assigned_before(expr.attr.value, index)
                 if local is not None and local.value is not None:
                     # `self.p = clip(self.p, ...)` earlier in this method: that value.
-                    return self._named(self._value(local.value, scope, local.index),
-                                       f"self.{expr.attr.value}")
+                    return self._named(self._piece(local.value, local.position, scope,
+                                                   local.index), f"self.{expr.attr.value}")
                 class_scope = self._scopes.get(id(scope.cls))
                 if class_scope is not None:
                     return self._named(self._self_attribute(expr.attr.value, class_scope),
@@ -286,10 +286,33 @@ class Expressions(Sites):
             if 0 <= position < len(positional) and len(positional) == len(iterable.args):
                 return self._element(positional[position], path[1:], scope, index)
             return UNKNOWN
+        listed = self._listed(iterable, scope, index)
+        if listed is not None:  # a comprehension or a literal list: what it holds
+            return join([self._piece(item, path, at, at_index)
+                         for item, at, at_index in listed])
         value = self._value(iterable, scope, index)
         if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
             return value if path in ((), (0,)) else UNKNOWN
         return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
+
+    def _listed(self, iterable: cst.BaseExpression, scope: Scope, index: int
+                ) -> Optional[list]:
+        """The items a list holds, each with where to evaluate it: the element of a
+        comprehension (``[softmax(s) for s in scores]``), the elements of a literal; also
+        through the one assignment of a name. None for anything else."""
+        if iterable.__class__ is cst.Name:
+            reaching = self._reaching(iterable.value, scope, index)
+            if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
+                    reaching[0][0].value is None):
+                return None
+            binding, where = reaching[0]
+            iterable, scope, index = binding.value, where, binding.index
+        if isinstance(iterable, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return [(iterable.elt, scope, index)]
+        if isinstance(iterable, (cst.List, cst.Tuple)) and iterable.elements and not any(
+                isinstance(e, cst.StarredElement) for e in iterable.elements):
+            return [(e.value, scope, index) for e in iterable.elements]
+        return None
 
     @staticmethod
     def _named(value: Value, name: str) -> Value:
@@ -347,7 +370,10 @@ class Expressions(Sites):
             self._in_progress.discard(key)
         if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
             values.append(self._conventional_parameter(name, scope))
-        return _passed_here(join(values), scope)
+        joined = join(values)
+        if joined == UNKNOWN:  # callers that pass what the file does not show: the name
+            joined = self._conventional_parameter(name, scope)
+        return _passed_here(joined, scope)
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:
@@ -428,6 +454,10 @@ class Expressions(Sites):
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
             return self._state_variable(call, scope, index)
+        if callee is None and isinstance(call.func, cst.Attribute) and (
+                call.func.attr.value in optable.ARRAY_METHODS):  # a method, not a module's
+            op = optable.TABLE.by_name[optable.ARRAY_METHODS[call.func.attr.value]]
+            return self._op(op, call, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:

@@ -53,6 +53,9 @@ class Analysis(Expressions):
         self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
         self._touched: Dict[str, bool] = {}  # name -> changed otherwise (touched_otherwise)
+        # id(expression) -> its statement, and the place of that statement (see value)
+        self._statement_of: Dict[int, Optional[cst.CSTNode]] = {}
+        self._homes: Dict[int, Tuple[Scope, int]] = {}
 
     def close(self) -> None:
         """Drop the helpers, which refer back to the analysis, once the file is done: without
@@ -132,9 +135,44 @@ class Analysis(Expressions):
 
     # -- what an expression is --------------------------------------------------------------
     def value(self, expr: cst.BaseExpression) -> Value:
-        """What ``expr`` can be, at the traversal's current position."""
-        scope, index = self._here()
+        """What ``expr`` can be where it is: at the traversal's current position, or, for an
+        expression of another statement (a rule following a value to its readers or its
+        producer), at that statement."""
+        statements = self.cursor.statements
+        if self._index is None:  # no rule has followed a value elsewhere (that builds it)
+            scope, index = self._here()
+            return self._value(expr, scope, index)
+        statement = self._statement_of.get(id(expr), expr)
+        if statement is expr:
+            statement = self._statement_of[id(expr)] = self._enclosing_statement(expr)
+        if statement is None or not statements or statement is statements[-1]:
+            scope, index = self._here()
+        else:
+            home = self._homes.get(id(statement))
+            if home is None:
+                home = self._homes[id(statement)] = self._home(statement)
+            scope, index = home
         return self._value(expr, scope, index)
+
+    def _enclosing_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        while node is not None and not isinstance(
+                node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            node = self.parent(node)
+        return node
+
+    def _home(self, statement: cst.CSTNode) -> Tuple[Scope, int]:
+        """The scope and order of ``statement``, as the traversal locates it when there."""
+        scopes, statements = [], [statement]
+        child, node = statement, self.parent(statement)
+        while node is not None:
+            kind = node.__class__
+            if kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda:
+                if child is node.body:
+                    scopes.append(node)
+            elif isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                statements.append(node)
+            child, node = node, self.parent(node)
+        return self._place_of(scopes[::-1], statements[::-1])
 
     def callee(self, call: cst.Call) -> Optional[Callee]:
         scope, index = self._here()

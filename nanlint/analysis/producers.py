@@ -76,9 +76,17 @@ class Producers(Sources):
                              tags=frozenset({"cosine", "inner"}), node=call,
                              bound=cosine_evidence(call))
             value = self._matmul(op, call, a, b, scope, index)
-            return replace(value, tags=value.tags | {"inner"})
+            tags = {"inner", "gram_matrix"} if self._gram_matrix(op, call, scope, index) else {
+                "inner"}
+            return replace(value, tags=value.tags | tags)
         if transfer == "any":
             return Value(known=True, tensor=True)
+        if transfer == "diagonal":
+            if "gram_matrix" in arg(0).tags:
+                # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
+                return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
+                             node=call)
+            return UNKNOWN
         if transfer == "like":
             x = arg(0)
             return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
@@ -109,7 +117,17 @@ class Producers(Sources):
             axis = self.axis(call)  # `axis=None` reduces over all axes, as no axis does
             over_axes = axis is not None and not (isinstance(axis, cst.Name)
                                                   and axis.value == "None")
-            return reduce(op.name, arg(0), call, over_axes)
+            x = arg(0)
+            value = reduce(op.name, x, call, over_axes)
+            if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+                    value.zero is None and _leading_axes(axis)):
+                # Summed over the rows (not the classes): how many rows have each class.
+                what = "the per-class count" if op.name == "reduce_sum" else "the class share"
+                value = replace(value, zero=Evidence(
+                    call, what + " `{src}`", "which is 0 for a class that no row of the "
+                    "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
+                                tags=value.tags | {"count"})
+            return value
         if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
             return reduce("reduce_sum", arg(0), call, True)
         if transfer == "prod":  # a product of its elements: 0 where one of them is
@@ -234,7 +252,9 @@ class Producers(Sources):
         if transfer == "layer":
             return self._layer(op, call, scope, index)
         if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
-            expr = self.keyword(call, "activation")
+            position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
+            expr = (self.argument(call, op, position) if position is not None
+                    else self.keyword(call, "activation"))
             expr = expr if expr is not None else self.keyword(call, "activation_fn")
             if expr is None and op.activation is None:
                 return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
@@ -260,6 +280,24 @@ class Producers(Sources):
             if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
                 fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
         return fixed
+
+    def _gram_matrix(self, op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
+        """``matmul(x, transpose(x))``, ``matmul(x, x, transpose_b=True)`` (or the transpose
+        first): the inner products of the rows (or columns) of one matrix."""
+        left, right = self.argument(call, op, 0), self.argument(call, op, 1)
+        if left is None or right is None:
+            return False
+        flipped = sum(flag.__class__ is cst.Name and flag.value == "True" for flag in (
+            self.keyword(call, "transpose_a"), self.keyword(call, "transpose_b")))
+        if flipped == 1 and left.deep_equals(right):
+            return True
+        for one, other in ((left, right), (right, left)):
+            if one.__class__ is cst.Call and one.args:
+                callee = self._callee(one.func, scope, index)
+                spelling = optable.spelling_of(callee.qualified or "") if callee else None
+                if spelling in optable.TRANSPOSES and one.args[0].value.deep_equals(other):
+                    return flipped == 0
+        return False
 
     def _tuple_element(self, call: cst.Call, position: int, scope: Scope, index: int
                        ) -> Optional[Value]:
@@ -336,3 +374,11 @@ class Producers(Sources):
             return None
         zero = self._value(left, scope, index).zero
         return zero.node if zero is not None else None
+
+
+def _leading_axes(axis: Optional[cst.BaseExpression]) -> bool:
+    """An axis written as non-negative integers (``0``, ``[0, 1]``): leading axes, not the
+    last one, where a one-hot keeps its classes."""
+    items = ([element.value for element in axis.elements]
+             if isinstance(axis, (cst.List, cst.Tuple)) else [axis])
+    return bool(items) and all(item.__class__ is cst.Integer for item in items)

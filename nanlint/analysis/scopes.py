@@ -331,10 +331,12 @@ class _Indexer:
                 else:
                     self._target(element, index, None)
         elif isinstance(target, cst.Attribute):
-            if (isinstance(target.value, cst.Name) and target.value.value == "self"
-                    and value is not None):
-                self.scope.self_attributes.setdefault(target.attr.value, []).append(
-                    Binding("assign", index, value=value))
+            if isinstance(target.value, cst.Name) and target.value.value == "self" and (
+                    value is not None or unpacked is not None):
+                # `self.p, self.v = self.build(x)`: a piece of the call's result, as for names.
+                binding = (Binding("assign", index, value=value) if value is not None else
+                           Binding("unpack", index, value=unpacked[0], position=unpacked[1]))
+                self.scope.self_attributes.setdefault(target.attr.value, []).append(binding)
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
         elif isinstance(target, cst.Subscript) and value is not None:
