@@ -32,6 +32,12 @@ class UnguardedDivision(Rule):
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
 
+    A division by a total of values the numerator is made of (`x / sum(x)`,
+    `sum(v * w) / sum(w)`, `x / max(x)`, `x / norm(x)`, `X /= X.sum(1)`) is 0 / 0 where
+    those values are all 0 (an all-zero row, an empty selection, a blank image), whatever
+    they are: it is reported with medium confidence unless they are shown positive or are a
+    distribution (a softmax row sums to 1).
+
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
     convention: it is reported with medium confidence, and the message says so. So is its
@@ -162,18 +168,22 @@ class UnguardedDivision(Rule):
 
     def _numerator(self, node: cst.CSTNode) -> str:
         """The numerator as written, for a help line."""
-        top: Optional[cst.CSTNode] = None
-        if isinstance(node, cst.BinaryOperation):
-            top = node.left
-        elif isinstance(node, cst.AugAssign):
-            top = node.target
-        elif isinstance(node, cst.Call):
-            op = self.analysis.op_of(node)
-            top = self.analysis.argument(node, op, 0) if op is not None else None
+        top = self._numerator_expression(node)
         return self.source(top) if top is not None else "numerator"
 
+    def _numerator_expression(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+        if isinstance(node, cst.BinaryOperation):
+            return node.left
+        if isinstance(node, cst.AugAssign):
+            return node.target
+        if isinstance(node, cst.Call):
+            op = self.analysis.op_of(node)
+            return self.analysis.argument(node, op, 0) if op is not None else None
+        return None
+
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
-        evidence = self._evidence(denominator)
+        evidence = self._evidence(denominator) or self.analysis.own_total(
+            self._numerator_expression(node), denominator)
         if evidence is None:
             return
         if self._where_guarded(node, denominator) and not self.gradient_shown(node):
