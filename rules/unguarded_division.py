@@ -32,11 +32,14 @@ class UnguardedDivision(Rule):
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
 
-    A division by a total of values the numerator is made of (`x / sum(x)`,
-    `sum(v * w) / sum(w)`, `x / max(x)`, `x / norm(x)`, `X /= X.sum(1)`) is 0 / 0 where
-    those values are all 0 (an all-zero row, an empty selection, a blank image), whatever
-    they are: it is reported with medium confidence unless they are shown positive or are a
-    distribution (a softmax row sums to 1).
+    A division of tensors by a total of values the numerator is made of (`x / sum(x)`,
+    `sum(v * w) / sum(w)`, `x / max(x)`, `x / norm(x)`, the harmonic mean `p * r / (p + r)`
+    of an F1) is 0 / 0 where those values are all 0 (an all-zero row, a list with no
+    relevant item, a batch with no positive, a class never predicted): where a
+    gradient is shown to flow through it (a loss), it is reported with medium confidence,
+    unless those values are shown positive or are a distribution (a softmax row sums to 1).
+    Elsewhere the form alone is no evidence (a kernel, a unit vector, a histogram are rarely
+    all zero); `nanlint suspects` ranks it.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
@@ -182,8 +185,12 @@ class UnguardedDivision(Rule):
         return None
 
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
-        evidence = self._evidence(denominator) or self.analysis.own_total(
-            self._numerator_expression(node), denominator)
+        evidence = self._evidence(denominator)
+        if evidence is None and self.gradient_shown(node):
+            # In a loss, `x / sum(x)` of tensors: an all-zero row (a list with no relevant
+            # item, a batch with no positive) is the case training meets. Elsewhere the form
+            # alone is no evidence (a kernel, a unit vector, a histogram): the hunt ranks it.
+            evidence = self.analysis.own_total(self._numerator_expression(node), denominator)
         if evidence is None:
             return
         if self._where_guarded(node, denominator) and not self.gradient_shown(node):

@@ -162,14 +162,23 @@ class Analysis(Expressions):
         they are; not for values shown positive, nor for a distribution (its row sums to 1)."""
         if numerator is None:
             return None
+        parts = list(_parts(numerator))
+        terms = _terms(denominator)
+        if len(terms) > 1 and all(any(p.deep_equals(t) for p in parts) for t in terms) and (
+                not any(self.value(t).positive for t in terms)):
+            # `p * r / (p + r)`: an F1 of a precision and a recall that are both 0
+            return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
+                            "which is 0 where they all are (an F1 of a precision and a "
+                            "recall both 0): 0 / 0 = NaN", "medium", producer="own_total")
         total = self._total(denominator, 2)
         if total is None:
             return None
         call, summed = total
-        if not any(part.deep_equals(summed) for part in _parts(numerator)):
+        if not any(part.deep_equals(summed) for part in parts):
             return None
         value = self.value(summed)
-        if value.positive or value.tags & {"probability", "softmax", "sigmoid", "exp"}:
+        if value.positive or value.tags & {
+                "probability", "softmax", "sigmoid", "exp"}:
             return None
         return Evidence(call, "the total `{src}` of the values it divides", "which is 0 "
                         "where they are all 0 (an all-zero row, an empty selection): 0 / 0 "
@@ -508,3 +517,10 @@ def _parts(expr: cst.CSTNode):
         if isinstance(node, cst.BaseExpression):
             yield node
         stack.extend(node.children)
+
+
+def _terms(expr: cst.BaseExpression) -> list:
+    """The terms of a sum ``a + b + c`` (one term for anything else)."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Add:
+        return _terms(expr.left) + _terms(expr.right)
+    return [expr]
