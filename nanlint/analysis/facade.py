@@ -165,7 +165,8 @@ class Analysis(Expressions):
         parts = list(_parts(numerator))
         terms = _terms(denominator)
         if len(terms) > 1 and all(any(p.deep_equals(t) for p in parts) for t in terms) and (
-                not any(self.value(t).positive for t in terms)):
+                not any(self.value(t).positive or (self.value(t).origin or "").startswith("np.")
+                        for t in terms)):
             # `p * r / (p + r)`: an F1 of a precision and a recall that are both 0
             return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
                             "which is 0 where they all are (an F1 of a precision and a "
@@ -189,18 +190,6 @@ class Analysis(Expressions):
         """The total call ``expr`` is (through shape ops and a name's assignment), and the
         expression it totals."""
         while expr.__class__ is cst.Call:
-            func = expr.func
-            if func.__class__ is cst.Attribute and self.qualified_name(func) is None:
-                method = func.attr.value  # `x.sum(1).reshape(-1, 1)`: a method of an array
-                if method in ("reshape", "squeeze") and func.value.__class__ is cst.Call:
-                    expr = func.value
-                    continue
-                if method in ("sum", "mean", "max"):
-                    return expr, func.value
-                return None
-            if func.__class__ is cst.Name and func.value in ("sum", "max") and (
-                    self.qualified_name(func) is None) and len(expr.args) == 1:
-                return expr, expr.args[0].value  # the builtins
             op = self.op_of(expr)
             if op is None or not expr.args or expr.args[0].keyword is not None:
                 return None
