@@ -32,6 +32,18 @@ class UnguardedDivision(Rule):
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
 
+    A division of tensors by a sum or mean of values the numerator is made of
+    (`x / sum(x)`, `sum(v * w) / sum(w)`, the harmonic mean `p * r / (p + r)` of an F1) is
+    0 / 0 where those values are all 0 (an all-zero row, a list with no
+    relevant item, a batch with no positive, a class never predicted): where a
+    gradient is shown to flow through it (a loss), it is reported with medium confidence,
+    unless those values are shown positive or are a distribution (a softmax row sums to 1).
+    Elsewhere, and for a maximum or a norm, the form alone is no evidence (a kernel, a unit
+    vector, a coordinate ramp, a histogram are rarely all zero); `nanlint suspects` ranks
+    it. A division in a branch of a conditional expression that tests its denominator
+    (`0 if v == 0 else r / v`), or after an `if` that tests it and leaves (`if p == 0 or
+    r == 0: return 0`), is guarded.
+
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
     convention: it is reported with medium confidence, and the message says so. So is its
@@ -162,19 +174,29 @@ class UnguardedDivision(Rule):
 
     def _numerator(self, node: cst.CSTNode) -> str:
         """The numerator as written, for a help line."""
-        top: Optional[cst.CSTNode] = None
-        if isinstance(node, cst.BinaryOperation):
-            top = node.left
-        elif isinstance(node, cst.AugAssign):
-            top = node.target
-        elif isinstance(node, cst.Call):
-            op = self.analysis.op_of(node)
-            top = self.analysis.argument(node, op, 0) if op is not None else None
+        top = self._numerator_expression(node)
         return self.source(top) if top is not None else "numerator"
+
+    def _numerator_expression(self, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+        if isinstance(node, cst.BinaryOperation):
+            return node.left
+        if isinstance(node, cst.AugAssign):
+            return node.target
+        if isinstance(node, cst.Call):
+            op = self.analysis.op_of(node)
+            return self.analysis.argument(node, op, 0) if op is not None else None
+        return None
 
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
+        if evidence is None and self.gradient_shown(node):
+            # In a loss, `x / sum(x)` of tensors: an all-zero row (a list with no relevant
+            # item, a batch with no positive) is the case training meets. Elsewhere the form
+            # alone is no evidence (a kernel, a unit vector, a histogram): the hunt ranks it.
+            evidence = self.analysis.own_total(self._numerator_expression(node), denominator)
         if evidence is None:
+            return
+        if self._tested_first(node, denominator) or self._exits_first(node, denominator):
             return
         if self._where_guarded(node, denominator) and not self.gradient_shown(node):
             return  # the select keeps the value; only the dropped branch's gradient is NaN
@@ -224,6 +246,36 @@ class UnguardedDivision(Rule):
             fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
         self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
                     evidence=evidence, suggestion=suggestion, fix=fix)
+
+    def _tested_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+        """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: a branch of a
+        conditional expression whose test compares the denominator (Python runs only the
+        branch it picks, so neither the value nor a gradient sees the division)."""
+        child, parent = node, self.analysis.parent(node)
+        shown = self.source(denominator)
+        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
+            if isinstance(parent, cst.IfExp) and child is not parent.test and self._tests(
+                    parent.test, shown, None, 0):
+                return True
+            child, parent = parent, self.analysis.parent(parent)
+        return False
+
+    def _exits_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+        """``if rec == 0 or pre == 0: return 0`` before ``2 * rec * pre / (rec + pre)``: an
+        earlier ``if`` of the same function that compares the denominator (or one of its
+        terms) and leaves (return, raise, continue, break) guards the division after it."""
+        shown = [self.source(denominator)] + [self.source(term) for term in _terms(denominator)]
+        child, parent = node, self.analysis.parent(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+            if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+                for statement in parent.body:
+                    if statement is child:
+                        break
+                    if isinstance(statement, cst.If) and _leaves(statement.body) and any(
+                            self._tests(statement.test, text, None, 0) for text in shown):
+                        return True
+            child, parent = parent, self.analysis.parent(parent)
+        return False
 
     def _where_guarded(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``tf.where(den > 0, a / den, 0)``: a branch of a where whose condition tests the
@@ -300,9 +352,12 @@ def _compared(condition: cst.BaseExpression):
         for arg in condition.args:
             yield arg.value
     elif isinstance(condition, cst.BinaryOperation) and isinstance(
-            condition.operator, (cst.BitAnd, cst.BitOr)):
+            condition.operator, (cst.BitAnd, cst.BitOr)) or isinstance(
+                condition, cst.BooleanOperation):
         yield from _compared(condition.left)
         yield from _compared(condition.right)
+    elif isinstance(condition, cst.UnaryOperation):  # `not d`
+        yield condition.expression
 
 
 def _names(condition: cst.BaseExpression) -> List[str]:
@@ -323,3 +378,21 @@ def _walk_names(node: cst.CSTNode):
                 yield from _walk_names(child.value)
         elif not isinstance(child, cst.Attribute):
             yield from _walk_names(child)
+
+
+def _terms(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The terms of a sum ``a + b`` (none for anything else)."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return [*(_terms(expr.left) or [expr.left]), *(_terms(expr.right) or [expr.right])]
+    return []
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block ends by leaving: return, raise, continue or break."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    elif isinstance(last, cst.SimpleStatementSuite):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))

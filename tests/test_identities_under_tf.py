@@ -73,6 +73,17 @@ def test_a_one_hot_summed_over_its_rows_is_0_for_an_absent_class_and_over_its_cl
     assert np.isfinite((tf.zeros(3) / tf.maximum(tf.reduce_sum(one_hot, 0), 1.0)).numpy()).all()
 
 
+def test_a_ratio_of_its_own_total_is_nan_for_an_all_zero_row():
+    rows = tf.constant([[0.0, 0.0, 0.0], [1.0, 3.0, 0.0]])
+    for total in (tf.reduce_sum(rows, 1, keepdims=True), tf.reduce_max(rows, 1, keepdims=True),
+                  tf.norm(rows, axis=1, keepdims=True)):
+        ratio = (rows / total).numpy()
+        assert np.isnan(ratio[0]).all() and np.isfinite(ratio[1]).all()
+        assert np.isfinite((rows / (total + 1e-8)).numpy()).all()
+    p = tf.nn.softmax(tf.constant([[-1e4, 0.0, 1e4]]))  # a softmax row sums to 1
+    assert np.isfinite((p / tf.reduce_sum(p, 1, keepdims=True)).numpy()).all()
+
+
 def test_cosine_of_normalized_rows_passes_one_and_acos_is_nan():
     unit = tf.math.l2_normalize(tf.constant(ROWS), axis=1)
     cosine = tf.reduce_sum(unit * unit, axis=1)

@@ -18,7 +18,7 @@ from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, orig
 from nanlint.analysis.defuse import GUARDS, Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
-from nanlint.analysis.lattice import DTYPE_WORDS, Value, replace
+from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value, replace
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
@@ -153,6 +153,55 @@ class Analysis(Expressions):
                 home = self._homes[id(statement)] = self._home(statement)
             scope, index = home
         return self._value(expr, scope, index)
+
+    def own_total(self, numerator: Optional[cst.BaseExpression],
+                  denominator: cst.BaseExpression) -> Optional[Evidence]:
+        """``x / sum(x)``, ``sum(v * w) / sum(w)``, ``x / max(x)``, ``x / norm(x)``: a
+        division by a total of values that the numerator is made of. Where those values are
+        all 0 (an all-zero row, an empty selection, a blank input) it is 0 / 0 = NaN, whatever
+        they are; not for values shown positive, nor for a distribution (its row sums to 1)."""
+        if numerator is None:
+            return None
+        parts = list(_parts(numerator))
+        terms = _terms(denominator)
+        if len(terms) > 1 and all(any(p.deep_equals(t) for p in parts) for t in terms) and (
+                not any(self.value(t).positive or (self.value(t).origin or "").startswith("np.")
+                        for t in terms)):
+            # `p * r / (p + r)`: an F1 of a precision and a recall that are both 0
+            return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
+                            "which is 0 where they all are (an F1 of a precision and a "
+                            "recall both 0): 0 / 0 = NaN", "medium", producer="own_total")
+        total = self._total(denominator, 2)
+        if total is None:
+            return None
+        call, summed = total
+        if not any(part.deep_equals(summed) for part in parts):
+            return None
+        value = self.value(summed)
+        if value.positive or value.tags & {
+                "probability", "softmax", "sigmoid", "exp"}:
+            return None
+        return Evidence(call, "the total `{src}` of the values it divides", "which is 0 "
+                        "where they are all 0 (an all-zero row, an empty selection): 0 / 0 "
+                        "= NaN", "medium", producer="own_total")
+
+    def _total(self, expr: cst.BaseExpression, names: int
+               ) -> Optional[Tuple[cst.Call, cst.BaseExpression]]:
+        """The total call ``expr`` is (through shape ops and a name's assignment), and the
+        expression it totals."""
+        while expr.__class__ is cst.Call:
+            op = self.op_of(expr)
+            if op is None or not expr.args or expr.args[0].keyword is not None:
+                return None
+            if op.name in optable.TOTALS:
+                return expr, expr.args[0].value
+            if op.name != "identity":  # reshape, expand_dims, squeeze
+                return None
+            expr = expr.args[0].value
+        if expr.__class__ is cst.Name and names > 0:
+            assigned = self.definition(expr)
+            return self._total(assigned, names - 1) if assigned is not None else None
+        return None
 
     def _enclosing_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         while node is not None and not isinstance(
@@ -447,3 +496,20 @@ def _guarded(value: Value, asserted: str) -> Value:
         return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
                        tags=value.tags - {"mask_parameter"})
     return replace(value, negative=None, lo=lo, lo_open=lo_open)
+
+
+def _parts(expr: cst.CSTNode):
+    """``expr`` and every expression inside it."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.BaseExpression):
+            yield node
+        stack.extend(node.children)
+
+
+def _terms(expr: cst.BaseExpression) -> list:
+    """The terms of a sum ``a + b + c`` (one term for anything else)."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Add:
+        return _terms(expr.left) + _terms(expr.right)
+    return [expr]
