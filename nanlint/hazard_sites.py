@@ -154,7 +154,7 @@ class Fill:
 
     def strength(self) -> Tuple[int, int, bool]:
         """For one fill used in several places: the use that shows the most."""
-        return (("", "caller", "float16").index(self.dtype) if self.dtype != "float32"
+        return (("", "policy", "caller", "float16").index(self.dtype) if self.dtype != "float32"
                 else -1, USES.index(self.use), self.softmax is not None)
 
 
@@ -197,7 +197,7 @@ class Sites:
             self._learning_rate(node.value)
         elif node.value.__class__ in (cst.UnaryOperation, cst.Attribute, cst.Call,
                                       cst.BinaryOperation):
-            found = self._fill_constant(node.value, 2)
+            found = self._fill_constant(node.value, 2)  # written here
             if found is not None and found[0] is node.value and (
                     found[2] or found[3] or found[1] == float("inf")):
                 self._fill(node.value, "definition", [])
@@ -329,7 +329,7 @@ class Sites:
         if called in FILLS:
             values = [arg.value for arg in call.args]
             for value in values:
-                if self._fill_constant(value, 0) is not None:
+                if self._fill_constant(value) is not None:
                     self._fill(value, "select", [v for v in values[1:] if v is not value])
         elif called in ARITHMETIC and len(call.args) == 2:
             self._fills(call.args[0].value, call.args[1].value, ARITHMETIC[called])
@@ -430,15 +430,15 @@ class Sites:
         """`(1 - mask) * -1e9`, `logits + NEG_INF`: a fill value on either side of a product
         or a sum whose other side is not a constant too."""
         for fill, other in ((left, right), (right, left)):
-            if self._fill_constant(fill, 0) is not None and self._fill_constant(
-                    other, 0) is None and self.analysis.number(other) is None:
+            if self._fill_constant(fill) is not None and self._fill_constant(
+                    other) is None and _literal(other) is None:
                 self._fill(fill, use, [other])
 
     def _fill(self, expr: cst.BaseExpression, use: str,
               partners: List[cst.BaseExpression]) -> None:
         """List the fill value ``expr`` stands for, where it is written, with what its use
         shows of the dtype it meets (``partners``: the values it is combined with)."""
-        found = self._fill_constant(expr, 0)
+        found = self._fill_constant(expr)
         if found is None:
             return
         written, magnitude, negative, extreme = found
@@ -469,8 +469,8 @@ class Sites:
     def _dtype_met(self, partners: List[cst.BaseExpression]) -> str:
         """The dtype a fill meets, from the values it is combined with: "float16" or
         "float32" where the analysis knows it, "caller" where one is cast to a dtype held in
-        a variable (`cast(mask, inputs.dtype)`: float16 under a float16 policy) or where the
-        file sets a float16 policy, else ""."""
+        a variable (`cast(mask, inputs.dtype)`: float16 under a float16 policy), "policy"
+        where a float16 policy the file sets is in force, else ""."""
         caller = ""
         for partner in partners:
             dtype = self.analysis.value(partner).dtype
@@ -482,7 +482,7 @@ class Sites:
                                   for inner in _walk(partner)):
                 caller = "caller"
         # Under a float16 policy set in the file, layers compute in float16.
-        return caller or ("caller" if self.analysis.dtype_policy() is not None else "")
+        return caller or ("policy" if self.analysis.dtype_policy() is not None else "")
 
     def _dtype_held(self, call: cst.Call) -> bool:
         """A cast to a dtype held in a variable: `tf.cast(x, y.dtype)`, `x.astype(dt)`."""
@@ -502,26 +502,25 @@ class Sites:
                 self._test(side)
 
     def _test(self, expr: cst.BaseExpression) -> None:
-        found = self._fill_constant(expr, 0)
+        found = self._fill_constant(expr, 2)  # written in the test
         if found is not None and found[1] == float("inf"):
             self._fill(expr, "test", [])
 
-    def _fill_constant(self, expr: cst.BaseExpression, depth: int
+    def _fill_constant(self, expr: cst.BaseExpression, depth: int = 0, place=None
                        ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
         """Where a constant that can only be a fill value is written, its magnitude, its
         sign and whether it is a dtype's own extreme: a number of magnitude at least 1e4, an
         infinity (`float('-inf')`, `-np.inf`, `math.inf`) or a dtype's extreme
-        (`tf.float16.min`, `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through a
-        name or a function of the module that returns it; else None."""
+        (`tf.float16.min`, `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through
+        names (two steps at most: this runs on every operand of a sum or a product) and a
+        function of the module that returns it; else None."""
         kind = expr.__class__
         if kind is cst.Float or kind is cst.Integer:
-            try:
-                value = float(expr.evaluated_value)
-            except (OverflowError, ValueError):
-                return None
-            return (expr, abs(value), False, False) if abs(value) >= LARGE_FILL else None
+            value = _literal(expr)
+            return (expr, abs(value), False, False) if value is not None and (
+                abs(value) >= LARGE_FILL) else None
         if kind is cst.UnaryOperation:
-            inner = self._fill_constant(expr.expression, depth)
+            inner = self._fill_constant(expr.expression, depth, place)
             if inner is None or expr.operator.__class__ is not cst.Minus:
                 return inner if expr.operator.__class__ is cst.Plus else None
             return expr, inner[1], not inner[2], inner[3]
@@ -529,31 +528,41 @@ class Sites:
             named = self._named_constant(expr)
             return (expr, *named) if named is not None else None
         if kind is cst.Call:
-            return self._called_constant(expr, depth)
-        if depth > 2 or kind not in (cst.Name, cst.BinaryOperation, cst.Subscript):
-            return None
-        number = self.analysis.number(expr)
-        if number is not None:
-            magnitude = abs(number.value)
-            written = number.node if kind is cst.Name else expr
-            return (written, magnitude, number.value < 0, False) if (
-                magnitude >= LARGE_FILL) else None
+            return self._called_constant(expr, depth, place)
         if kind is cst.Name:
-            definition = self.analysis.definition(expr)
-            return self._fill_constant(definition, depth + 1) if definition is not None else None
+            value, where = self._bound(expr, depth, place)
+            return self._fill_constant(value, depth + 1, where) if value is not None else None
         if kind is cst.BinaryOperation and expr.operator.__class__ in (cst.Multiply,
                                                                         cst.Divide):
-            # `np.finfo(np.float32).min / 100`: an extreme scaled by a number
-            inner = self._fill_constant(expr.left, depth + 1)
-            scale = self.analysis.number(expr.right)
-            if inner is not None and scale is not None and scale.value != 0:
-                factor = abs(scale.value)
-                magnitude = inner[1] * factor if expr.operator.__class__ is cst.Multiply \
-                    else inner[1] / factor
-                return expr, magnitude, inner[2] != (scale.value < 0), False
+            # `np.finfo(np.float32).min / 100`, `-1e9 * 2`: a fill scaled by a number
+            inner = self._fill_constant(expr.left, depth, place)
+            scale = _literal(expr.right)
+            if inner is None and expr.operator.__class__ is cst.Multiply:
+                inner, scale = self._fill_constant(expr.right, depth, place), _literal(
+                    expr.left)
+            if inner is not None and scale:
+                magnitude = inner[1] / abs(scale) if expr.operator.__class__ is cst.Divide \
+                    else inner[1] * abs(scale)
+                return expr, magnitude, inner[2] != (scale < 0), False
         return None
 
-    def _called_constant(self, call: cst.Call, depth: int
+    def _bound(self, name: cst.Name, depth: int, place
+               ) -> Tuple[Optional[cst.BaseExpression], object]:
+        """What ``name`` was assigned (or a parameter's default), and where, within two
+        steps; (None, None) otherwise."""
+        if depth > 1:
+            return None, None
+        found = self.analysis.binding(name.value, place)
+        if found is None:
+            return None, None
+        binding, where = found
+        if binding.kind == "assign":
+            return binding.value, where
+        if binding.kind == "param" and binding.node.__class__ is cst.Param:
+            return binding.node.default, where
+        return None, None
+
+    def _called_constant(self, call: cst.Call, depth: int, place
                          ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
         """`float('-inf')`, `np.float32('inf')`, `tf.constant(-1e9)`, and a function of the
         module that returns a fill value (the first it returns, where it is written)."""
@@ -566,13 +575,16 @@ class Sites:
                 return call, float("inf"), text.strip().startswith("-"), False
             return None
         if called in CASTS:
-            return self._fill_constant(args[0], depth) if args else None
-        if depth > 1 or call.func.__class__ is not cst.Name:
+            return self._fill_constant(args[0], depth, place) if args else None
+        if depth > 0 or call.func.__class__ is not cst.Name:
             return None
-        for result, _ in self.analysis.results(call.func, self.analysis.here()):
-            found = self._fill_constant(result, depth + 1)
-            if found is not None:
-                return found
+        found = self.analysis.binding(call.func.value, place)
+        if found is None or found[0].kind != "def":
+            return None
+        for result, where in self.analysis.results(call.func, found[1]):
+            constant = self._fill_constant(result, depth + 1, where)
+            if constant is not None:
+                return constant
         return None
 
     def _named_constant(self, expr: cst.Attribute) -> Optional[Tuple[float, bool, bool]]:
@@ -621,6 +633,21 @@ def _harmless_constant(value: Value, kind: Kind) -> bool:
     if kind.zero and value.const == 0:
         return False
     return not (kind.negative and value.const < 0)
+
+
+def _literal(expr: cst.BaseExpression) -> Optional[float]:
+    """The number a literal (`2`, `-1e9`, `+0.5`) writes, else None."""
+    sign = 1.0
+    if expr.__class__ is cst.UnaryOperation and expr.operator.__class__ in (cst.Minus,
+                                                                              cst.Plus):
+        sign = -1.0 if expr.operator.__class__ is cst.Minus else 1.0
+        expr = expr.expression
+    if expr.__class__ is not cst.Float and expr.__class__ is not cst.Integer:
+        return None
+    try:
+        return sign * float(expr.evaluated_value)
+    except (OverflowError, ValueError):
+        return None
 
 
 def _square(expr: cst.CSTNode) -> bool:

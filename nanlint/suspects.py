@@ -260,13 +260,15 @@ def _fill_evidence(analysis: Analysis, site: Site, float16: bool
         return "inf test", None, (f"a test for {code}: the value can be {inf}, and the "
                                   "test misses the NaN arithmetic makes of it"), 0.0
     overflows = fill.magnitude >= FLOAT16_OVERFLOW and (
-        fill.dtype in ("float16", "caller") or (float16 and fill.dtype == ""))
+        fill.dtype in ("float16", "caller", "policy") or (float16 and fill.dtype == ""))
     if fill.infinite or overflows:
         fact, doubt = f"{code} is {inf}", 0.0
         if not fill.infinite:
             fact, doubt = {"float16": (f"{code} is {inf} in float16", 0.0),
                            "caller": (f"{code} is {inf} in float16, the dtype its values "
                                       "are cast to under a float16 policy", FILL_CALLER),
+                           "policy": (f"{code} is {inf} in float16, which the file's dtype "
+                                      "policy computes in", FILL_CALLER),
                            "": (f"{code} is {inf} in float16, which the file uses",
                                 FILL_FILE)}[fill.dtype]
         if fill.use == "product":
