@@ -255,7 +255,7 @@ def _fill_evidence(analysis: Analysis, site: Site, float16: bool
     fed = None
     if fill.softmax is not None:
         fed = Evidence(fill.softmax, "in the function that calls `{op}`",
-                       f"which is NaN for a row that is all {inf}", "medium")
+                       f"which gives NaN for a row that is all {inf}", "medium")
     if fill.use == "test":
         return "inf test", None, (f"a test for {code}: the value can be {inf}, and the "
                                   "test misses the NaN arithmetic makes of it"), 0.0
