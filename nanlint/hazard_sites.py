@@ -1,7 +1,8 @@
 """The hazardous operations of a module, for `nanlint suspects` (``nanlint.suspects``).
 
 Every operation with a singular point (``KINDS``: divisions, logs, roots, fractional powers,
-exp, inverse trigonometry, norms, deviations, lgamma, float16 casts, learning rates) is
+exp, inverse trigonometry, norms, deviations, lgamma, float16 casts, clipping by a global
+norm, learning rates) is
 collected during the rules' walk, with what the value analysis knows of its operand, where
 its value goes, and what the operand's form says whatever the names (``Sites._form``). So is
 every fill value, a constant too large for float16 or infinite that masks a tensor
@@ -54,6 +55,7 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
     Kind("NAN104", "fill", "fill value", 0.0),
+    Kind("NAN302", "global-norm", "clipping by the global norm of", 0.0),
     Kind("NAN301", "learning-rate", "learning rate", 0.0),
 )}
 
@@ -72,12 +74,13 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("reduce_std", "std", "nanstd"), "std"),
     **dict.fromkeys(("reduce_variance", "var", "variance", "moments"), "variance"),
     **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
+    "clip_by_global_norm": "global-norm",
 }
 LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy",
                        "operator", "tensorflow_probability"})
 # The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
 INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
-          "logits")
+          "logits", "t_list")
 # Distributions made from probabilities take their log (log_prob, entropy, sampling).
 DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
                            "Binomial", "Geometric", "NegativeBinomial",

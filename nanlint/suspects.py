@@ -163,7 +163,7 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     for site in sites.found:
         if id(site.node) in covered:
             continue
-        if site.fill is not None or site.dtype_unknown:
+        if site.fill is not None or site.dtype_unknown or site.kind.name == "global-norm":
             if float16 is None:
                 float16 = FLOAT16_FILE.search(text[0]) is not None
             if site.dtype_unknown and not float16:
@@ -203,6 +203,12 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
     doubt = 0.0
     if site.fill is not None:
         feature, evidence, guard, doubt = _fill_evidence(analysis, site, float16)
+    elif kind.name == "global-norm":
+        # One inf gradient makes the global norm inf, and every clipped gradient NaN; in
+        # float16 the sum of squares is inf once the norm passes 256.
+        feature, evidence = ("overflow" if float16 else "understood"), None
+        guard = ("one inf gradient makes the norm inf and every clipped gradient NaN" + (
+            "; in float16 the norm is inf past 256" if float16 else ""))
     else:
         feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, site.reach)
@@ -219,6 +225,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "guarded": f"guarded: {guard}"}.get(feature, guard)  # a fill: its fact
+    if kind.name == "global-norm":
+        words = guard
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).
         score += min(2.0, max(0.0, 0.5 * (math.log10(site.rate) + 3)))

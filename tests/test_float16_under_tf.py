@@ -103,3 +103,13 @@ def test_the_first_suspect_of_a_masked_softmax_is_nan_under_float16():
                  if f.score is not None), key=lambda f: f.score)
     assert (first.line, first.code) == (5, "NAN104")
     assert first.why.startswith("`-1e9` is -inf in float16")
+
+
+def test_one_inf_gradient_makes_every_gradient_clipped_by_global_norm_nan():
+    clipped, norm = tf.clip_by_global_norm([tf.constant([np.inf, 1.0]), tf.constant([2.0])], 1.0)
+    assert norm.numpy() == np.inf and all(np.isnan(g.numpy()).all() for g in clipped)
+    # In float16 the sum of squares passes 65504 once the norm passes 256.
+    clipped, norm = tf.clip_by_global_norm([half([300.0, 1.0])], 1.0)
+    assert norm.numpy() == np.inf and np.isnan(clipped[0].numpy()).all()
+    clipped, norm = tf.clip_by_global_norm([half([250.0, 1.0])], 1.0)
+    assert np.isfinite(norm.numpy()) and np.isfinite(clipped[0].numpy()).all()

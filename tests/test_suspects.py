@@ -369,3 +369,18 @@ def test_json_names_the_fill_and_the_softmax_it_meets(tmp_path):
     assert row["message"].startswith("fill value `-1e9`")
     assert row["evidence"]["line"] == float16_line("tf.nn.softmax(logits + adder)")
     assert row["why"].startswith("`-1e9` is -inf in float16")
+
+
+def test_clipping_by_global_norm_ranks_higher_where_the_file_uses_float16():
+    source = ("import tensorflow as tf\n\n\ndef clip(grads):\n"
+              "    return tf.clip_by_global_norm(grads, 1.0)\n")
+    [plain] = suspects(source)
+    assert plain.code == "NAN302" and plain.message.startswith(
+        "clipping by the global norm of `grads`")
+    assert plain.why.startswith(
+        "one inf gradient makes the norm inf and every clipped gradient NaN; reach unknown")
+    half = source + "\n\nPOLICY = tf.keras.mixed_precision.Policy('mixed_float16')\n"
+    [mixed] = suspects(half)
+    assert mixed.why.startswith("one inf gradient makes the norm inf and every clipped "
+                                "gradient NaN; in float16 the norm is inf past 256")
+    assert mixed.score > plain.score
