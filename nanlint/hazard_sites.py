@@ -569,8 +569,11 @@ class Sites:
                          ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
         """`float('-inf')`, `np.float32('inf')`, `tf.constant(-1e9)`, and a function of the
         module that returns a fill value (the first it returns, where it is written)."""
-        args = [arg.value for arg in call.args if arg.keyword is None]
         called = last_name(call.func)
+        if called != "float" and called not in DTYPE_MAX and called not in CASTS and (
+                depth > 0 or call.func.__class__ is not cst.Name):
+            return None
+        args = [arg.value for arg in call.args if arg.keyword is None]
         if called == "float" or called in DTYPE_MAX:
             text = args[0].evaluated_value if args and args[0].__class__ is \
                 cst.SimpleString else None
@@ -579,8 +582,6 @@ class Sites:
             return None
         if called in CASTS:
             return self._fill_constant(args[0], depth, place) if args else None
-        if depth > 0 or call.func.__class__ is not cst.Name:
-            return None
         found = self.analysis.binding(call.func.value, place)
         if found is None or found[0].kind != "def":
             return None
