@@ -105,6 +105,7 @@ SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_s
                    "n_samples", "num_samples", "count_params"})
 
 # -- float16 -------------------------------------------------------------------------------
+FLOAT16_NAMES = frozenset({"float16", "half"})
 FLOAT16_MAX = 65504.0  # the largest finite float16
 FLOAT16_OVERFLOW = 65520.0  # the smallest magnitude that rounds to inf in float16
 LARGE_FILL = 1e4  # a constant at least this large that masks a tensor is a fill value
@@ -189,7 +190,8 @@ class Sites:
 
     def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
         return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
-                (cst.Call, self.call), (cst.Assign, self.assign), (cst.Comparison, self.test)]
+                (cst.Call, self.call), (cst.Assign, self.assign),
+                (cst.Comparison, self.comparison)]
 
     def assign(self, node: cst.Assign) -> None:
         """`learning_rate = 0.1`: a learning rate written where it is set. `NEG_INF =
@@ -203,7 +205,8 @@ class Sites:
             found = self._fill_constant(node.value, 2)  # written here
             if found is not None and found[0] is node.value and (
                     found[2] or found[3] or found[1] == float("inf")):
-                self._fill(node.value, "definition", [])
+                self._fill(node.value, found, "definition", [])
+
     def _learning_rate(self, expr: cst.BaseExpression) -> None:
         number = self.analysis.number(expr)
         if number is not None and number.value > 0:
@@ -332,8 +335,9 @@ class Sites:
         if called in FILLS:
             values = [arg.value for arg in call.args]
             for value in values:
-                if self._fill_constant(value) is not None:
-                    self._fill(value, "select", [v for v in values[1:] if v is not value])
+                found = self._fill_constant(value)
+                if found is not None:
+                    self._fill(value, found, "select", [v for v in values[1:] if v is not value])
         elif called in ARITHMETIC and len(call.args) == 2:
             self._fills(call.args[0].value, call.args[1].value, ARITHMETIC[called])
         elif called in ("equal", "not_equal") and len(call.args) == 2:
@@ -391,9 +395,8 @@ class Sites:
         float16 cast where the file uses float16 (``Site.dtype_unknown``)."""
         if any(dtype_name(arg.value) in FLOAT16_NAMES for arg in call.args):
             self.add(call, "float16", operand)
-        elif dtype is not None and operand is not None and dtype.__class__ in (
-                cst.Name, cst.Attribute, cst.Call) and dtype_name(dtype) is None and not (
-                integer_dtype(dtype)) and self._grows(operand):
+        elif dtype is not None and operand is not None and _variable_dtype(dtype) and (
+                self._grows(operand)):
             self.add(call, "float16", operand)
             self.found[-1].dtype_unknown = True
 
@@ -433,27 +436,28 @@ class Sites:
         """`(1 - mask) * -1e9`, `logits + NEG_INF`: a fill value on either side of a product
         or a sum whose other side is not a constant too."""
         for fill, other in ((left, right), (right, left)):
-            if self._fill_constant(fill) is not None and self._fill_constant(
-                    other) is None and _literal(other) is None:
-                self._fill(fill, use, [other])
+            found = self._fill_constant(fill)
+            if found is not None and self._fill_constant(other) is None and _literal(
+                    other) is None:
+                self._fill(fill, found, use, [other])
 
-    def _fill(self, expr: cst.BaseExpression, use: str,
-              partners: List[cst.BaseExpression]) -> None:
-        """List the fill value ``expr`` stands for, where it is written, with what its use
-        shows of the dtype it meets (``partners``: the values it is combined with)."""
-        found = self._fill_constant(expr)
-        if found is None:
-            return
+    def _fill(self, expr: cst.BaseExpression, found: Tuple[cst.BaseExpression, float, bool,
+                                                            bool],
+              use: str, partners: List[cst.BaseExpression]) -> None:
+        """List the fill value ``expr`` stands for (``found``: see ``_fill_constant``) where
+        it is written, with what its use shows of the dtype it meets (``partners``: the
+        values it is combined with)."""
         written, magnitude, negative, extreme = found
         analysis = self.analysis
-        dtype = ""
-        if written is expr or not partners:
-            dtype = self._dtype_met(partners)
+        function = analysis.in_function()
+        owner = analysis.function_of(written)
+        # A helper that returns a fill may choose it per dtype (`tf.float16.min` for
+        # float16, `-1e9` else): what it is combined with here says nothing of its dtype.
+        dtype = self._dtype_met(partners if owner is None or owner is function else [])
         if use == "product":
             value = analysis.value(partners[0])
             if value.positive or value.hi < 0 or value.const not in (None, 0):
                 use = "select"  # `tf.ones_like(x) * -1e9`: the fill itself, no 0 * inf
-        function = analysis.in_function()
         softmax = next((call for call in analysis.calls_named(*SOFTMAXES)
                         if analysis.function_of(call) is function), None) if use not in (
                             "test", "definition") else None
@@ -497,7 +501,7 @@ class Sites:
             args[1] if len(args) > 1 else None))
         return dtype is not None and _variable_dtype(dtype)
 
-    def test(self, node: cst.Comparison) -> None:
+    def comparison(self, node: cst.Comparison) -> None:
         """`x == -np.inf`: a test for an infinity (``fill`` sites of use "test")."""
         if any(target.operator.__class__ in (cst.Equal, cst.NotEqual)
                for target in node.comparisons):
@@ -507,7 +511,7 @@ class Sites:
     def _test(self, expr: cst.BaseExpression) -> None:
         found = self._fill_constant(expr, 2)  # written in the test
         if found is not None and found[1] == float("inf"):
-            self._fill(expr, "test", [])
+            self._fill(expr, found, "test", [])
 
     def _fill_constant(self, expr: cst.BaseExpression, depth: int = 0, place=None
                        ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
@@ -612,8 +616,6 @@ class Sites:
             return None
         return DTYPE_MAX.get(dtype_name(owner) or "", 0.0), attr == "min", True
 
-
-FLOAT16_NAMES = frozenset({"float16", "half"})
 
 
 def _variable_dtype(dtype: cst.BaseExpression) -> bool:

@@ -200,15 +200,16 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
 
 def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
     kind = site.kind
-    doubt = 0.0
+    doubt, fact = 0.0, ""  # a fill's or a global norm's own words
     if site.fill is not None:
-        feature, evidence, guard, doubt = _fill_evidence(analysis, site, float16)
+        feature, evidence, fact, doubt = _fill_evidence(analysis, site, float16)
+        guard = fact
     elif kind.name == "global-norm":
         # One inf gradient makes the global norm inf, and every clipped gradient NaN; in
         # float16 the sum of squares is inf once the norm passes 256.
-        feature, evidence = ("overflow" if float16 else "understood"), None
-        guard = ("one inf gradient makes the norm inf and every clipped gradient NaN" + (
-            "; in float16 the norm is inf past 256" if float16 else ""))
+        feature, evidence, guard = ("overflow" if float16 else "understood"), None, ""
+        fact = "one inf gradient makes the norm inf and every clipped gradient NaN" + (
+            "; in float16 the norm is inf past 256" if float16 else "")
     else:
         feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, site.reach)
@@ -224,9 +225,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
-             "guarded": f"guarded: {guard}"}.get(feature, guard)  # a fill: its fact
-    if kind.name == "global-norm":
-        words = guard
+             "guarded": f"guarded: {guard}"}[feature] if not fact or feature == "guarded" \
+        else fact
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).
         score += min(2.0, max(0.0, 0.5 * (math.log10(site.rate) + 3)))
