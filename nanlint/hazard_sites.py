@@ -118,6 +118,7 @@ INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+in
 # Calls that take a fill value among their arguments: selects and fills.
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
                    "masked_fill", "masked_fill_", "pad"})
+ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf
 # Calls that add or multiply their two arguments.
 ARITHMETIC = {"add": "sum", "subtract": "sum", "sub": "sum", "multiply": "product",
               "mul": "product"}
@@ -455,8 +456,10 @@ class Sites:
         # float16, `-1e9` else): what it is combined with here says nothing of its dtype.
         dtype = self._dtype_met(partners if owner is None or owner is function else [])
         if use == "product":
-            value = analysis.value(partners[0])
-            if value.positive or value.hi < 0 or value.const not in (None, 0):
+            factor = partners[0]
+            value = analysis.value(factor)
+            if value.positive or value.hi < 0 or value.const not in (None, 0) or (
+                    factor.__class__ is cst.Call and last_name(factor.func) in ONES):
                 use = "select"  # `tf.ones_like(x) * -1e9`: the fill itself, no 0 * inf
         softmax = next((call for call in analysis.calls_named(*SOFTMAXES)
                         if analysis.function_of(call) is function), None) if use not in (

@@ -384,3 +384,13 @@ def test_clipping_by_global_norm_ranks_higher_where_the_file_uses_float16():
     assert mixed.why.startswith("one inf gradient makes the norm inf and every clipped "
                                 "gradient NaN; in float16 the norm is inf past 256")
     assert mixed.score > plain.score
+
+
+def test_a_fill_times_a_mask_is_zero_times_inf_and_times_ones_is_only_the_fill():
+    source = ("import tensorflow as tf\n\n\ndef fills(x, mask):\n"
+              "    a = mask * float('-inf')\n"
+              "    b = tf.ones_like(x) * float('-inf')\n"
+              "    return a, b\n")
+    why = {s.line: s.why for s in suspects(source)}
+    assert why[5].startswith("`float('-inf')` is -inf, and 0 * -inf is NaN where the mask is 0")
+    assert why[6].startswith("`float('-inf')` is -inf: a softmax of a row all -inf is NaN")
