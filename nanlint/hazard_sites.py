@@ -544,12 +544,14 @@ class Sites:
             return self._fill_constant(value, depth + 1, where) if value is not None else None
         if kind is cst.BinaryOperation and expr.operator.__class__ in (cst.Multiply,
                                                                         cst.Divide):
-            # `np.finfo(np.float32).min / 100`, `-1e9 * 2`: a fill scaled by a number
-            inner = self._fill_constant(expr.left, depth, place)
-            scale = _literal(expr.right)
-            if inner is None and expr.operator.__class__ is cst.Multiply:
-                inner, scale = self._fill_constant(expr.right, depth, place), _literal(
-                    expr.left)
+            # `np.finfo(np.float32).min / 100`, `-1e9 * 2`: a fill scaled by a number (the
+            # number first: a long product of tensors is not walked again at each factor)
+            inner, scale = None, _literal(expr.right)
+            if scale:
+                inner = self._fill_constant(expr.left, depth, place)
+            elif expr.operator.__class__ is cst.Multiply:
+                scale = _literal(expr.left)
+                inner = self._fill_constant(expr.right, depth, place) if scale else None
             if inner is not None and scale:
                 magnitude = inner[1] / abs(scale) if expr.operator.__class__ is cst.Divide \
                     else inner[1] * abs(scale)
