@@ -108,7 +108,6 @@ SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_s
 FLOAT16_NAMES = frozenset({"float16", "half"})
 FLOAT16_MAX = 65504.0  # the largest finite float16
 FLOAT16_OVERFLOW = 65520.0  # the smallest magnitude that rounds to inf in float16
-LARGE_FILL = 1e4  # a constant at least this large that masks a tensor is a fill value
 # The largest finite value of each float dtype: the magnitude of `tf.float16.min`,
 # `np.finfo(np.float32).max`.
 DTYPE_MAX = {"float16": FLOAT16_MAX, "half": FLOAT16_MAX, "bfloat16": 3.39e38,
@@ -519,8 +518,8 @@ class Sites:
     def _fill_constant(self, expr: cst.BaseExpression, depth: int = 0, place=None
                        ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
         """Where a constant that can only be a fill value is written, its magnitude, its
-        sign and whether it is a dtype's own extreme: a number of magnitude at least 1e4, an
-        infinity (`float('-inf')`, `-np.inf`, `math.inf`) or a dtype's extreme
+        sign and whether it is a dtype's own extreme: a number too large for float16 (65520
+        or more: `-1e4` is finite there, and no hazard), an infinity (`float('-inf')`, `-np.inf`, `math.inf`) or a dtype's extreme
         (`tf.float16.min`, `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through
         names (two steps at most: this runs on every operand of a sum or a product) and a
         function of the module that returns it; else None."""
@@ -528,7 +527,7 @@ class Sites:
         if kind is cst.Float or kind is cst.Integer:
             value = _literal(expr)
             return (expr, abs(value), False, False) if value is not None and (
-                abs(value) >= LARGE_FILL) else None
+                abs(value) >= FLOAT16_OVERFLOW) else None
         if kind is cst.UnaryOperation:
             inner = self._fill_constant(expr.expression, depth, place)
             if inner is None or expr.operator.__class__ is not cst.Minus:
@@ -555,7 +554,8 @@ class Sites:
             if inner is not None and scale:
                 magnitude = inner[1] / abs(scale) if expr.operator.__class__ is cst.Divide \
                     else inner[1] * abs(scale)
-                return expr, magnitude, inner[2] != (scale < 0), False
+                return (expr, magnitude, inner[2] != (scale < 0), False) if (
+                    magnitude >= FLOAT16_OVERFLOW) else None
         return None
 
     def _bound(self, name: cst.Name, depth: int, place

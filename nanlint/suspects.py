@@ -283,14 +283,12 @@ def _fill_evidence(analysis: Analysis, site: Site, float16: bool
             return "0 * inf", fed, f"{fact}, and 0 * {inf} is NaN where the mask is 0", doubt
         return ("inf into softmax" if fed is not None else "inf fill"), fed, (
             f"{fact}: a softmax of a row all {inf} is NaN"), doubt
-    if fill.extreme and fill.dtype != "float32":
+    if fill.extreme:
         fact = f"{code} is a dtype's extreme: a sum with it overflows to {inf}"
         return ("extreme into softmax" if fed is not None else "extreme fill"), fed, fact, 0.0
-    if fill.magnitude >= FLOAT16_OVERFLOW:
-        where = "the values it meets are float32" if fill.dtype == "float32" else (
-            "the file does not use float16")
-        return "guarded", None, f"{code} is {inf} only in float16, and {where}", 0.0
-    return "guarded", None, f"{code} is finite even in float16 (at most 65504)", 0.0
+    where = "the values it meets are float32" if fill.dtype == "float32" else (
+        "the file does not use float16")
+    return "guarded", None, f"{code} is {inf} only in float16, and {where}", 0.0
 
 
 def _why(evidence: str, reach: Optional[Reach], place: str) -> str:

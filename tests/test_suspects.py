@@ -394,3 +394,10 @@ def test_a_fill_times_a_mask_is_zero_times_inf_and_times_ones_is_only_the_fill()
     why = {s.line: s.why for s in suspects(source)}
     assert why[5].startswith("`float('-inf')` is -inf, and 0 * -inf is NaN where the mask is 0")
     assert why[6].startswith("`float('-inf')` is -inf: a softmax of a row all -inf is NaN")
+
+
+def test_a_number_float16_holds_is_no_fill_value():
+    source = ("import tensorflow as tf\n\n\ndef bias(mask, rate):\n"
+              "    return (1.0 - mask) * -1e4 + tf.cast(mask, tf.float32) * 16000\n")
+    assert [s.line for s in suspects(source)] == []
+    assert [s.line for s in suspects(source.replace("-1e4", "-1e5"))] == [5]
