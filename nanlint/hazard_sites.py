@@ -214,7 +214,7 @@ class Sites:
             self.add(number.node, "learning-rate", None, rate=number.value)
 
     def add(self, node: cst.CSTNode, kind_name: str, operand: Optional[cst.BaseExpression],
-            rate: float = 0.0) -> None:
+            rate: float = 0.0, dtype_unknown: bool = False) -> None:
         analysis = self.analysis
         kind = KINDS[kind_name]
         value = analysis.value(operand) if operand is not None else Value()
@@ -225,7 +225,8 @@ class Sites:
         statements = analysis.cursor.statements
         self.found.append(Site(node, kind, operand, value, analysis.reach(node),
                                statements[-1] if statements else None, note,
-                               self._form(node, kind, operand), rate))
+                               self._form(node, kind, operand), rate,
+                               dtype_unknown=dtype_unknown))
 
     def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
               ) -> str:
@@ -397,8 +398,7 @@ class Sites:
             self.add(call, "float16", operand)
         elif dtype is not None and operand is not None and _variable_dtype(dtype) and (
                 self._grows(operand)):
-            self.add(call, "float16", operand)
-            self.found[-1].dtype_unknown = True
+            self.add(call, "float16", operand, dtype_unknown=True)
 
     def _grows(self, expr: cst.BaseExpression, place=None, depth: int = 0) -> bool:
         """A sum, a square, a variance, a norm, an exp or a matrix product (of whatever

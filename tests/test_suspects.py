@@ -401,3 +401,12 @@ def test_a_number_float16_holds_is_no_fill_value():
               "    return (1.0 - mask) * -1e4 + tf.cast(mask, tf.float32) * 16000\n")
     assert [s.line for s in suspects(source)] == []
     assert [s.line for s in suspects(source.replace("-1e4", "-1e5"))] == [5]
+
+
+def test_a_constant_cast_to_a_variable_dtype_is_no_suspect_and_marks_no_other():
+    source = ("import tensorflow as tf\n\n\ndef f(x, dtype):\n"
+              "    y = tf.math.log(x)\n"
+              "    three = 3.0\n"
+              "    return y, tf.cast(three * three, dtype), tf.cast(x, tf.float16)\n")
+    ranked = suspects(source)
+    assert [(s.line, s.code) for s in ranked] == [(5, "NAN102"), (7, "NAN401")]
