@@ -286,7 +286,7 @@ def _fill_evidence(analysis: Analysis, site: Site, float16: bool
     if fill.extreme:
         fact = f"{code} is a dtype's extreme: a sum with it overflows to {inf}"
         return ("extreme into softmax" if fed is not None else "extreme fill"), fed, fact, 0.0
-    where = "the values it meets are float32" if fill.dtype == "float32" else (
+    where = "the values it meets have float32's range" if fill.dtype == "float32" else (
         "the file does not use float16")
     return "guarded", None, f"{code} is {inf} only in float16, and {where}", 0.0
 

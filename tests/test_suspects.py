@@ -337,7 +337,7 @@ def test_fill_values_rank_by_the_dtype_they_meet_and_what_takes_them():
     assert "past 65504 it is inf in float16" in by_line[variance].why
     assert by_line[test].why.startswith("a test for `-np.inf`")
     assert by_line[float32].why.startswith(
-        "guarded: `-1e9` is -inf only in float16, and the values it meets are float32")
+        "guarded: `-1e9` is -inf only in float16, and the values it meets have float32's range")
     # A constant used as a fill twice is one suspect, where it is written.
     assert [s.line for s in ranked if "NEG_INF" in s.message or "inf\")" in s.message] == [
         infinity]
