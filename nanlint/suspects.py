@@ -214,7 +214,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
         feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, site.reach)
     score = _score(feature, site.reach, place, kind.weight, kind.gradient) + doubt
-    words = {"producer": "a producer reaches the singular point",
+    words = fact if fact and feature != "guarded" else {
+             "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
@@ -225,8 +226,7 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
-             "guarded": f"guarded: {guard}"}[feature] if not fact or feature == "guarded" \
-        else fact
+             "guarded": f"guarded: {guard}"}[feature]
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).
         score += min(2.0, max(0.0, 0.5 * (math.log10(site.rate) + 3)))
