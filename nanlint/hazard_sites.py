@@ -519,10 +519,11 @@ class Sites:
                        ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
         """Where a constant that can only be a fill value is written, its magnitude, its
         sign and whether it is a dtype's own extreme: a number too large for float16 (65520
-        or more: `-1e4` is finite there, and no hazard), an infinity (`float('-inf')`, `-np.inf`, `math.inf`) or a dtype's extreme
-        (`tf.float16.min`, `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through
-        names (two steps at most: this runs on every operand of a sum or a product) and a
-        function of the module that returns it; else None."""
+        or more: `-1e4` is finite there, and no hazard), an infinity (`float('-inf')`,
+        `-np.inf`, `math.inf`) or a dtype's extreme (`tf.float16.min`,
+        `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through names (two steps at
+        most: this runs on every operand of a sum or a product) and a function of the module
+        that returns it; else None."""
         kind = expr.__class__
         if kind is cst.Float or kind is cst.Integer:
             value = _literal(expr)
