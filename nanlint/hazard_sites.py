@@ -1,9 +1,12 @@
 """The hazardous operations of a module, for `nanlint suspects` (``nanlint.suspects``).
 
 Every operation with a singular point (``KINDS``: divisions, logs, roots, fractional powers,
-exp, inverse trigonometry, norms, deviations, lgamma, float16 casts, learning rates) is
+exp, inverse trigonometry, norms, deviations, lgamma, float16 casts, clipping by a global
+norm, learning rates) is
 collected during the rules' walk, with what the value analysis knows of its operand, where
-its value goes, and what the operand's form says whatever the names (``Sites._form``).
+its value goes, and what the operand's form says whatever the names (``Sites._form``). So is
+every fill value, a constant too large for float16 or infinite that masks a tensor
+(``Sites._fills``): `(1 - mask) * -1e9`, `tf.where(mask, x, float('-inf'))`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import libcst as cst
 from nanlint.analysis import Analysis, Value
 from nanlint.analysis.sinks import Reach
 from nanlint.analysis.callsites import keyword_argument
+from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.analysis.tree import children, last_name
 
 
@@ -50,6 +54,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "variance", "variance of", -0.5),
     Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
+    Kind("NAN104", "fill", "fill value", 0.0),
+    Kind("NAN302", "global-norm", "clipping by the global norm of", 0.0),
     Kind("NAN301", "learning-rate", "learning rate", 0.0),
 )}
 
@@ -68,12 +74,13 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("reduce_std", "std", "nanstd"), "std"),
     **dict.fromkeys(("reduce_variance", "var", "variance", "moments"), "variance"),
     **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
+    "clip_by_global_norm": "global-norm",
 }
 LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy",
                        "operator", "tensorflow_probability"})
 # The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
 INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
-          "logits")
+          "logits", "t_list")
 # Distributions made from probabilities take their log (log_prob, entropy, sampling).
 DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
                            "Binomial", "Geometric", "NegativeBinomial",
@@ -97,6 +104,63 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
 
+# -- float16 -------------------------------------------------------------------------------
+FLOAT16_NAMES = frozenset({"float16", "half"})
+FLOAT16_MAX = 65504.0  # the largest finite float16
+FLOAT16_OVERFLOW = 65520.0  # the smallest magnitude that rounds to inf in float16
+# The largest finite value of each float dtype: the magnitude of `tf.float16.min`,
+# `np.finfo(np.float32).max`.
+DTYPE_MAX = {"float16": FLOAT16_MAX, "half": FLOAT16_MAX, "bfloat16": 3.39e38,
+             "float32": 3.4028235e38, "float64": 1.79e308, "double": 1.79e308}
+INFINITIES = frozenset({"inf", "Inf", "infty", "Infinity", "NINF", "PINF"})
+INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+infinity"})
+# Calls that take a fill value among their arguments: selects and fills.
+FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
+                   "masked_fill", "masked_fill_", "pad"})
+ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf
+# Calls that add or multiply their two arguments.
+ARITHMETIC = {"add": "sum", "subtract": "sum", "sub": "sum", "multiply": "product",
+              "mul": "product"}
+# Calls whose input a fill of -inf (or one that overflows to it) turns into NaN when a whole
+# row is filled: exp(-inf - -inf).
+SOFTMAXES = ("softmax", "log_softmax", "Softmax", "exp", "reduce_logsumexp", "logsumexp",
+             "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits")
+# Operands a float16 cast may take past 65504: sums, squares, variances, norms, products.
+GROWS = frozenset({"reduce_sum", "sum", "nansum", "square", "reduce_variance", "var",
+                   "variance", "moments", "norm", "global_norm", "euclidean_norm",
+                   "reduce_euclidean_norm", "exp", "pow", "power", "matmul", "einsum",
+                   "tensordot", "dot", "reduce_prod", "prod", "cumsum", "cumprod", "l2_loss"})
+# Ops that keep their first argument's values: a sum reshaped is still a sum.
+SHAPES = frozenset({"squeeze", "reshape", "expand_dims", "identity", "stop_gradient",
+                    "transpose", "cast", "convert_to_tensor"})
+
+
+USES = ("definition", "test", "sum", "select", "product")  # a fill's uses, least telling first
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A fill value: how large it is (inf for an infinity), its sign, whether it is a
+    dtype's own extreme (`tf.float16.min`: a sum with it overflows in that dtype), how it
+    masks (a "product" is 0 * fill where the mask is 0, else "select" or "sum") and the
+    softmax, exp or logsumexp of its function, if any."""
+
+    magnitude: float  # 0 for the extreme of a dtype the code does not name (`x.dtype.min`)
+    negative: bool
+    extreme: bool
+    use: str  # "product", "select", "sum", "test" (`x == -inf`), "definition" (`NEG = -1e9`)
+    softmax: Optional[cst.Call] = None
+    dtype: str = ""  # the dtype it meets, see ``Sites._dtype_met``
+
+    @property
+    def infinite(self) -> bool:
+        return self.magnitude == float("inf")
+
+    def strength(self) -> Tuple[int, int, bool]:
+        """For one fill used in several places: the use that shows the most."""
+        return (("", "policy", "caller", "float16").index(self.dtype) if self.dtype != "float32"
+                else -1, USES.index(self.use), self.softmax is not None)
+
 
 @dataclass
 class Site:
@@ -109,6 +173,10 @@ class Site:
     note: str = ""  # what the operand is when that ranks it down (a size, a constant)
     form: str = ""  # what the operand's form says (a difference, a statistic), see _form
     rate: float = 0.0  # a learning rate's value
+    fill: Optional[Fill] = None  # a fill value (kind "fill")
+    # A cast to a dtype the code holds in a variable (`tf.cast(v, ori_dtype)`): a float16
+    # cast only in a file that uses float16.
+    dtype_unknown: bool = False
 
 
 class Sites:
@@ -118,16 +186,26 @@ class Sites:
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
         self.found: List[Site] = []
+        self._filled: Dict[int, Site] = {}  # the fill values listed, by where they are written
 
     def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
         return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
-                (cst.Call, self.call), (cst.Assign, self.assign)]
+                (cst.Call, self.call), (cst.Assign, self.assign),
+                (cst.Comparison, self.comparison)]
 
     def assign(self, node: cst.Assign) -> None:
-        """`learning_rate = 0.1`: a learning rate written where it is set."""
+        """`learning_rate = 0.1`: a learning rate written where it is set. `NEG_INF =
+        -1e30`, `MIN = np.finfo(np.float32).min`: a fill value, where it is defined (a
+        negative one, an infinity or an extreme: a large positive number is mostly a size)."""
         if any(target.target.__class__ is cst.Name and LEARNING_RATE.search(
                 target.target.value) for target in node.targets):
             self._learning_rate(node.value)
+        elif node.value.__class__ in (cst.UnaryOperation, cst.Attribute, cst.Call,
+                                      cst.BinaryOperation):
+            found = self._fill_constant(node.value, 2)  # written here
+            if found is not None and found[0] is node.value and (
+                    found[2] or found[3] or found[1] == float("inf")):
+                self._fill(node.value, found, "definition", [])
 
     def _learning_rate(self, expr: cst.BaseExpression) -> None:
         number = self.analysis.number(expr)
@@ -136,7 +214,7 @@ class Sites:
             self.add(number.node, "learning-rate", None, rate=number.value)
 
     def add(self, node: cst.CSTNode, kind_name: str, operand: Optional[cst.BaseExpression],
-            rate: float = 0.0) -> None:
+            rate: float = 0.0, dtype_unknown: bool = False) -> None:
         analysis = self.analysis
         kind = KINDS[kind_name]
         value = analysis.value(operand) if operand is not None else Value()
@@ -147,7 +225,8 @@ class Sites:
         statements = analysis.cursor.statements
         self.found.append(Site(node, kind, operand, value, analysis.reach(node),
                                statements[-1] if statements else None, note,
-                               self._form(node, kind, operand), rate))
+                               self._form(node, kind, operand), rate,
+                               dtype_unknown=dtype_unknown))
 
     def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
               ) -> str:
@@ -157,6 +236,8 @@ class Sites:
         sigmoid, inf once its input passes 88."""
         if kind.huge:
             return "hand-written" if self._inside_log_or_division(node) else ""
+        if kind.name == "float16":
+            return "overflow" if operand is not None and self._grows(operand) else ""
         if operand is None or not (kind.zero or kind.negative):
             return ""
         if self._tested_first(node):
@@ -238,6 +319,10 @@ class Sites:
             self.add(node, "division", right)
         elif kind is cst.Power or kind is cst.PowerAssign:
             self._power(node, left, right)
+        elif kind is cst.Multiply or kind is cst.MultiplyAssign:
+            self._fills(left, right, "product")
+        elif kind in (cst.Add, cst.Subtract, cst.AddAssign, cst.SubtractAssign):
+            self._fills(left, right, "sum")
 
     def _power(self, node: cst.CSTNode, base: cst.BaseExpression,
                exponent: cst.BaseExpression) -> None:
@@ -247,15 +332,32 @@ class Sites:
 
     def call(self, call: cst.Call) -> None:
         func = call.func
+        called = last_name(func)
+        if called in FILLS:
+            values = [arg.value for arg in call.args]
+            for value in values:
+                found = self._fill_constant(value)
+                if found is not None:
+                    self._fill(value, found, "select", [v for v in values[1:] if v is not value])
+        elif called in ARITHMETIC and len(call.args) == 2:
+            self._fills(call.args[0].value, call.args[1].value, ARITHMETIC[called])
+        elif called in ("equal", "not_equal") and len(call.args) == 2:
+            self._test(call.args[0].value)
+            self._test(call.args[1].value)
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
             if func.__class__ is cst.Attribute and func.attr.value in METHODS:
                 self.add(call, METHODS[func.attr.value], func.value)
             elif func.__class__ is cst.Attribute and func.attr.value == "astype":
-                self._cast(call, func.value)
+                self._cast(call, func.value, _keyword(call, "dtype") or (
+                    call.args[0].value if call.args else None))
             return
         last = qualified.rpartition(".")[2]
         if qualified.partition(".")[0] not in LIBRARIES:
+            if last == "cast":  # a backend's own cast is a cast
+                args = [arg.value for arg in call.args if arg.keyword is None]
+                self._cast(call, args[0] if args else None, _keyword(call, "dtype") or (
+                    args[1] if len(args) > 1 else None))
             return
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
@@ -272,7 +374,8 @@ class Sites:
         elif kind is not None:
             self.add(call, kind, first)
         elif last in CASTS:
-            self._cast(call, first)
+            self._cast(call, first, _keyword(call, "dtype") or (
+                args[1].value if last == "cast" and len(args) > 1 else None))
         elif last in DISTRIBUTIONS and _keyword(call, "probs") is not None:
             self.add(call, "log", _keyword(call, "probs"))
         elif OPTIMIZER.search(last):
@@ -286,9 +389,247 @@ class Sites:
             if default is not None and LEARNING_RATE.search(name):
                 self._learning_rate(default)
 
-    def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression]) -> None:
-        if any(self.analysis.dtype_name(arg.value) == "float16" for arg in call.args):
+    def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression],
+              dtype: Optional[cst.BaseExpression]) -> None:
+        """A cast to float16; or to a dtype held in a variable (`tf.cast(v, ori_dtype)`,
+        `x.astype(self.dtype)`) of an operand that can pass 65504 (a sum, a variance): a
+        float16 cast where the file uses float16 (``Site.dtype_unknown``)."""
+        if any(dtype_name(arg.value) in FLOAT16_NAMES for arg in call.args):
             self.add(call, "float16", operand)
+        elif dtype is not None and operand is not None and _variable_dtype(dtype) and (
+                self._grows(operand)):
+            self.add(call, "float16", operand, dtype_unknown=True)
+
+    def _grows(self, expr: cst.BaseExpression, place=None, depth: int = 0) -> bool:
+        """A sum, a square, a variance, a norm, an exp or a matrix product (of whatever
+        names), through names and shape ops: a value that passes 65504, float16's maximum,
+        long before float32's."""
+        if depth > 4:
+            return False
+        kind = expr.__class__
+        if kind is cst.Name:
+            found = self.analysis.binding(expr.value, place)
+            if found is None or found[0].kind != "assign" or found[0].value is None:
+                return False
+            return self._grows(found[0].value, found[1], depth + 1)
+        if kind is cst.BinaryOperation:
+            operator = expr.operator.__class__
+            # `E[x²] - E[x]²`: a variance written out
+            return _square(expr) or (operator in (cst.Add, cst.Subtract) and (
+                self._grows(expr.left, place, depth + 1)
+                or self._grows(expr.right, place, depth + 1)))
+        if kind is not cst.Call:
+            return False
+        name = self._call_name(expr)
+        if name in GROWS:
+            return True
+        args = [arg.value for arg in expr.args if arg.keyword is None]
+        if name in SHAPES and args:
+            return self._grows(args[0], place, depth + 1)
+        # A mean of squares: a second moment.
+        return name in ("reduce_mean", "mean") and any(
+            (inner.__class__ is cst.Call and self._call_name(inner) in GROWS) or _square(inner)
+            for arg in args for inner in _walk(arg))
+
+    # -- fill values ------------------------------------------------------------------------
+    def _fills(self, left: cst.BaseExpression, right: cst.BaseExpression, use: str) -> None:
+        """`(1 - mask) * -1e9`, `logits + NEG_INF`: a fill value on either side of a product
+        or a sum whose other side is not a constant too."""
+        for fill, other in ((left, right), (right, left)):
+            found = self._fill_constant(fill)
+            if found is not None and self._fill_constant(other) is None and _literal(
+                    other) is None:
+                self._fill(fill, found, use, [other])
+
+    def _fill(self, expr: cst.BaseExpression, found: Tuple[cst.BaseExpression, float, bool,
+                                                            bool],
+              use: str, partners: List[cst.BaseExpression]) -> None:
+        """List the fill value ``expr`` stands for (``found``: see ``_fill_constant``) where
+        it is written, with what its use shows of the dtype it meets (``partners``: the
+        values it is combined with)."""
+        written, magnitude, negative, extreme = found
+        analysis = self.analysis
+        function = analysis.in_function()
+        owner = analysis.function_of(written)
+        # A helper that returns a fill may choose it per dtype (`tf.float16.min` for
+        # float16, `-1e9` else): what it is combined with here says nothing of its dtype.
+        dtype = self._dtype_met(partners if owner is None or owner is function else [])
+        if use == "product":
+            factor = partners[0]
+            value = analysis.value(factor)
+            if value.positive or value.hi < 0 or value.const not in (None, 0) or (
+                    factor.__class__ is cst.Call and last_name(factor.func) in ONES):
+                use = "select"  # `tf.ones_like(x) * -1e9`: the fill itself, no 0 * inf
+        softmax = next((call for call in analysis.calls_named(*SOFTMAXES)
+                        if analysis.function_of(call) is function), None) if use not in (
+                            "test", "definition") else None
+        fill = Fill(magnitude, negative, extreme, use, softmax, dtype)
+        known = self._filled.get(id(written))
+        if known is not None:
+            if fill.strength() <= known.fill.strength():
+                return
+            self.found.remove(known)
+        statements = analysis.cursor.statements
+        site = Site(written, KINDS["fill"], written, Value(), analysis.reach(expr),
+                    statements[-1] if statements else None, fill=fill)
+        self._filled[id(written)] = site
+        self.found.append(site)
+
+    def _dtype_met(self, partners: List[cst.BaseExpression]) -> str:
+        """The dtype a fill meets, from the values it is combined with: "float16" or
+        "float32" where the analysis knows it, "caller" where one is cast to a dtype held in
+        a variable (`cast(mask, inputs.dtype)`: float16 under a float16 policy), "policy"
+        where a float16 policy the file sets is in force, else ""."""
+        caller = ""
+        for partner in partners:
+            dtype = self.analysis.value(partner).dtype
+            if dtype in FLOAT16_NAMES:
+                return "float16"
+            if dtype in ("float32", "float64", "double", "bfloat16"):
+                return "float32"
+            if not caller and any(inner.__class__ is cst.Call and self._dtype_held(inner)
+                                  for inner in _walk(partner)):
+                caller = "caller"
+        # Under a float16 policy set in the file, layers compute in float16.
+        return caller or ("policy" if self.analysis.dtype_policy() is not None else "")
+
+    def _dtype_held(self, call: cst.Call) -> bool:
+        """A cast to a dtype held in a variable: `tf.cast(x, y.dtype)`, `x.astype(dt)`."""
+        name = last_name(call.func)
+        if name not in ("cast", "astype"):
+            return False
+        args = [arg.value for arg in call.args if arg.keyword is None]
+        dtype = _keyword(call, "dtype") or (args[0] if name == "astype" and args else (
+            args[1] if len(args) > 1 else None))
+        return dtype is not None and _variable_dtype(dtype)
+
+    def comparison(self, node: cst.Comparison) -> None:
+        """`x == -np.inf`: a test for an infinity (``fill`` sites of use "test")."""
+        if any(target.operator.__class__ in (cst.Equal, cst.NotEqual)
+               for target in node.comparisons):
+            for side in (node.left, *(target.comparator for target in node.comparisons)):
+                self._test(side)
+
+    def _test(self, expr: cst.BaseExpression) -> None:
+        found = self._fill_constant(expr, 2)  # written in the test
+        if found is not None and found[1] == float("inf"):
+            self._fill(expr, found, "test", [])
+
+    def _fill_constant(self, expr: cst.BaseExpression, depth: int = 0, place=None
+                       ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
+        """Where a constant that can only be a fill value is written, its magnitude, its
+        sign and whether it is a dtype's own extreme: a number too large for float16 (65520
+        or more: `-1e4` is finite there, and no hazard), an infinity (`float('-inf')`,
+        `-np.inf`, `math.inf`) or a dtype's extreme (`tf.float16.min`,
+        `np.finfo(np.float32).min / 100`, `x.dtype.min`), also through names (two steps at
+        most: this runs on every operand of a sum or a product) and a function of the module
+        that returns it; else None."""
+        kind = expr.__class__
+        if kind is cst.Float or kind is cst.Integer:
+            value = _literal(expr)
+            return (expr, abs(value), False, False) if value is not None and (
+                abs(value) >= FLOAT16_OVERFLOW) else None
+        if kind is cst.UnaryOperation:
+            inner = self._fill_constant(expr.expression, depth, place)
+            if inner is None or expr.operator.__class__ is not cst.Minus:
+                return inner if expr.operator.__class__ is cst.Plus else None
+            return expr, inner[1], not inner[2], inner[3]
+        if kind is cst.Attribute:
+            named = self._named_constant(expr)
+            return (expr, *named) if named is not None else None
+        if kind is cst.Call:
+            return self._called_constant(expr, depth, place)
+        if kind is cst.Name:
+            value, where = self._bound(expr, depth, place)
+            return self._fill_constant(value, depth + 1, where) if value is not None else None
+        if kind is cst.BinaryOperation and expr.operator.__class__ in (cst.Multiply,
+                                                                        cst.Divide):
+            # `np.finfo(np.float32).min / 100`, `-1e9 * 2`: a fill scaled by a number (the
+            # number first: a long product of tensors is not walked again at each factor)
+            inner, scale = None, _literal(expr.right)
+            if scale:
+                inner = self._fill_constant(expr.left, depth, place)
+            elif expr.operator.__class__ is cst.Multiply:
+                scale = _literal(expr.left)
+                inner = self._fill_constant(expr.right, depth, place) if scale else None
+            if inner is not None and scale:
+                magnitude = inner[1] / abs(scale) if expr.operator.__class__ is cst.Divide \
+                    else inner[1] * abs(scale)
+                return (expr, magnitude, inner[2] != (scale < 0), False) if (
+                    magnitude >= FLOAT16_OVERFLOW) else None
+        return None
+
+    def _bound(self, name: cst.Name, depth: int, place
+               ) -> Tuple[Optional[cst.BaseExpression], object]:
+        """What ``name`` was assigned (or a parameter's default), and where, within two
+        steps; (None, None) otherwise."""
+        if depth > 1:
+            return None, None
+        found = self.analysis.binding(name.value, place)
+        if found is None:
+            return None, None
+        binding, where = found
+        if binding.kind == "assign":
+            return binding.value, where
+        if binding.kind == "param" and binding.node.__class__ is cst.Param:
+            return binding.node.default, where
+        return None, None
+
+    def _called_constant(self, call: cst.Call, depth: int, place
+                         ) -> Optional[Tuple[cst.BaseExpression, float, bool, bool]]:
+        """`float('-inf')`, `np.float32('inf')`, `tf.constant(-1e9)`, and a function of the
+        module that returns a fill value (the first it returns, where it is written)."""
+        called = last_name(call.func)
+        if called != "float" and called not in DTYPE_MAX and called not in CASTS and (
+                depth > 0 or call.func.__class__ is not cst.Name):
+            return None
+        args = [arg.value for arg in call.args if arg.keyword is None]
+        if called == "float" or called in DTYPE_MAX:
+            text = args[0].evaluated_value if args and args[0].__class__ is \
+                cst.SimpleString else None
+            if isinstance(text, str) and text.strip().lower() in INFINITE_TEXTS:
+                return call, float("inf"), text.strip().startswith("-"), False
+            return None
+        if called in CASTS:
+            return self._fill_constant(args[0], depth, place) if args else None
+        found = self.analysis.binding(call.func.value, place)
+        if found is None or found[0].kind != "def":
+            return None
+        for result, where in self.analysis.results(call.func, found[1]):
+            constant = self._fill_constant(result, depth + 1, where)
+            if constant is not None:
+                return constant
+        return None
+
+    def _named_constant(self, expr: cst.Attribute) -> Optional[Tuple[float, bool, bool]]:
+        """`np.inf`, `math.inf`, `np.NINF`; `tf.float16.min`, `np.finfo(np.float32).max`,
+        `x.dtype.min`: a dtype's extreme, of magnitude 0 when the code does not name the
+        dtype (it is the extreme of whatever dtype the values have)."""
+        attr = expr.attr.value
+        if attr in INFINITIES:
+            qualified = self.analysis.qualified_name(expr) or ""
+            if qualified.partition(".")[0] in LIBRARIES or qualified.startswith(("jax.",
+                                                                                  "torch.")):
+                return float("inf"), attr == "NINF", False
+            return None
+        if attr not in ("min", "max"):
+            return None
+        owner = expr.value
+        if owner.__class__ is cst.Call and last_name(owner.func) == "finfo":
+            owner = owner.args[0].value if owner.args else owner
+        elif not (dtype_name(owner) or (owner.__class__ is cst.Attribute
+                                        and owner.attr.value == "dtype")):
+            return None
+        return DTYPE_MAX.get(dtype_name(owner) or "", 0.0), attr == "min", True
+
+
+
+def _variable_dtype(dtype: cst.BaseExpression) -> bool:
+    """A dtype held in a variable or read from a value (`ori_dtype`, `x.dtype`,
+    `self.compute_dtype`, `K.floatx()`), not one the code names."""
+    return dtype.__class__ in (cst.Name, cst.Attribute, cst.Call) and dtype_name(
+        dtype) is None and not integer_dtype(dtype) and not (
+            dtype.__class__ is cst.Name and dtype.value in ("int", "float", "bool", "str"))
 
 
 def _keyword(call: cst.Call, *names: str) -> Optional[cst.BaseExpression]:
@@ -304,6 +645,34 @@ def _harmless_constant(value: Value, kind: Kind) -> bool:
     if kind.zero and value.const == 0:
         return False
     return not (kind.negative and value.const < 0)
+
+
+def _literal(expr: cst.BaseExpression) -> Optional[float]:
+    """The number a literal (`2`, `-1e9`, `+0.5`) writes, else None."""
+    sign = 1.0
+    if expr.__class__ is cst.UnaryOperation and expr.operator.__class__ in (cst.Minus,
+                                                                              cst.Plus):
+        sign = -1.0 if expr.operator.__class__ is cst.Minus else 1.0
+        expr = expr.expression
+    if expr.__class__ is not cst.Float and expr.__class__ is not cst.Integer:
+        return None
+    try:
+        return sign * float(expr.evaluated_value)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _square(expr: cst.CSTNode) -> bool:
+    """`x * x`, `x ** 2`, `x ** 3`: a power of at least 2."""
+    if expr.__class__ is not cst.BinaryOperation:
+        return False
+    operator = expr.operator.__class__
+    if operator is cst.Power:
+        exponent = expr.right
+        return exponent.__class__ in (cst.Integer, cst.Float) and float(
+            exponent.evaluated_value) >= 2
+    return operator is cst.Multiply and expr.left.__class__ is cst.Name and (
+        expr.right.__class__ is cst.Name) and expr.left.value == expr.right.value
 
 
 def _is_size(expr: cst.BaseExpression) -> bool:

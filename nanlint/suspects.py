@@ -24,7 +24,7 @@ from nanlint.analysis import Analysis, Evidence
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
-from nanlint.hazard_sites import KINDS, Site, Sites
+from nanlint.hazard_sites import FLOAT16_MAX, FLOAT16_OVERFLOW, KINDS, Site, Sites
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 
@@ -34,6 +34,8 @@ __all__ = ["Sites", "ranked"]
 MODEL_FUNCTIONS = re.compile(r"^(call|__call__|forward|build|inference)$|model|net|layer|"
                              r"encoder|decoder|block|attention|head")
 TEST_FUNCTIONS = re.compile(r"^test_|_test$")
+# A file that computes in float16, or can: a dtype, a policy, a flag.
+FLOAT16_FILE = re.compile(r"float16|fp16|mixed_precision|\.half\b")
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -50,7 +52,10 @@ class Family:
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
-            "boundary": 5.0,
+            "boundary": 5.0, "overflow": 3.0,
+            # fill values (``_fill_evidence``)
+            "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
+            "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5}
 REACH = {OBJECTIVE: 2.0, NONE: -0.5}
 NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
@@ -58,6 +63,10 @@ NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
 WATCHED = ("in a metric", "only summarized", "only logged", "only fetched by sess.run",
            "in an assertion")
 GUARDED = -5.0
+# A fill that is infinite only in float16, where float16 is not sure: the values it meets
+# are cast to a dtype held in a variable (the caller's), or only the file uses float16.
+FILL_CALLER = -1.0
+FILL_FILE = -2.5
 PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -2.0, "test": -2.0}
 SIZE = -3.0
 SUPPRESSED = -3.0
@@ -74,6 +83,11 @@ def _report_family(code: str) -> float:
 def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
     """The evidence feature of a site, the evidence to render, and the guard if any."""
     value, kind = site.value, site.kind
+    if kind.name == "float16":
+        if value.huge is not None:
+            return "producer", value.huge, ""
+        if value.lo >= -FLOAT16_MAX and value.hi <= FLOAT16_MAX:
+            return "guarded", None, "its operand stays within float16's range (65504)"
     if kind.huge:
         if value.huge is not None:
             return "producer", value.huge, ""
@@ -145,10 +159,16 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     """The suspects of one file as findings with ``score`` and ``why``, best first."""
     covered = {id(node) for report in reports for node in (report.node, *report.covers)}
     candidates = list(reports)
+    float16: Optional[bool] = None  # whether the file shows float16, read once if asked
     for site in sites.found:
         if id(site.node) in covered:
             continue
-        candidates.append(_site_report(analysis, site))
+        if site.fill is not None or site.dtype_unknown or site.kind.name == "global-norm":
+            if float16 is None:
+                float16 = FLOAT16_FILE.search(text[0]) is not None
+            if site.dtype_unknown and not float16:
+                continue  # a cast to a variable's dtype in a file that never has float16
+        candidates.append(_site_report(analysis, site, bool(float16)))
     for report in reports:
         evidence = report.evidence
         if evidence is not None and evidence.convention:
@@ -178,12 +198,24 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
                        with_fixes=False)
 
 
-def _site_report(analysis: Analysis, site: Site) -> Report:
+def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
     kind = site.kind
-    feature, evidence, guard = _evidence_of(site)
+    doubt, fact = 0.0, ""  # a fill's or a global norm's own words
+    if site.fill is not None:
+        feature, evidence, fact, doubt = _fill_evidence(analysis, site, float16)
+        guard = fact
+    elif kind.name == "global-norm":
+        # One inf gradient makes the global norm inf, and every clipped gradient NaN; in
+        # float16 the sum of squares is inf once the norm passes 256.
+        feature, evidence, guard = ("overflow" if float16 else "understood"), None, ""
+        fact = "one inf gradient makes the norm inf and every clipped gradient NaN" + (
+            "; in float16 the norm is inf past 256" if float16 else "")
+    else:
+        feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, site.reach)
-    score = _score(feature, site.reach, place, kind.weight, kind.gradient)
-    words = {"producer": "a producer reaches the singular point",
+    score = _score(feature, site.reach, place, kind.weight, kind.gradient) + doubt
+    words = fact if fact and feature != "guarded" else {
+             "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
@@ -193,6 +225,7 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
              "boundary": "its operand reaches ±1, where the gradient is infinite",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
+             "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "guarded": f"guarded: {guard}"}[feature]
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).
@@ -209,6 +242,53 @@ def _site_report(analysis: Analysis, site: Site) -> Report:
     report.score = score
     report.why = _why(words, site.reach, place)
     return report
+
+
+def _fill_evidence(analysis: Analysis, site: Site, float16: bool
+                   ) -> Tuple[str, Optional[Evidence], str, float]:
+    """The evidence feature of a fill value, the softmax of its function (as evidence for
+    the message), the fact behind it in words, and how sure its dtype is (points to add).
+
+    Infinite in its dtype (an infinity; beyond 65519 in float16): 0 * it is NaN where a mask
+    is 0, and a softmax of a row that is all fill is NaN (exp(-inf - -inf)). Beyond 65519 it
+    is infinite only in float16: sure where the values it meets are float16, less where they
+    are cast to a dtype held in a variable (float16 under a float16 policy), least where
+    only the file uses float16. A dtype's extreme (`tf.float16.min`) overflows to -inf as
+    soon as something is added to it. A test for an infinity (`x == -np.inf`) says the value
+    can be one. A fill that is finite in its dtype is no hazard."""
+    fill = site.fill
+    assert fill is not None
+    code = _quoted(analysis.code(site.node))
+    inf = "-inf" if fill.negative else "inf"
+    fed = None
+    if fill.softmax is not None:
+        fed = Evidence(fill.softmax, "in the function that calls `{op}`",
+                       f"which gives NaN for a row that is all {inf}", "medium")
+    if fill.use == "test":
+        return "inf test", None, (f"a test for {code}: the value can be {inf}, and the "
+                                  "test misses the NaN arithmetic makes of it"), 0.0
+    overflows = fill.magnitude >= FLOAT16_OVERFLOW and (
+        fill.dtype in ("float16", "caller", "policy") or (float16 and fill.dtype == ""))
+    if fill.infinite or overflows:
+        fact, doubt = f"{code} is {inf}", 0.0
+        if not fill.infinite:
+            fact, doubt = {"float16": (f"{code} is {inf} in float16", 0.0),
+                           "caller": (f"{code} is {inf} in float16, the dtype its values "
+                                      "are cast to under a float16 policy", FILL_CALLER),
+                           "policy": (f"{code} is {inf} in float16, which the file's dtype "
+                                      "policy computes in", FILL_CALLER),
+                           "": (f"{code} is {inf} in float16, which the file uses",
+                                FILL_FILE)}[fill.dtype]
+        if fill.use == "product":
+            return "0 * inf", fed, f"{fact}, and 0 * {inf} is NaN where the mask is 0", doubt
+        return ("inf into softmax" if fed is not None else "inf fill"), fed, (
+            f"{fact}: a softmax of a row all {inf} is NaN"), doubt
+    if fill.extreme:
+        fact = f"{code} is a dtype's extreme: a sum with it overflows to {inf}"
+        return ("extreme into softmax" if fed is not None else "extreme fill"), fed, fact, 0.0
+    where = "the values it meets have float32's range" if fill.dtype == "float32" else (
+        "the file does not use float16")
+    return "guarded", None, f"{code} is {inf} only in float16, and {where}", 0.0
 
 
 def _why(evidence: str, reach: Optional[Reach], place: str) -> str:

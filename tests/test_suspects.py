@@ -270,3 +270,143 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
     assert by_line[7].code == "NAN201"  # the deviation itself, not the guarded division
     assert suspects(source)[-1].line == 6
     assert by_line[8].why.startswith("operand of unknown origin")
+
+
+# Fill values and float16 casts, one of each standing (the test asserts their order).
+FLOAT16 = """import numpy as np
+import tensorflow as tf
+
+NEG_INF = float("-inf")
+MIN_FLOAT = np.finfo(np.float32).min / 100
+
+
+def masked_softmax(logits, mask):
+    adder = (1.0 - tf.cast(mask, logits.dtype)) * -1e9
+    return tf.nn.softmax(logits + adder)
+
+
+def half_softmax(logits, mask):
+    return tf.nn.softmax(tf.where(mask, logits, tf.float16.min))
+
+
+def pooled(x, mask):
+    return tf.reduce_max(tf.where(mask, x, NEG_INF), axis=1) + tf.reduce_min(x + NEG_INF)
+
+
+def float32_bias(mask):
+    return tf.cast(mask, tf.float32) * -1e9
+
+
+def moments(x, ori_dtype):
+    variance = tf.reduce_mean(tf.square(x), -1)
+    bounded = tf.cast(tf.sigmoid(x), tf.float16)
+    return tf.cast(variance, ori_dtype), bounded
+
+
+def to_midi(notes):
+    return tf.where(tf.equal(notes, -np.inf), 0.0, notes)
+"""
+FLOAT16_LINE = {text: number for number, text in enumerate(FLOAT16.splitlines(), 1)}
+
+
+def float16_line(fragment):
+    return next(number for text, number in FLOAT16_LINE.items() if fragment in text)
+
+
+def test_fill_values_rank_by_the_dtype_they_meet_and_what_takes_them():
+    ranked = suspects(FLOAT16)
+    lines = [s.line for s in ranked]
+    by_line = {s.line: s for s in ranked}
+    adder = float16_line("* -1e9")
+    extreme = float16_line("tf.float16.min")
+    variance = float16_line("tf.cast(variance, ori_dtype)")
+    infinity = float16_line('NEG_INF = float("-inf")')
+    test = float16_line("-np.inf")
+    float32 = float16_line("tf.float32) * -1e9")
+    # -1e9 times a mask cast to the inputs' dtype, then a softmax: first.
+    assert lines[:3] == [adder, extreme, variance]
+    assert lines.index(infinity) < lines.index(float16_line("MIN_FLOAT ="))
+    assert lines[-2:] == [float32, float16_line("tf.sigmoid(x), tf.float16")]
+    assert by_line[adder].code == "NAN104"
+    assert by_line[adder].why.startswith(
+        "`-1e9` is -inf in float16, the dtype its values are cast to under a float16 policy, "
+        "and 0 * -inf is NaN where the mask is 0")
+    assert "calls `tf.nn.softmax` (line 10)" in by_line[adder].message
+    assert by_line[extreme].why.startswith(
+        "`tf.float16.min` is a dtype's extreme: a sum with it overflows to -inf")
+    assert by_line[variance].code == "NAN401"
+    assert "past 65504 it is inf in float16" in by_line[variance].why
+    assert by_line[test].why.startswith("a test for `-np.inf`")
+    assert by_line[float32].why.startswith(
+        "guarded: `-1e9` is -inf only in float16, and the values it meets have float32's range")
+    # A constant used as a fill twice is one suspect, where it is written.
+    assert [s.line for s in ranked if "NEG_INF" in s.message or "inf\")" in s.message] == [
+        infinity]
+
+
+def test_without_float16_a_large_fill_is_guarded_and_a_cast_to_a_variable_dtype_is_none():
+    source = ("import tensorflow as tf\n\n\n"
+              "def attend(scores, mask, dtype):\n"
+              "    weights = tf.nn.softmax(scores + (1.0 - mask) * -1e9)\n"
+              "    return tf.cast(tf.reduce_sum(weights), dtype)\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [5]
+    assert ranked[0].why.startswith("guarded: `-1e9` is -inf only in float16, and the file "
+                                    "does not use float16")
+    policy = source.replace("\n\n\ndef", "\n\ntf.keras.mixed_precision.set_global_policy("
+                            "'mixed_float16')\n\n\ndef")
+    ranked = suspects(policy)
+    assert [s.line for s in ranked] == [7, 8]
+    assert "which the file's dtype policy computes in, and 0 * -inf is NaN" in ranked[0].why
+    assert ranked[1].code == "NAN401"
+
+
+def test_json_names_the_fill_and_the_softmax_it_meets(tmp_path):
+    make(tmp_path, {"attention.py": FLOAT16})
+    result = run_cli("suspects", "--format", "json", "--top", "1", "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    [row] = json.loads(result.stdout)["suspects"]
+    assert (row["code"], row["line"], row["rank"]) == ("NAN104", float16_line("* -1e9"), 1)
+    assert row["message"].startswith("fill value `-1e9`")
+    assert row["evidence"]["line"] == float16_line("tf.nn.softmax(logits + adder)")
+    assert row["why"].startswith("`-1e9` is -inf in float16")
+
+
+def test_clipping_by_global_norm_ranks_higher_where_the_file_uses_float16():
+    source = ("import tensorflow as tf\n\n\ndef clip(grads):\n"
+              "    return tf.clip_by_global_norm(grads, 1.0)\n")
+    [plain] = suspects(source)
+    assert plain.code == "NAN302" and plain.message.startswith(
+        "clipping by the global norm of `grads`")
+    assert plain.why.startswith(
+        "one inf gradient makes the norm inf and every clipped gradient NaN; reach unknown")
+    half = source + "\n\nPOLICY = tf.keras.mixed_precision.Policy('mixed_float16')\n"
+    [mixed] = suspects(half)
+    assert mixed.why.startswith("one inf gradient makes the norm inf and every clipped "
+                                "gradient NaN; in float16 the norm is inf past 256")
+    assert mixed.score > plain.score
+
+
+def test_a_fill_times_a_mask_is_zero_times_inf_and_times_ones_is_only_the_fill():
+    source = ("import tensorflow as tf\n\n\ndef fills(x, mask):\n"
+              "    a = mask * float('-inf')\n"
+              "    b = tf.ones_like(x) * float('-inf')\n"
+              "    return a, b\n")
+    why = {s.line: s.why for s in suspects(source)}
+    assert why[5].startswith("`float('-inf')` is -inf, and 0 * -inf is NaN where the mask is 0")
+    assert why[6].startswith("`float('-inf')` is -inf: a softmax of a row all -inf is NaN")
+
+
+def test_a_number_float16_holds_is_no_fill_value():
+    source = ("import tensorflow as tf\n\n\ndef bias(mask, rate):\n"
+              "    return (1.0 - mask) * -1e4 + tf.cast(mask, tf.float32) * 16000\n")
+    assert [s.line for s in suspects(source)] == []
+    assert [s.line for s in suspects(source.replace("-1e4", "-1e5"))] == [5]
+
+
+def test_a_constant_cast_to_a_variable_dtype_is_no_suspect_and_marks_no_other():
+    source = ("import tensorflow as tf\n\n\ndef f(x, dtype):\n"
+              "    y = tf.math.log(x)\n"
+              "    three = 3.0\n"
+              "    return y, tf.cast(three * three, dtype)\n")
+    assert [(s.line, s.code) for s in suspects(source)] == [(5, "NAN102")]
