@@ -628,9 +628,6 @@ TRANSPOSES = frozenset({"tf.transpose", "K.transpose", "ops.transpose", "tf.lina
 # is 0 for a constant input whatever holds the data (`x.std(0)` of a constant column).
 ARRAY_METHODS = {"std": "np.std", "var": "np.var"}
 
-# Totals of their argument, a sum or a mean of tensors: 0 where the values it totals are all
-# 0, so dividing those values by it is 0 / 0 there (``x / sum(x)``, ``sum(v * w) / sum(w)``).
-TOTALS = frozenset({"reduce_sum", "reduce_mean"})
 
 # Methods that create a layer's or a metric's variable; `initializer=` one of ZERO_INITIALIZERS
 # (strings, or ops of the "zeros_initializer" name) starts it at 0.

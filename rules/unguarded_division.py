@@ -32,15 +32,12 @@ class UnguardedDivision(Rule):
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.
 
-    A division of tensors by a sum or mean of values the numerator is made of
-    (`x / sum(x)`, `sum(v * w) / sum(w)`, the harmonic mean `p * r / (p + r)` of an F1) is
-    0 / 0 where those values are all 0 (an all-zero row, a list with no
-    relevant item, a batch with no positive, a class never predicted): where a
-    gradient is shown to flow through it (a loss), it is reported with medium confidence,
-    unless those values are shown positive or are a distribution (a softmax row sums to 1).
-    Elsewhere, and for a maximum or a norm, the form alone is no evidence (a kernel, a unit
-    vector, a coordinate ramp, a histogram are rarely all zero); `nanlint suspects` ranks
-    it. A division in a branch of a conditional expression that tests its denominator
+    Where a gradient is shown to flow (a loss), the harmonic mean `p * r / (p + r)` of an
+    F1 is reported with medium confidence: it is 0 / 0 where a precision and a recall are
+    both 0 (a class never predicted), unless one of them is shown positive. A ratio of a
+    sum of weights alone (`sum(v * w) / sum(w)`, `x / sum(x)`) is not: judged on real code,
+    the weights were nearly always positive by construction; `nanlint suspects` ranks it.
+    A division in a branch of a conditional expression that tests its denominator
     (`0 if v == 0 else r / v`), or after an `if` that tests it and leaves (`if p == 0 or
     r == 0: return 0`), is guarded.
 
@@ -190,10 +187,7 @@ class UnguardedDivision(Rule):
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
         if evidence is None and self.gradient_shown(node):
-            # In a loss, `x / sum(x)` of tensors: an all-zero row (a list with no relevant
-            # item, a batch with no positive) is the case training meets. Elsewhere the form
-            # alone is no evidence (a kernel, a unit vector, a histogram): the hunt ranks it.
-            evidence = self.analysis.own_total(self._numerator_expression(node), denominator)
+            evidence = self.analysis.own_factors(self._numerator_expression(node), denominator)
         if evidence is None:
             return
         if self._tested_first(node, denominator) or self._exits_first(node, denominator):

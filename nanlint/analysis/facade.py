@@ -154,12 +154,11 @@ class Analysis(Expressions):
             scope, index = home
         return self._value(expr, scope, index)
 
-    def own_total(self, numerator: Optional[cst.BaseExpression],
-                  denominator: cst.BaseExpression) -> Optional[Evidence]:
-        """``x / sum(x)``, ``sum(v * w) / sum(w)``, ``x / max(x)``, ``x / norm(x)``: a
-        division by a total of values that the numerator is made of. Where those values are
-        all 0 (an all-zero row, an empty selection, a blank input) it is 0 / 0 = NaN, whatever
-        they are; not for values shown positive, nor for a distribution (its row sums to 1)."""
+    def own_factors(self, numerator: Optional[cst.BaseExpression],
+                    denominator: cst.BaseExpression) -> Optional[Evidence]:
+        """``p * r / (p + r)``: a division by a sum of the numerator's own factors (the
+        harmonic mean of an F1) is 0 / 0 where they are all 0 (a precision and a recall both
+        0: a class never predicted), unless one of them is shown positive."""
         if numerator is None:
             return None
         parts = list(_parts(numerator))
@@ -167,40 +166,9 @@ class Analysis(Expressions):
         if len(terms) > 1 and all(any(p.deep_equals(t) for p in parts) for t in terms) and (
                 not any(self.value(t).positive or (self.value(t).origin or "").startswith("np.")
                         for t in terms)):
-            # `p * r / (p + r)`: an F1 of a precision and a recall that are both 0
             return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
                             "which is 0 where they all are (an F1 of a precision and a "
-                            "recall both 0): 0 / 0 = NaN", "medium", producer="own_total")
-        total = self._total(denominator, 2)
-        if total is None:
-            return None
-        call, summed = total
-        if not any(part.deep_equals(summed) for part in parts):
-            return None
-        value = self.value(summed)
-        if value.positive or value.tags & {
-                "probability", "softmax", "sigmoid", "exp"}:
-            return None
-        return Evidence(call, "the total `{src}` of the values it divides", "which is 0 "
-                        "where they are all 0 (an all-zero row, an empty selection): 0 / 0 "
-                        "= NaN", "medium", producer="own_total")
-
-    def _total(self, expr: cst.BaseExpression, names: int
-               ) -> Optional[Tuple[cst.Call, cst.BaseExpression]]:
-        """The total call ``expr`` is (through shape ops and a name's assignment), and the
-        expression it totals."""
-        while expr.__class__ is cst.Call:
-            op = self.op_of(expr)
-            if op is None or not expr.args or expr.args[0].keyword is not None:
-                return None
-            if op.name in optable.TOTALS:
-                return expr, expr.args[0].value
-            if op.name != "identity":  # reshape, expand_dims, squeeze
-                return None
-            expr = expr.args[0].value
-        if expr.__class__ is cst.Name and names > 0:
-            assigned = self.definition(expr)
-            return self._total(assigned, names - 1) if assigned is not None else None
+                            "recall both 0): 0 / 0 = NaN", "medium", producer="own_factors")
         return None
 
     def _enclosing_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
