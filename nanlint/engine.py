@@ -105,10 +105,9 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
 
 
 # -- one module ------------------------------------------------------------------------------
-def concerns_training(source: str) -> bool:
-    """The cheap text test: every finding needs an op resolved through a TF/Keras import, or
-    numpy's (the data a model is trained on is prepared in numpy)."""
-    return any(root in source for root in TF_MODULE_ROOTS) or "numpy" in source
+def concerns_tensorflow(source: str) -> bool:
+    """The cheap text test: every finding needs an op resolved through a TF/Keras import."""
+    return any(root in source for root in TF_MODULE_ROOTS)
 
 
 def lint_source(source: str, path: str, options: LintOptions,
@@ -119,7 +118,8 @@ def lint_source(source: str, path: str, options: LintOptions,
     """
     describe_line = describe_line or _line_number
     lines = source_lines(source)
-    if not options.check_all_files and not concerns_training(source):
+    if not options.check_all_files and not concerns_tensorflow(source) and not (
+            options.suspects and "numpy" in source):  # the hunt reads data preparation too
         return _syntax_only(source, path, options, lines)
     with _recursion_room(), _cyclic_gc_paused():
         return _lint_module(source, path, options, lines, describe_line)
@@ -131,7 +131,7 @@ def _line_number(line: int) -> str:
 
 def _syntax_only(source: str, path: str, options: LintOptions, lines: List[str]
                  ) -> List[Finding]:
-    """A file that cannot concern training: Python's own (fast) parser still reports NAN000."""
+    """A file that cannot concern TF: Python's own (fast) parser still reports NAN000."""
     try:
         read, _ = readable(source, path)
     except SourceError as error:

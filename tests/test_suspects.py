@@ -202,8 +202,7 @@ def test_the_form_of_an_operand_is_evidence_whatever_the_names():
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
-    assert [(f.code, f.line) for f in lint_source(numpy_only, "n.py", Config().options_for(
-        None))] == [("NAN101", 5)]  # check reads data preparation too
+    assert lint_source(numpy_only, "n.py", Config().options_for(None)) == []
     tabs = "import tensorflow as tf\nif True:\n\tx = z\n        y = tf.log(x)\n"
     assert [s.line for s in suspects(tabs)] == [4]
     assert [f.code for f in lint_source(tabs, "t.py", Config().options_for(None))] == [

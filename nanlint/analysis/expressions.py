@@ -454,10 +454,6 @@ class Expressions(Sites):
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
             return self._state_variable(call, scope, index)
-        if callee is None and isinstance(call.func, cst.Attribute) and (
-                call.func.attr.value in optable.ARRAY_METHODS):  # a method, not a module's
-            op = optable.TABLE.by_name[optable.ARRAY_METHODS[call.func.attr.value]]
-            return self._op(op, call, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:
