@@ -79,9 +79,21 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
                     on_crash(handler, error, item)
         if node_type in leave:
             stack.append((item,))
-        below = children(item)
+        below = children(item) if node_type is not cst.If else _live_arms(item)
         below.reverse()
         stack.extend(below)
+
+
+def _live_arms(node: cst.If) -> List[cst.CSTNode]:
+    """The parts of an ``if`` that can run: not the ``else`` of ``if True:`` nor the body
+    of ``if False:`` (a switch left in the code; nothing there ever runs)."""
+    parts = children(node)
+    test = node.test
+    if test.__class__ is cst.Name and test.value in ("True", "False") or (
+            test.__class__ is cst.Integer and test.value in ("0", "1")):
+        dead = node.orelse if test.value in ("True", "1") else node.body
+        parts = [part for part in parts if part is not dead]
+    return parts
 
 
 class _Exit:
