@@ -228,7 +228,7 @@ class Rule:
         no `tf`, and a fix that wrote one would raise NameError."""
         for old, new in fix.replacements:
             if isinstance(new, cst.CSTNode):
-                unbound = {name for name in _module_names(new)
+                unbound = {name for name in _module_names(new, old)
                            if self.analysis.binding(name) is None}
                 if unbound and not unbound <= set(_module_names(old)):
                     return False
@@ -482,9 +482,12 @@ _TEMPLATES: Dict[Tuple[str, Tuple[str, ...]], cst.BaseExpression] = {}
 _EXPRESSIONS: Dict[str, cst.BaseExpression] = {}
 
 
-def _module_names(node: cst.CSTNode):
+def _module_names(node: cst.CSTNode, kept: Optional[cst.CSTNode] = None):
     """The heads of the dotted names an expression reads (`tf` of `tf.nn.relu`): where a
-    fix names a module. (A bare name comes from the user's code, as the fix moves it.)"""
+    fix names a module. (A bare name comes from the user's code, as the fix moves it; so
+    does ``kept``, the code the fix replaces, where it appears whole in the fix.)"""
+    if node is kept:
+        return
     if node.__class__ is cst.Attribute:
         head = node.value
         while head.__class__ is cst.Attribute:
@@ -493,7 +496,7 @@ def _module_names(node: cst.CSTNode):
             yield head.value
             return
     for child in node.children:
-        yield from _module_names(child)
+        yield from _module_names(child, kept)
 
 
 def _weaker(confidence: str) -> str:

@@ -186,8 +186,10 @@ class UnguardedDivision(Rule):
 
     def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
         evidence = self._evidence(denominator)
-        if evidence is None and self.gradient_shown(node):
+        if evidence is None:
             evidence = self.analysis.own_factors(self._numerator_expression(node), denominator)
+            if evidence is not None and not self.gradient_shown(node):
+                evidence = None  # the form is evidence only where a gradient flows (a loss)
         if evidence is None:
             return
         if self._tested_first(node, denominator) or self._exits_first(node, denominator):
