@@ -57,6 +57,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "arctanh atanh",
     },
     "average": {
+        "tf.image": "resize resize_bilinear resize_images resize_nearest_neighbor",
         "tf": "segment_mean sparse_segment_mean unsorted_segment_mean",
         "tf.math": "segment_mean unsorted_segment_mean",
         "tf.nn": (
@@ -223,6 +224,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.math": "lgamma",
     },
     "linear": {
+        "tf.layers": "batch_normalization",
+        "tf.contrib.layers": "batch_norm layer_norm",
+        "tf.contrib.slim": "batch_norm layer_norm",
         "tf": (
             "cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm "
             "conv conv2d_backprop_filter_v2 conv2d_backprop_input_v2 cross eig eigvals fft "
@@ -587,6 +591,11 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "ops": "segment_max",
     },
     "structure": {
+        "tf.image": (
+            "central_crop crop_to_bounding_box flip_left_right flip_up_down random_crop "
+            "random_flip_left_right random_flip_up_down resize_with_crop_or_pad rot90 "
+            "transpose"
+        ),
         "tf": (
             "approx_top_k batch_to_space batch_to_space_nd check_numerics depth_to_space "
             "dynamic_partition dynamic_stitch extract_image_patches extract_volume_patches "

@@ -318,7 +318,8 @@ OPS: Tuple[Op, ...] = (
                     "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten"),
        transfer="like", args=ARG_X),
     # Dropout zeroes some elements and scales the rest by 1 / keep_prob.
-    Op("dropout", ("tf.nn.dropout", "K.dropout"), transfer="like", args=ARG_X, integral=False),
+    Op("dropout", ("tf.nn.dropout", "K.dropout", "tf.layers.dropout"), transfer="like",
+       args=(ARG_X[0] + "|inputs",), integral=False),
     # Structure ops: their output holds (some of) their input's elements.
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
                      "tf.boolean_mask", "tf.reverse", "tf.slice", "tf.strided_slice",
@@ -616,7 +617,10 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "tf.debugging", "tf.experimental", "tf.estimator", "tf.feature_column", "tf.data",
     "tf.train", "tf.tables", "tf.python_io", "tf.user_ops", "tf.mixed_precision",
     "tf.types", "tf.keras.utils", "keras.utils", "keras.callbacks", "keras.config",
-    "keras.saving", "keras.models", "np.testing", "np.lib", "np.typing", "np.char",
+    "keras.saving", "keras.models", "tf.nest", "tf.examples", "tf.metrics", "tf.python.util",
+    "tf.python.platform", "tf.python.eager", "tf.python.estimator", "tf.contrib.framework",
+    "tf.contrib.tpu", "tf.contrib.training", "tf.contrib.data", "tf.contrib.rnn",
+    "np.testing", "np.lib", "np.typing", "np.char",
     "np.strings", "np.rec", "np.ma", "np.dtypes", "np.exceptions", "np.ctypeslib",
 )
 
@@ -708,9 +712,27 @@ def spelling_of(qualified: str) -> Optional[str]:
                 qualified = replacement + qualified[len(prefix):]
                 rewritten = True
                 break
+    if qualified.startswith("tensorflow.python.") and not qualified.startswith(
+            "tensorflow.python.keras."):
+        public = _public_of(qualified.rpartition(".")[2])
+        if public is not None:  # `tensorflow.python.ops.math_ops.log` is `tf.math.log`
+            return public
     for module, namespace in NAMESPACES:
         if qualified.startswith(module + "."):
             return namespace + qualified[len(module):]
+    return None
+
+
+# Where TF's internal modules (`tensorflow.python.ops.math_ops`, `.nn_ops`, `.array_ops`,
+# `tensorflow.python.framework.ops`) publish their functions: the same function, by its name.
+_PUBLIC_NAMESPACES = ("tf", "tf.math", "tf.nn", "tf.linalg", "tf.random", "tf.image")
+
+
+def _public_of(name: str) -> Optional[str]:
+    for namespace in _PUBLIC_NAMESPACES:
+        spelling = f"{namespace}.{name}"
+        if spelling in TABLE.by_spelling or spelling in NOT_NUMERIC:
+            return spelling
     return None
 
 

@@ -182,3 +182,16 @@ def test_a_wrong_claim_fails():
         test_the_claimed_range(wrong, "tf.math.sin")
 
 
+
+
+def test_tensorflow_internal_paths_are_their_public_functions():
+    """`from tensorflow.python.ops import math_ops` then `math_ops.log(x)` is `tf.math.log`:
+    TF publishes its internal modules' functions under their own names."""
+    log = optable.spelling_of("tensorflow.python.ops.math_ops.log")
+    assert optable.TABLE.by_spelling[log].name == "log"
+    assert optable.spelling_of("tensorflow.python.ops.array_ops.identity") == "tf.identity"
+    assert optable.spelling_of(
+        "tensorflow.python.framework.ops.control_dependencies") == "tf.control_dependencies"
+    assert optable.spelling_of("tensorflow.python.ops.math_ops.frobnicate") == (
+        "tf.python.ops.math_ops.frobnicate")  # no public function of that name: itself
+    assert optable.spelling_of("tensorflow.python.keras.layers.Dense") == "layers.Dense"
