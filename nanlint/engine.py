@@ -34,7 +34,7 @@ from nanlint.findings_of import findings_of, in_file, internal_error, suppressio
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.options import LintOptions
 from nanlint.parsing import (BIG_SOURCE, Readable, give_back_freed_memory, parse_checked,
-                             readable, slow_to_parse)
+                             python_tree, readable, slow_to_parse)
 from nanlint.rule import Report
 from nanlint.source import (PARSE_ERROR, TIMEOUT, SourceError, decode, engine_finding,
                             read_bytes, source_lines)
@@ -179,7 +179,7 @@ def _analyse(read: Readable, tree: Optional[ast.Module], path: str, options: Lin
         return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
     if tree is None:
         give_back_freed_memory()
-        tree = ast.parse(source, filename=path)  # accepted before: it parses
+        tree = python_tree(source, path)  # accepted before: it parses
     analysis = Analysis(module, options.settings, source)
     reports: List[Report] = []
     silent: List[Report] = []

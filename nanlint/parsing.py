@@ -13,6 +13,7 @@ import functools
 import itertools
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -28,7 +29,7 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     clearest, and it refuses absurd nesting safely (libcst's native parser can overflow the C
     stack and kill the process on ~1,500 nested brackets, which Python rejects beyond 200)."""
     try:
-        tree = ast.parse(source, filename=path)
+        tree = python_tree(source, path)
     except SyntaxError as error:
         line = error.lineno or 1
         raise SyntaxProblem(error.msg, _python2(source, line), line, error.offset or 1
@@ -40,6 +41,15 @@ def check_syntax(source: str, path: str = "<source>") -> ast.Module:
     if len(source) >= LONG_STATEMENT:
         _check_compiles(tree, source, path, source_lines(source))
     return tree
+
+
+def python_tree(source: str, path: str = "<source>") -> ast.Module:
+    """``ast.parse`` without its warnings: a file's ``x is 'a'`` or ``"\\d"`` is the user's
+    business (Python warns when it runs), not a line on nanlint's standard error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)  # invalid escapes before 3.12
+        return ast.parse(source, filename=path)
 
 
 def _check_compiles(tree: ast.Module, source: str, path: str, lines: List[str]) -> None:
@@ -75,7 +85,9 @@ def _compiles(source: str, path: str) -> bool:
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(PYTHON_RECURSION_LIMIT + depth)
     try:
-        compile(source, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", dont_inherit=True)
     except (RecursionError, MemoryError):
         return False
     except (SyntaxError, ValueError):

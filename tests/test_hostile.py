@@ -274,3 +274,16 @@ def test_a_folder_of_10000_empty_files(tmp_path):
         assert document["files_scanned"] == 10_002
         assert [(f["path"], f["code"]) for f in document["findings"]] == [
             ("a_good.py", "NAN102"), ("many/z_good.py", "NAN102")]
+
+
+def test_python_warnings_of_the_checked_code_stay_out_of_the_output(tmp_path):
+    # `x is "a"` warns when compiled; a long statement makes nanlint compile the file. The
+    # warning is the file's business (Python gives it when the file runs), not nanlint's.
+    long = "x = [" + ", ".join(["1"] * 4000) + "]\n"
+    make(tmp_path, {"a.py": 'import tensorflow as tf\n\n\ndef f(mode):\n'
+                            '    return 1 if mode is "constant" else 0\n' + long})
+    for jobs in ("--jobs=1", "--jobs=2"):
+        result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--no-cache", jobs],
+                                cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "Warning" not in result.stderr + result.stdout, result.stderr
