@@ -488,7 +488,9 @@ FAMILIES: Tuple[Op, ...] = (
     Op("nonnegative", (), lo=0.0, form="unary"),  # abs, sparse_plus, ptp
     # Squares and sums of squares overflow above ~1.8e19 in float32.
     Op("square", (), lo=0.0, overflows=True, form="unary"),
-    Op("squared_difference", (), lo=0.0, overflows=True, form="binary"),
+    # (x - y)²: a square of a difference, 0 where x == y (a distance of equal points).
+    Op("squared_difference", (), lo=0.0, overflows=True, form="binary",
+       transfer="squared_difference", args=("x", "y")),
     Op("hypot", (), lo=0.0, form="binary"),
     Op("nonnegative_reduce", (), lo=0.0, overflows=True, form="reduce"),  # norms, l2_loss
     # Spreads (a standard deviation, a variance): 0 for a constant input.

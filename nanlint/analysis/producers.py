@@ -16,7 +16,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
-                                         sqrt_like, square)
+                                         sqrt_like, square, subtract)
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, cosine_evidence,
                                       join, replace)
 from nanlint.analysis.scopes import END, Scope
@@ -105,6 +105,9 @@ class Producers(Sources):
                 tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
             return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
                          node=call)
+        if transfer == "squared_difference":  # (x - y)², whatever names x and y have
+            a, b = arg(0), arg(1)
+            return square(subtract(a, b, a.known and b.known, True, call), call, "square")
         if transfer in ("square", "abs", "norm"):
             x = arg(0)
             value = square(x, call, transfer)
