@@ -179,6 +179,8 @@ class Flow:
             dotted(base.value).endswith("Loss") for base in cls.bases)
         if name in index.losses or name in sinks.OBJECTIVE_FUNCTIONS or loss_class:
             return REACHES_OBJECTIVE, []
+        if params & sinks.METRIC_PARAMETERS:  # TF1's metric signature: evaluation only
+            return IN_METRIC, []
         references = index.references.get(name, 0)
         calls = index.method_calls.get(name, []) if cls is not None else index.calls.get(name, [])
         metric_uses = index.metrics.get(name, 0) if cls is None else 0

@@ -47,6 +47,9 @@ def none(why: str) -> Reach:
 
 
 IN_METRIC = none("in a metric")
+# Parameters only a TF1 metric takes (`tf.metrics.*(labels, predictions, weights,
+# metrics_collections, updates_collections, name)`): its `labels` make it no objective.
+METRIC_PARAMETERS = frozenset({"metrics_collections", "updates_collections"})
 LOGGED = none("only logged")
 SUMMARIZED = none("only summarized")
 FETCHED = none("only fetched by sess.run")
