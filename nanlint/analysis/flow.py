@@ -187,7 +187,8 @@ class Flow:
         start = NOWHERE
         if metric_uses and references == metric_uses + len(calls):
             start = IN_METRIC
-        elif self._loss.search(name.lower()) or params & {"y_true", "labels"}:
+        elif self._loss.search(name.lower()) or (params & {"y_true", "labels"} and not (
+                _private(name))):  # a private helper taking labels: its callers say
             return REACHES_OBJECTIVE, []
         elif not calls or (cls is not None and (name in sinks.FRAMEWORK_METHODS
                                                 or name.startswith("__"))):
@@ -436,3 +437,8 @@ _ENDS: Dict[type, Reach] = {
     cst.SubscriptElement: sinks.CUT, cst.Index: sinks.CUT, cst.Slice: sinks.CUT,
     cst.FormattedStringExpression: sinks.LOGGED, cst.FormattedString: sinks.LOGGED,
 }
+
+
+def _private(name: str) -> bool:
+    """``_helper``, not ``__call__``."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
