@@ -21,7 +21,7 @@ from nanlint.analysis import Analysis, Value
 from nanlint.analysis.sinks import Reach
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
-from nanlint.analysis.tree import children, last_name
+from nanlint.analysis.tree import descendants, last_name
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,7 @@ class Sites:
         if kind.name in ("sqrt", "pow", "norm"):
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
             # 0 where the points coincide or the input is all zero.
-            for inner in _walk(expr):
+            for inner in descendants(expr):
                 if (inner.__class__ is cst.BinaryOperation
                         and inner.operator.__class__ is cst.Subtract) or (
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
@@ -429,7 +429,7 @@ class Sites:
         # A mean of squares: a second moment.
         return name in ("reduce_mean", "mean") and any(
             (inner.__class__ is cst.Call and self._call_name(inner) in GROWS) or _square(inner)
-            for arg in args for inner in _walk(arg))
+            for arg in args for inner in descendants(arg))
 
     # -- fill values ------------------------------------------------------------------------
     def _fills(self, left: cst.BaseExpression, right: cst.BaseExpression, use: str) -> None:
@@ -488,7 +488,7 @@ class Sites:
             if dtype in ("float32", "float64", "double", "bfloat16"):
                 return "float32"
             if not caller and any(inner.__class__ is cst.Call and self._dtype_held(inner)
-                                  for inner in _walk(partner)):
+                                  for inner in descendants(partner)):
                 caller = "caller"
         # Under a float16 policy set in the file, layers compute in float16.
         return caller or ("policy" if self.analysis.dtype_policy() is not None else "")
@@ -679,14 +679,6 @@ def _is_size(expr: cst.BaseExpression) -> bool:
     """A shape, a length or a batch size (a name or an attribute's name): at least 1 in
     practice."""
     return any((node.__class__ is cst.Name and node.value in SIZES) or (
-        node.__class__ is cst.Attribute and node.attr.value in SIZES) for node in _walk(expr))
+        node.__class__ is cst.Attribute and node.attr.value in SIZES) for node in descendants(expr))
 
 
-def _walk(expr: cst.CSTNode) -> List[cst.CSTNode]:
-    """``expr`` and every node below it."""
-    found, stack = [], [expr]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(children(node))
-    return found

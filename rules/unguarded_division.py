@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Option, Rule, Value
+from nanlint.rule import Evidence, Option, Rule, Value, names_in, terms
 
 
 class UnguardedDivision(Rule):
@@ -260,7 +260,7 @@ class UnguardedDivision(Rule):
         """``if rec == 0 or pre == 0: return 0`` before ``2 * rec * pre / (rec + pre)``: an
         earlier ``if`` of the same function that compares the denominator (or one of its
         terms) and leaves (return, raise, continue, break) guards the division after it."""
-        shown = [self.source(denominator)] + [self.source(term) for term in _terms(denominator)]
+        shown = {self.source(term) for term in [denominator, *terms(denominator)]}
         child, parent = node, self.analysis.parent(node)
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
             if isinstance(parent, (cst.IndentedBlock, cst.Module)):
@@ -297,7 +297,7 @@ class UnguardedDivision(Rule):
                 return True
         if depth >= 3:
             return False
-        for name in _names(condition):
+        for name in names_in(condition):
             found = self.analysis.binding(name, place)
             if found is not None and found[0].kind == "assign" and found[0].value is not None \
                     and self._tests(found[0].value, shown, found[1], depth + 1):
@@ -356,39 +356,10 @@ def _compared(condition: cst.BaseExpression):
         yield condition.expression
 
 
-def _names(condition: cst.BaseExpression) -> List[str]:
-    """The plain names a condition reads, a name itself included."""
-    if isinstance(condition, cst.Name):
-        return [condition.value]
-    return [node.value for node in _walk_names(condition)]
-
-
-def _walk_names(node: cst.CSTNode):
-    for child in node.children:
-        if isinstance(child, cst.Name) and not isinstance(node, (cst.Attribute, cst.Arg)):
-            yield child
-        elif isinstance(child, cst.Arg):
-            if isinstance(child.value, cst.Name):
-                yield child.value
-            else:
-                yield from _walk_names(child.value)
-        elif not isinstance(child, cst.Attribute):
-            yield from _walk_names(child)
-
-
-def _terms(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
-    """The terms of a sum ``a + b`` (none for anything else)."""
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return [*(_terms(expr.left) or [expr.left]), *(_terms(expr.right) or [expr.right])]
-    return []
-
-
 def _leaves(body: cst.BaseSuite) -> bool:
     """Whether a block ends by leaving: return, raise, continue or break."""
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
     last = statements[-1] if statements else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1] if last.body else None
-    elif isinstance(last, cst.SimpleStatementSuite):
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         last = last.body[-1] if last.body else None
     return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))

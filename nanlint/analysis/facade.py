@@ -22,6 +22,7 @@ from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value, replace
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
+from nanlint.analysis.tree import descendants, terms
 from nanlint.analysis.sinks import Reach
 from nanlint.optable import Op
 
@@ -161,11 +162,11 @@ class Analysis(Expressions):
         0: a class never predicted), unless one of them is shown positive."""
         if numerator is None:
             return None
-        parts = list(_parts(numerator))
-        terms = _terms(denominator)
-        if len(terms) > 1 and all(any(p.deep_equals(t) for p in parts) for t in terms) and (
+        parts = descendants(numerator)
+        summed = terms(denominator)
+        if len(summed) > 1 and all(any(p.deep_equals(t) for p in parts) for t in summed) and (
                 not any(self.value(t).positive or (self.value(t).origin or "").startswith("np.")
-                        for t in terms)):
+                        for t in summed)):
             return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
                             "which is 0 where they all are (an F1 of a precision and a "
                             "recall both 0): 0 / 0 = NaN", "medium", producer="own_factors")
@@ -464,20 +465,3 @@ def _guarded(value: Value, asserted: str) -> Value:
         return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
                        tags=value.tags - {"mask_parameter"})
     return replace(value, negative=None, lo=lo, lo_open=lo_open)
-
-
-def _parts(expr: cst.CSTNode):
-    """``expr`` and every expression inside it."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.BaseExpression):
-            yield node
-        stack.extend(node.children)
-
-
-def _terms(expr: cst.BaseExpression) -> list:
-    """The terms of a sum ``a + b + c`` (one term for anything else)."""
-    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Add:
-        return _terms(expr.left) + _terms(expr.right)
-    return [expr]

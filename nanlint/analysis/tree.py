@@ -99,6 +99,23 @@ def names_in(node: cst.CSTNode) -> List[str]:
     return found
 
 
+def descendants(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """``node`` and every node below it."""
+    found, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        found.append(item)
+        stack.extend(children(item))
+    return found
+
+
+def terms(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The terms of a sum ``a + b + c``; ``[expr]`` for anything else."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Add:
+        return terms(expr.left) + terms(expr.right)
+    return [expr]
+
+
 def last_name(func: cst.BaseExpression) -> str:
     """``h`` for ``f.g.h`` and for ``h``; "" for anything else (a call's callee)."""
     if isinstance(func, cst.Attribute):
