@@ -223,7 +223,8 @@ class Sites:
         note = ("its operand is a size" if kind.name == "division" and operand is not None
                 and _is_size(operand) else "")
         statements = analysis.cursor.statements
-        self.found.append(Site(node, kind, operand, value, analysis.reach(node),
+        reach = analysis.gradient_reach(node) if kind.gradient else analysis.reach(node)
+        self.found.append(Site(node, kind, operand, value, reach,
                                statements[-1] if statements else None, note,
                                self._form(node, kind, operand), rate,
                                dtype_unknown=dtype_unknown))

@@ -151,7 +151,8 @@ class Rule:
             confidence = evidence.confidence if evidence is not None else "high"
         if evidence is not None and evidence.name and evidence.step is None:
             evidence = self._named(evidence)
-        reach = self.analysis.reach(node)
+        reach = (self.analysis.gradient_reach(node) if self.hazard == "gradient"
+                 else self.analysis.reach(node))
         if self.hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
             # convention that says one does (an objective's name, a layer's call).
@@ -191,7 +192,7 @@ class Rule:
     def gradient_shown(self, node: cst.CSTNode) -> bool:
         """Whether a gradient is shown to flow through ``node`` (or a convention says one
         does): what a gradient hazard needs before ``check`` reports it."""
-        reach = self.analysis.reach(node)
+        reach = self.analysis.gradient_reach(node)
         if reach.level == REACH_UNKNOWN:
             return bool(self.analysis.differentiated_by_convention())
         return reach.gradient

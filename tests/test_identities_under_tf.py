@@ -183,3 +183,18 @@ def test_the_forms_are_reported(body, code):
 @pytest.mark.parametrize("body", GUARDED)
 def test_the_guarded_forms_are_not(body):
     assert [f.code for f in lint_source(_loss(body), "m.py", options_for())] == []
+
+
+def test_a_root_of_data_statistics_passes_no_gradient_to_the_weights_but_to_the_data():
+    # A constant column: its variance is 0, where the root's gradient is infinite. The
+    # weights' gradient never passes through it (no weight is upstream of the data); the
+    # data's gradient does, once the data is watched (adversarial examples, saliency).
+    data = tf.constant(np.full((16, 4), 3.0, np.float32))
+    w = tf.Variable(ROWS[:4, :1])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(data)
+        spread = tf.sqrt(tf.math.reduce_variance(data, axis=0))
+        loss = tf.reduce_sum(tf.matmul(data, w) * tf.reduce_sum(spread))
+    assert float(tf.reduce_max(spread)) == 0.0
+    assert np.isfinite(tape.gradient(loss, w).numpy()).all()
+    assert not np.isfinite(tape.gradient(loss, data).numpy()).all()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import dataclasses
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import FrozenSet, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -367,3 +367,92 @@ class MethodCalls:
 
     def receivers(self):
         return {receiver for receiver, _ in self._found}
+
+
+# Op transfers whose output can hold a trainable value whatever their arguments: a variable,
+# a layer (its kernel), a function applied to the arguments, an object the analysis does
+# not follow.
+_TRAINED = frozenset({"variable", "layer", "layer_fn", "apply", "object", "map"})
+# What feeds data into a graph, or reads only a tensor's shape: no weight is upstream.
+_DATA_SOURCES = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder",
+                           "Input", "shape", "shape_n", "size", "rank"})
+_LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
+             cst.ConcatenatedString, cst.FormattedString)
+
+
+def data_sources(analysis, expr: cst.BaseExpression, place, budget: int = 60
+                 ) -> Optional[FrozenSet[int]]:
+    """If ``expr`` is computed from data alone — placeholders, ``keras.Input``, numpy
+    arrays, constants, shapes, and ops of the op model applied to those — the ids of the
+    expressions assigned to the names it reads (the caller asks whether the module
+    differentiates with respect to one of them). None where some part may hold a trainable
+    value (a variable, a layer's output, a parameter, an attribute, a call the model does
+    not know) or the walk runs past ``budget`` steps: no weight is upstream of such data,
+    so no gradient of the weights passes through it."""
+    walk = _DataWalk(analysis, budget)
+    return frozenset(walk.assigned) if walk.walk(expr, place) else None
+
+
+class _DataWalk:
+    """The backward walk of ``data_sources`` (a class, not a closure: a recursive closure
+    is a reference cycle that would keep the tree alive)."""
+
+    def __init__(self, analysis, budget: int) -> None:
+        self.analysis = analysis
+        self.budget = budget
+        self.assigned: Set[int] = set()
+
+    def walk(self, node: cst.BaseExpression, where) -> bool:
+        self.budget -= 1
+        if self.budget < 0:
+            return False
+        analysis, walk = self.analysis, self.walk
+        kind = node.__class__
+        if kind in _LITERALS or kind is cst.Comparison:
+            return True  # a comparison is boolean: no gradient passes it
+        if kind is cst.Name:
+            if node.value in ("True", "False", "None"):
+                return True
+            found = analysis.binding(node.value, where)
+            if found is None:
+                return False
+            binding, at = found
+            if binding.kind not in ("assign", "unpack") or binding.value is None:
+                return False
+            self.assigned.add(id(binding.value))
+            return walk(binding.value, at)
+        if kind is cst.Attribute:
+            qualified = analysis.qualified_at(node, where) or ""
+            return qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras")
+        if kind is cst.Subscript:
+            return walk(node.value, where)
+        if kind is cst.BinaryOperation or kind is cst.BooleanOperation:
+            return walk(node.left, where) and walk(node.right, where)
+        if kind is cst.UnaryOperation:
+            return walk(node.expression, where)
+        if kind is cst.IfExp:
+            return walk(node.body, where) and walk(node.orelse, where)
+        if kind is cst.Tuple or kind is cst.List:
+            return all(walk(element.value, where) for element in node.elements)
+        if kind is cst.Call:
+            if _is_source(analysis, node, where):
+                return True
+            func = node.func
+            if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
+                return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
+            qualified = analysis.qualified_at(func, where) or ""
+            if qualified.startswith("numpy."):
+                return True
+            op = analysis.op_at(node, where)
+            if op is None or op.transfer in _TRAINED:
+                return False
+            return all(walk(arg.value, where) for arg in node.args)
+        return False
+
+
+def _is_source(analysis, expr: cst.BaseExpression, place) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    qualified = analysis.qualified_at(expr.func, place) or ""
+    return (qualified.split(".", 1)[0] in ("tensorflow", "keras")
+            and qualified.rsplit(".", 1)[-1] in _DATA_SOURCES)

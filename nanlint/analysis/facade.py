@@ -14,7 +14,8 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
-from nanlint.analysis.data import DataMoments, MethodCalls, Moment, Origin, origin
+from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
+                                   origin)
 from nanlint.analysis.defuse import GUARDS, Unit
 from nanlint.analysis.expressions import Expressions
 from nanlint.analysis.flow import Flow
@@ -22,8 +23,8 @@ from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value, replace
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
-from nanlint.analysis.tree import descendants, terms
-from nanlint.analysis.sinks import Reach
+from nanlint.analysis.tree import descendants, last_name, names_in, terms
+from nanlint.analysis.sinks import NONE, Reach
 from nanlint.optable import Op
 
 
@@ -57,6 +58,7 @@ class Analysis(Expressions):
         # id(expression) -> its statement, and the place of that statement (see value)
         self._statement_of: Dict[int, Optional[cst.CSTNode]] = {}
         self._homes: Dict[int, Tuple[Scope, int]] = {}
+        self._wrt: Optional[FrozenSet[int]] = None  # see _differentiated
 
     def close(self) -> None:
         """Drop the helpers, which refer back to the analysis, once the file is done: without
@@ -379,6 +381,36 @@ class Analysis(Expressions):
         differentiated objective, somewhere unknown, or only where no gradient is taken
         (``Reach.why`` says where). Computed once per function (``nanlint.analysis.flow``)."""
         return self._flow().reach(node, self._unit())
+
+    def gradient_reach(self, node: cst.CSTNode) -> Reach:
+        """``reach`` for a hazard of the gradient: none where ``node`` is computed from data
+        alone (placeholders, numpy arrays, constants: see ``data.data_sources``), since no
+        weight is upstream, unless the module differentiates with respect to that data
+        (``tape.watch(x)``, ``tf.gradients(loss, x)``: adversarial examples, saliency)."""
+        reach = self.reach(node)
+        if not reach.gradient or not isinstance(node, cst.BaseExpression):
+            return reach
+        sources = data_sources(self, node, self.here())
+        if sources is None or sources & self._differentiated():
+            return reach
+        return Reach(NONE, "computed from data alone: no trainable value is upstream")
+
+    def _differentiated(self) -> FrozenSet[int]:
+        """The ids of the expressions assigned to the names a gradient is asked with
+        respect to, or a tape watches, anywhere in the module."""
+        if self._wrt is None:
+            assigned = set()
+            for call in self.calls_named("watch", "gradients", "gradient",
+                                         "compute_gradients", "jacobian", "batch_jacobian"):
+                watched = last_name(call.func) == "watch"  # else the first is the target
+                place = self.call_place(call)
+                for arg in call.args[0 if watched else 1:]:
+                    for name in names_in(arg.value):
+                        found = self.binding(name, place)
+                        if found is not None and found[0].value is not None:
+                            assigned.add(id(found[0].value))
+            self._wrt = frozenset(assigned)
+        return self._wrt
 
     def gradient_may_flow(self, node: Optional[cst.CSTNode] = None) -> bool:
         """False where evidently no gradient is taken: in tests and metric bookkeeping and,
