@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Test files are not training code: a scan of a folder skips tests/ folders, "
         "test_*.py, *_test.py and conftest.py unless the configuration sets "
         "`include-tests: true`. A file named on the command line is always checked (with "
-        "--force-exclude, the configuration decides).")
+        "--force-exclude, the configuration decides). In a folder scan, code that nothing in "
+        "the folder calls is not reported unless `include-uncalled: true`.")
     check.add_argument("paths", nargs="*", metavar="PATH",
                        help="files and folders to check (default: .); `-` reads standard input")
     check.add_argument("--stdin-filename", metavar="PATH",

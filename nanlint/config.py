@@ -46,6 +46,7 @@ class Config:
     respect_gitignore: bool = True
     check_all_files: bool = False
     include_tests: bool = False  # test files are not training code: skipped unless true
+    include_uncalled: bool = False  # report code nothing in the checked folders calls
     preview: bool = False  # run preview rules selected by a prefix too
     epsilon: float = 1e-7
     fix_epsilon: float = 1e-7
@@ -262,7 +263,7 @@ KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "respect-gitignore", "check-all-files", "preview", "epsilon", "fix-epsilon",
         "fix-epsilon-float16", "fix-epsilon-gradient", "probability-parameters",
         "mask-parameters", "delta-parameters", "rules", "file-timeout", "include-tests",
-        "line-length")
+        "include-uncalled", "line-length")
 # Test files and folders, skipped unless `include-tests: true` (gitignore patterns).
 TEST_PATTERNS = ("tests/", "test_*.py", "*_test.py", "conftest.py")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
@@ -311,7 +312,8 @@ def _validate(data: Dict[str, Any], path: Path) -> Config:
                 raise ConfigError(f"{where} must be one of {', '.join(CONFIDENCES)}, "
                                   f"got {value!r}")
             config.min_confidence = value
-        elif key in ("respect-gitignore", "check-all-files", "preview", "include-tests"):
+        elif key in ("respect-gitignore", "check-all-files", "preview", "include-tests",
+                     "include-uncalled"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where} must be true or false, got {_type_name(value)}")
             setattr(config, key.replace("-", "_"), value)

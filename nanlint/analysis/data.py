@@ -376,6 +376,9 @@ _TRAINED = frozenset({"variable", "layer", "layer_fn", "apply", "object", "map"}
 # What feeds data into a graph, or reads only a tensor's shape: no weight is upstream.
 _DATA_SOURCES = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder",
                            "Input", "shape", "shape_n", "size", "rank"})
+# Python's own functions of plain values.
+_BUILTINS = frozenset({"range", "len", "int", "float", "list", "tuple", "zip", "enumerate",
+                       "min", "max", "abs", "sum", "round", "reversed", "sorted"})
 _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
              cst.ConcatenatedString, cst.FormattedString)
 
@@ -386,9 +389,10 @@ def data_sources(analysis, expr: cst.BaseExpression, place, budget: int = 60
     arrays, constants, shapes, and ops of the op model applied to those — the ids of the
     expressions assigned to the names it reads (the caller asks whether the module
     differentiates with respect to one of them). None where some part may hold a trainable
-    value (a variable, a layer's output, a parameter, an attribute, a call the model does
-    not know) or the walk runs past ``budget`` steps: no weight is upstream of such data,
-    so no gradient of the weights passes through it."""
+    value (a variable, a layer's output, a parameter whose callers in the module do not
+    all pass data, an attribute of ``self``, a call the model does not know) or the walk
+    runs past ``budget`` steps: no weight is upstream of such data, so no gradient of the
+    weights passes through it."""
     walk = _DataWalk(analysis, budget)
     return frozenset(walk.assigned) if walk.walk(expr, place) else None
 
@@ -417,13 +421,21 @@ class _DataWalk:
             if found is None:
                 return False
             binding, at = found
+            if binding.kind == "param":  # data only if every caller in the module passes data
+                passed = analysis.arguments_of(node.value, at)
+                return passed is not None and all(walk(expr, there) for expr, there in passed)
             if binding.kind not in ("assign", "unpack") or binding.value is None:
                 return False
             self.assigned.add(id(binding.value))
             return walk(binding.value, at)
         if kind is cst.Attribute:
             qualified = analysis.qualified_at(node, where) or ""
-            return qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras")
+            if qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras"):
+                return True  # a dtype, a constant
+            base = node.value
+            # `x.shape`, `x.T` of data are data; `self.w` is what the class makes it
+            return not (base.__class__ is cst.Name and base.value in ("self", "cls")) and walk(
+                base, where)
         if kind is cst.Subscript:
             return walk(node.value, where)
         if kind is cst.BinaryOperation or kind is cst.BooleanOperation:
@@ -443,6 +455,9 @@ class _DataWalk:
             qualified = analysis.qualified_at(func, where) or ""
             if qualified.startswith("numpy."):
                 return True
+            if (func.__class__ is cst.Name and func.value in _BUILTINS
+                    and analysis.binding(func.value, where) is None):
+                return all(walk(arg.value, where) for arg in node.args)
             op = analysis.op_at(node, where)
             if op is None or op.transfer in _TRAINED:
                 return False

@@ -14,6 +14,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
+from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments
 from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
                                    origin)
 from nanlint.analysis.defuse import GUARDS, Unit
@@ -394,6 +395,27 @@ class Analysis(Expressions):
         if sources is None or sources & self._differentiated():
             return reach
         return Reach(NONE, "computed from data alone: no trainable value is upstream")
+
+    def arguments_of(self, name: str, place: Place
+                     ) -> Optional[List[Tuple[cst.BaseExpression, Place]]]:
+        """What the module's calls pass to the parameter ``name`` of the function ``place``
+        is in, each with the place to resolve it at; None where a caller is not shown
+        (nobody here calls the function, it is passed as a value, a call binds nothing to
+        the parameter)."""
+        node = place.scope.node
+        if not isinstance(node, cst.FunctionDef) or node.name.value in self._escaped:
+            return None
+        sites = self._call_sites(node)
+        passed = []
+        for call, where, index, method in sites:
+            argument = argument_expression(name, Activation(
+                place.scope, bind_arguments(call, node, method), (where, index),
+                any(arg.star for arg in call.args)))
+            if argument is None:
+                return None
+            expr, (at, at_index) = argument
+            passed.append((expr, Place(at, at_index)))
+        return passed or None
 
     def _differentiated(self) -> FrozenSet[int]:
         """The ids of the expressions assigned to the names a gradient is asked with

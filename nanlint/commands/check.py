@@ -107,6 +107,12 @@ def _check_paths(args: argparse.Namespace) -> int:
                                      use_cache=not args.no_cache, advance=advance)
         else:
             outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    if not stdin:
+        from nanlint.uncalled import drop_uncalled
+
+        outcome.findings = drop_uncalled(outcome.findings,
+                                         [Path(p) for p in args.paths or ["."]
+                                          if Path(p).is_dir()], config)
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     crashed = any(f.name == "internal-error" for f in findings)
     if args.write_baseline is not None:

@@ -1,0 +1,167 @@
+"""Code that nothing in the checked folders calls: a gate finding there is not reported.
+
+A scan of a folder that holds a program (a ``__main__`` block or module, absl's
+``app.run``, a notebook) sees what runs. A top-level function or class whose name appears
+nowhere in the folder's Python files and notebooks but in its own definitions (a call, an
+import, a string or a comment anywhere counts as a use; tests count, skipped or not) never
+runs when the project trains, so a hazard in it cannot make that training NaN: research code keeps many
+such leftovers (an unused metric, a loss no script selects, a class never built).
+
+What stays reported: every finding of a folder of definitions alone (a library, a
+snippet: its callers are elsewhere), files named on the command line (a pre-commit run and
+an editor see only part of a project), decorated definitions (a framework may call them by
+registration), and the public names of an installable package (a ``setup.py``,
+``setup.cfg`` or a ``pyproject.toml`` with a ``[project]`` or Poetry table beside the
+folder's configuration, or in the folder): they are its users' API. ``include-uncalled:
+true`` keeps everything. ``nanlint suspects`` lists all of it, as the hunt must.
+
+The definition enclosing a finding is read from the text: the nearest line above it at
+column 0 that starts a ``def`` or ``class``, with only indented, blank or comment lines in
+between; anything else (module-level code, a string continued at column 0) is not judged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set
+
+from nanlint.finding import Finding
+
+_DEFINITION = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
+_SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__",
+                              ".nanlint_cache", ".tox", ".nox", ".mypy_cache"})
+# A program: a `__main__` block or module, absl's `app.run`, a notebook's cells.
+_RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"")
+_PACKAGED = re.compile(r"^\[(?:project|tool\.poetry)\]", re.MULTILINE)
+
+
+def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> List[Finding]:
+    """``findings`` without those in a definition that nothing under ``folders`` (the
+    folders given on the command line) calls. Findings of files outside them are kept."""
+    if not folders or not findings:
+        return findings
+    roots = [os.path.abspath(folder) for folder in folders]
+    enclosing: Dict[int, List[str]] = {}
+    lines: Dict[str, List[str]] = {}
+    for index, finding in enumerate(findings):
+        path = os.path.abspath(finding.path)
+        if (finding.cell is not None or finding.code.startswith("NAN0")
+                or not any(path.startswith(root + os.sep) for root in roots)):
+            continue  # a notebook's cells are not judged, nor the engine's own findings
+        config = configs.for_path(Path(finding.path))
+        if getattr(config, "include_uncalled", False):
+            continue
+        if path not in lines:
+            lines[path] = _lines(path)
+        packaged = _packaged(config, folders)
+        names = [name for name in definitions_at(lines[path], finding.line)
+                 if not (packaged and not name.startswith("_"))]
+        if names:
+            enclosing[index] = names
+    if not enclosing:
+        return findings
+    texts = list(_texts(roots))
+    if not any(_RUNS.search(text) for text in texts):
+        return findings  # definitions alone (a library, a snippet): their callers are elsewhere
+    candidates = {name for names in enclosing.values() for name in names}
+    dead = {name for name in candidates if not _referenced(name, texts)}
+    return [finding for index, finding in enumerate(findings)
+            if not dead.intersection(enclosing.get(index, ()))]
+
+
+def definitions_at(lines: Sequence[str], line: int) -> List[str]:
+    """The names of the definitions whose body holds ``line`` (1-based), where the text
+    shows them, such that the line runs only if each is called: the top-level, undecorated
+    ``def`` or ``class``, and in a class with no base class (no framework calls its
+    methods by a hook's name), the undecorated method, unless it is a dunder."""
+    top = _enclosing(lines, line, "")
+    if top is None:
+        return []
+    index, name, kind = top
+    names = [name]
+    if kind == "class" and re.match(r"class[ \t]+\w+[ \t]*(\([ \t]*(object)?[ \t]*\))?[ \t]*:",
+                                    lines[index]):
+        body = next((text for text in lines[index + 1:line]
+                     if text.strip() and not text.lstrip().startswith("#")), "")
+        indent = body[:len(body) - len(body.lstrip())]
+        method = _enclosing(lines, line, indent, stop=index) if indent else None
+        if method is not None and method[2] == "def" and not method[1].startswith("__"):
+            names.append(method[1])
+    return names
+
+
+def _enclosing(lines: Sequence[str], line: int, indent: str, stop: int = -1):
+    """The nearest ``def``/``class`` above ``line`` written at exactly ``indent``, with only
+    deeper, blank or comment lines in between: (its index, name, "def" or "class"), or
+    None (something else at that depth, a decorator, the definition's own line)."""
+    for index in range(min(line, len(lines)) - 1, stop, -1):
+        text = lines[index]
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if text.startswith(indent) and text[len(indent)] in " \t":
+            continue
+        match = _DEFINITION.match(text, len(indent)) if text.startswith(indent) else None
+        if match is None or index + 1 == line:
+            return None  # code at that depth, or the definition's own line (a default)
+        previous = index - 1
+        while previous >= 0 and not lines[previous].strip():
+            previous -= 1
+        if previous >= 0 and lines[previous].lstrip().startswith("@"):
+            return None
+        return index, match.group(2), match.group(1)
+    return None
+
+
+def _referenced(name: str, texts: Iterable[str]) -> bool:
+    """Whether ``name`` occurs anywhere but in its own definitions (``def name``, ``class
+    name``, at any depth)."""
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    own = re.compile(r"(?:def|class)[ \t]+" + re.escape(name) + r"\b")
+    return any(len(word.findall(text)) > len(own.findall(text)) for text in texts
+               if name in text)
+
+
+def _texts(roots: Sequence[str]) -> Iterable[str]:
+    seen: Set[str] = set()
+    for root in roots:
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = [sub for sub in subfolders if sub not in _SKIPPED_FOLDERS
+                             and not os.path.isfile(os.path.join(folder, sub, "pyvenv.cfg"))]
+            for file in files:
+                if file.endswith((".py", ".pyi", ".ipynb")):
+                    path = os.path.join(folder, file)
+                    if path not in seen:
+                        seen.add(path)
+                        try:
+                            with open(path, encoding="utf-8", errors="replace") as handle:
+                                yield handle.read()
+                        except OSError:
+                            continue
+
+
+def _lines(path: str) -> List[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        return []
+
+
+def _packaged(config, folders: Sequence[Path]) -> bool:
+    """Whether the project is an installable package: its public names are an API."""
+    places = {Path(folder) for folder in folders}
+    root = getattr(config, "root", None)
+    if root is not None:
+        places.add(Path(root))
+    for place in places:
+        if (place / "setup.py").is_file() or (place / "setup.cfg").is_file():
+            return True
+        try:
+            if _PACKAGED.search((place / "pyproject.toml").read_text(encoding="utf-8")):
+                return True
+        except (OSError, UnicodeDecodeError):
+            continue
+    return False

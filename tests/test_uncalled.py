@@ -1,0 +1,112 @@
+"""A folder scan does not report findings in code that nothing in the folder calls; a file
+named on the command line, a decorated definition, an installable package's public names
+and `include-uncalled: true` keep them."""
+
+import json
+
+from conftest import run_cli
+
+METRICS = """import tensorflow as tf
+
+
+def masked_accuracy(preds, labels, mask):
+    hits = tf.cast(tf.equal(tf.argmax(preds, 1), tf.argmax(labels, 1)), tf.float32)
+    return tf.reduce_sum(hits * mask) / tf.reduce_sum(mask)
+
+
+def masked_l2(preds, labels, mask):
+    return tf.reduce_sum(tf.square(preds - labels) * mask) / tf.reduce_sum(mask)
+
+
+class Unused:
+    def score(self, hits, mask):
+        return tf.reduce_sum(hits * mask) / tf.reduce_sum(mask)
+"""
+TRAIN = ("from metrics import masked_accuracy\n\nif __name__ == '__main__':\n"
+         "    print(masked_accuracy)\n")
+
+
+def _lines(tmp_path, *args):
+    result = run_cli("check", "--no-cache", "--format", "json", *args, cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    return sorted(f["line"] for f in json.loads(result.stdout)["findings"])
+
+
+def _project(tmp_path, **files):
+    for name, text in {"metrics.py": METRICS, "train.py": TRAIN, **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_a_folder_scan_skips_what_nothing_calls(tmp_path):
+    _project(tmp_path)
+    assert _lines(tmp_path, ".") == [6]
+
+
+def test_a_folder_without_a_program_is_reported_whole(tmp_path):
+    # Definitions alone (a library, a snippet): their callers are elsewhere.
+    _project(tmp_path, **{"train.py": "from metrics import masked_accuracy\n"})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+
+
+def test_a_file_named_on_the_command_line_is_reported_whole(tmp_path):
+    _project(tmp_path)
+    assert _lines(tmp_path, "metrics.py") == [6, 10, 15]
+
+
+def test_a_use_anywhere_in_the_folder_counts_tests_and_strings_too(tmp_path):
+    _project(tmp_path, **{"tests/test_metrics.py": "from metrics import masked_l2\n",
+                          "config.py": "METRIC = 'Unused.score'\n"})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+
+
+def test_decorated_definitions_and_packages_are_kept(tmp_path):
+    decorated = METRICS.replace("def masked_l2", "@register\ndef masked_l2")
+    _project(tmp_path, **{"metrics.py": decorated})
+    assert _lines(tmp_path, ".") == [6, 11]
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'm'\n", encoding="utf-8")
+    assert _lines(tmp_path, ".") == [6, 11, 16]
+
+
+METHODS = """import tensorflow as tf
+
+
+class Scores:
+    def used(self, hits, mask):
+        return tf.reduce_sum(hits * mask) / tf.reduce_sum(mask)
+
+    def unused(self, hits, mask):
+        return tf.reduce_sum(hits * mask) / tf.reduce_sum(mask)
+
+
+class Ratio(tf.keras.layers.Layer):
+    def call(self, hits, mask):
+        return tf.reduce_sum(hits * mask) / tf.reduce_sum(mask)
+"""
+
+
+def test_a_method_nothing_calls_in_a_class_without_a_base(tmp_path):
+    # A base class may call its hooks (`call`) by name; a plain class's methods run only
+    # where the project calls them.
+    _project(tmp_path, **{"scores.py": METHODS,
+                          "run.py": "from scores import Scores, Ratio\nScores().used\n"
+                                    "app.run(main)\n"})
+    assert _lines(tmp_path, "scores.py") == [6, 9, 14]
+    result = run_cli("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    found = {(f["path"], f["line"]) for f in json.loads(result.stdout)["findings"]}
+    assert {line for path, line in found if path.endswith("scores.py")} == {6, 14}
+
+
+def test_a_file_that_does_not_parse_is_still_reported(tmp_path):
+    _project(tmp_path, **{"old.py": "def unused():\n    print 'x'\n"})
+    result = run_cli("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert "NAN000" in {f["code"] for f in json.loads(result.stdout)["findings"]}
+
+
+def test_the_setting_keeps_everything(tmp_path):
+    _project(tmp_path, **{".nanlint.yaml": "include-uncalled: true\n"})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+    (tmp_path / ".nanlint.yaml").write_text("include-uncalled: 1\n", encoding="utf-8")
+    bad = run_cli("check", ".", cwd=tmp_path)
+    assert bad.returncode == 2 and "include-uncalled" in bad.stderr
