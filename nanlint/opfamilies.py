@@ -321,6 +321,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "binary_focal_crossentropy categorical_focal_crossentropy ctc_batch_cost"
         ),
         "ops": "ctc_loss",
+        "tf.losses": "hinge_loss huber_loss mean_pairwise_squared_error",
     },
     "maximum": {
         "ops": "fmax",
@@ -766,7 +767,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "stateless_random_brightness stateless_random_contrast stateless_random_hue "
             "stateless_random_jpeg_quality stateless_random_saturation total_variation"
         ),
-        "tf.losses": "get_regularization_loss get_total_loss",
+        # TF1's losses that are negative for inputs outside their intended range (a
+        # log loss of a prediction above 1, a cosine distance of vectors longer than 1) or
+        # for negative weights
+        "tf.losses": (
+            "compute_weighted_loss cosine_distance get_regularization_loss get_total_loss "
+            "log_loss"
+        ),
         "tf.contrib.losses": "get_total_loss",
         "tf.contrib.slim.losses": "get_total_loss",
         # TF1 only: layers applied in turn, expected keypoints, a block of two functions, a

@@ -687,6 +687,7 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "keras.saving", "keras.models", "tf.nest", "tf.examples", "tf.metrics", "tf.python.util",
     "tf.python.platform", "tf.python.eager", "tf.python.estimator", "tf.contrib.framework",
     "tf.contrib.tpu", "tf.contrib.training", "tf.contrib.data", "tf.contrib.rnn",
+    "tf.nn.rnn_cell",  # TF1's home of the cells of tf.contrib.rnn
     # protocol buffers, the methods of sparse and ragged tensors (shapes, row partitions: the
     # few that compute are modeled), initializers and regularizers (objects that make a
     # tensor or a penalty when a layer asks), TF1's layer-style switch

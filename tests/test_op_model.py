@@ -2,7 +2,7 @@
 
 Completeness: every public function of the namespaces old and new code calls (``tf`` and
 ``tf.compat.v1`` with their ``math``, ``nn``, ``linalg``, ``random``, ``sparse``, ``ragged``,
-``image`` and ``initializers``; the methods of ``tf.SparseTensor`` and ``tf.RaggedTensor``;
+``image`` and ``initializers``; TF1's ``losses``; the methods of ``tf.SparseTensor`` and ``tf.RaggedTensor``;
 the Keras backend, Keras 3's and the legacy one, which holds the ``K.*`` functions TF1-era
 code calls; ``keras.ops``; ``keras.activations``; ``keras.initializers``; numpy,
 ``numpy.linalg`` and ``numpy.random``) is either an op of the table or declared not numeric.
@@ -13,7 +13,8 @@ here.
 Sparse and ragged ops are checked like their dense counterparts, on a ``SparseTensor`` or a
 ``RaggedTensor``: each modeled one has a call below, and what its transfer claims (its range,
 whole numbers, elements of its input, a sum of the sign of its terms, an average within its
-input's range) must hold of what it returns.
+input's range) must hold of what it returns. TF1's losses that claim a sign are called with
+labels of their kind.
 
 Properties: every op with a fixed form (``Op.form``) is run under TensorFlow (numpy's under
 numpy) on the extremes (0, +-1, +-88, +-1e30, the subnormal 1e-40) and random values, within
@@ -51,7 +52,7 @@ COVERED = {
     "tf.SparseTensor": (tf.SparseTensor,), "tf.RaggedTensor": (tf.RaggedTensor,),
     "tf.image": (tf.image, tf.compat.v1.image),
     "tf.initializers": (tf.initializers, tf.compat.v1.initializers),
-    "keras.initializers": (keras.initializers,),
+    "keras.initializers": (keras.initializers,), "tf.losses": (tf.compat.v1.losses,),
 }
 
 
@@ -279,7 +280,8 @@ def test_tf1_only_names_are_modeled_or_declared():
     "tensorflow.compat.v1.glorot_uniform_initializer", "tensorflow.compat.v1.Summary.Value",
     "tensorflow.compat.v1.summary.FileWriter", "tensorflow.compat.v1.to_float",
     "tensorflow.compat.v1.Print", "tensorflow.compat.v1.image.per_image_standardization",
-    "tensorflow.compat.v1.train.shuffle_batch", "tensorflow.compat.v1.random_normal"])
+    "tensorflow.compat.v1.train.shuffle_batch", "tensorflow.compat.v1.random_normal",
+    "tensorflow.compat.v1.nn.rnn_cell.LSTMCell", "tensorflow.compat.v1.losses.huber_loss"])
 def test_old_and_sparse_spellings_through_their_imports(qualified):
     assert not unmodeled([optable.spelling_of(qualified)])
 
@@ -464,3 +466,46 @@ def test_sparse_and_ragged_ops_keep_their_claims(op, spelling):
     if op.negative is not None:  # claims negative outputs: some input gives one
         assert (_held(call(-SIGNED_INPUTS["nonnegative"])) < 0).any() or (
             _held(call(SIGNED_INPUTS["mixed"])) < 0).any(), f"{spelling}: never negative"
+
+
+# -- TF1's losses: not negative ---------------------------------------------------------------
+# Each takes labels of its own kind (0/1, one-hot, class indices) and predictions or logits.
+_LABELS = (RNG.uniform(size=(64, 4)) > 0.5).astype(np.float32)
+_PREDICTIONS = RNG.normal(0.0, 3.0, (64, 4)).astype(np.float32)
+TF1_LOSS_CALLS = {
+    "mean_squared_error": lambda f: f(_LABELS, _PREDICTIONS),
+    "absolute_difference": lambda f: f(_LABELS, _PREDICTIONS),
+    "huber_loss": lambda f: f(_LABELS, _PREDICTIONS),
+    "mean_pairwise_squared_error": lambda f: f(_LABELS, _PREDICTIONS),
+    "hinge_loss": lambda f: f(_LABELS, _PREDICTIONS),
+    "sigmoid_cross_entropy": lambda f: f(_LABELS, _PREDICTIONS),
+    "softmax_cross_entropy": lambda f: f(np.eye(4, dtype=np.float32)[np.arange(64) % 4],
+                                         _PREDICTIONS),
+    "sparse_softmax_cross_entropy": lambda f: f(np.arange(64) % 4, _PREDICTIONS),
+}
+
+
+def _tf1_losses_claiming_a_sign() -> List[Tuple[optable.Op, str]]:
+    return sorted(((op, s) for s, op in optable.TABLE.by_spelling.items()
+                   if s.startswith("tf.losses.") and op.lo > -np.inf),
+                  key=lambda case: case[1])
+
+
+def test_every_tf1_loss_with_a_sign_is_called():
+    assert not [s for _, s in _tf1_losses_claiming_a_sign()
+                if s.rsplit(".", 1)[1] not in TF1_LOSS_CALLS]
+
+
+@pytest.mark.parametrize("op, spelling", _tf1_losses_claiming_a_sign(),
+                         ids=lambda case: getattr(case, "name", case))
+def test_tf1_losses_keep_their_sign(op, spelling):
+    function = function_of(spelling)
+
+    def per_element(*arguments):  # a loss per element where the loss can give one
+        try:
+            return function(*arguments, reduction=tf.compat.v1.losses.Reduction.NONE)
+        except TypeError:  # mean_pairwise_squared_error: one value per batch
+            return function(*arguments)
+    values = np.ravel(np.asarray(TF1_LOSS_CALLS[spelling.rsplit(".", 1)[1]](per_element),
+                                 dtype=np.float64))
+    assert np.isfinite(values).all() and (values >= op.lo).all(), spelling
