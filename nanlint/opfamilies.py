@@ -10,6 +10,15 @@ whose model fits it (docs/development.md, "How to add an op"). A family's model 
 
 from typing import Dict
 
+# TF1's contrib layers are one module spelled three ways (`tf_slim` spells them as slim):
+# its members are listed once per family and given to each spelling.
+CONTRIB_LAYERS = ("tf.contrib.layers", "tf.contrib.slim", "tf.contrib.slim.layers")
+
+
+def _contrib(names: str) -> Dict[str, str]:
+    return {namespace: names for namespace in CONTRIB_LAYERS}
+
+
 MEMBERS: Dict[str, Dict[str, str]] = {
     "acos": {
         "tf": "acos",
@@ -24,6 +33,8 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "acosh arccosh",
     },
     "add": {
+        "tf": "sparse_add",
+        "tf.sparse": "add",
         "np": "add",
     },
     "asin": {
@@ -57,8 +68,12 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "arctanh atanh",
     },
     "average": {
-        "tf.image": "resize resize_bilinear resize_images resize_nearest_neighbor",
+        "tf.image": "resize resize_area resize_bilinear resize_images resize_nearest_neighbor",
         "tf": "segment_mean sparse_segment_mean unsorted_segment_mean",
+        "tf.sparse": "segment_mean",
+        # TF1 only, as the pools of tf.nn they call
+        "tf.layers": "average_pooling1d average_pooling2d average_pooling3d",
+        **_contrib("avg_pool2d avg_pool3d pool"),
         "tf.math": "segment_mean unsorted_segment_mean",
         "tf.nn": (
             "avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2 fractional_avg_pool pool "
@@ -74,13 +89,14 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     "bool": {
         "tf": (
             "is_inf is_nan is_non_decreasing is_strictly_increasing logical_xor reduce_all "
-            "reduce_any"
+            "reduce_any sparse_to_indicator"
         ),
         "tf.math": (
             "in_top_k is_inf is_nan is_non_decreasing is_strictly_increasing logical_xor "
             "reduce_all reduce_any"
         ),
         "tf.nn": "in_top_k",
+        "tf.sparse": "to_indicator",
         "K": "all any in_top_k",
         "ops": (
             "all allclose any in_top_k isclose isfinite isin isinf isnan isneginf isposinf "
@@ -162,6 +178,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "fill": {
         "tf": "fill lin_space linspace meshgrid range",
+        "tf.ragged": "range",
         "K": "arange",
         "ops": "arange empty empty_like full full_like linspace meshgrid",
         "np": "arange empty empty_like full full_like linspace meshgrid",
@@ -191,6 +208,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "tf.math": "argmax argmin bincount confusion_matrix invert_permutation",
         "tf.linalg": "matrix_rank",
+        "tf.sparse": "bincount",
+        "tf.ragged": "row_splits_to_segment_ids segment_ids_to_row_splits",
+        "tf.RaggedTensor": "nested_row_lengths row_lengths",
         "K": "argmax argmin",
         "ops": (
             "argmax argmin argpartition argsort bincount digitize gcd histogram lcm "
@@ -225,8 +245,12 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "linear": {
         "tf.layers": "batch_normalization",
-        "tf.contrib.layers": "batch_norm layer_norm",
-        "tf.contrib.slim": "batch_norm layer_norm",
+        **_contrib("batch_norm layer_norm group_norm instance_norm gdn"),
+        "tf.sparse": "sampled_addmm",
+        "tf.image": (
+            "per_image_standardization psnr rgb_to_grayscale rgb_to_yiq rgb_to_yuv yiq_to_rgb "
+            "yuv_to_rgb"
+        ),
         "tf": (
             "cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm "
             "conv conv2d_backprop_filter_v2 conv2d_backprop_input_v2 cross eig eigvals fft "
@@ -235,7 +259,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "matrix_square_root matrix_triangular_solve qr quantized_concat rfftnd "
             "scatter_add scatter_div scatter_max scatter_min scatter_mul scatter_nd_add "
             "scatter_nd_sub scatter_nd_update scatter_sub scatter_update self_adjoint_eig "
-            "self_adjoint_eigvals sparse_matmul sparse_tensor_dense_matmul svd "
+            "self_adjoint_eigvals sparse_matmul svd "
             "tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub "
             "tensor_scatter_sub"
         ),
@@ -297,6 +321,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "binary_focal_crossentropy categorical_focal_crossentropy ctc_batch_cost"
         ),
         "ops": "ctc_loss",
+        "tf.losses": "hinge_loss huber_loss mean_pairwise_squared_error",
     },
     "maximum": {
         "ops": "fmax",
@@ -387,10 +412,8 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "register_tensor_conversion_function report_uninitialized_variables "
             "required_space_to_batch_paddings reset_default_graph resource_variables_enabled "
             "scan serialize_many_sparse serialize_sparse serialize_tensor set_random_seed "
-            "shape shape_n size sparse_add sparse_concat sparse_fill_empty_rows sparse_mask "
-            "sparse_merge sparse_placeholder sparse_reduce_max_sparse "
-            "sparse_reduce_sum_sparse sparse_reorder sparse_reset_shape sparse_reshape "
-            "sparse_retain sparse_slice sparse_split sparse_to_indicator sparse_transpose "
+            "shape shape_n size sparse_fill_empty_rows sparse_mask sparse_merge "
+            "sparse_placeholder "
             "string_join string_split string_strip string_to_hash_bucket "
             "string_to_hash_bucket_fast string_to_hash_bucket_strong string_to_number substr "
             "switch_case tables_initializer timestamp trainable_variables tuple "
@@ -408,6 +431,46 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "static_bidirectional_rnn static_rnn static_state_saving_rnn "
             "uniform_candidate_sampler"
         ),
+        # containers, hashes of string features, placeholders
+        "tf.sparse": (
+            "SparseConditionalAccumulator SparseTensor cross cross_hashed fill_empty_rows mask "
+            "merge placeholder"
+        ),
+        "tf.ragged": "RaggedTensorValue constant_value cross cross_hashed placeholder",
+        # boxes, encodings and enumerations
+        "tf.image": (
+            "ResizeMethod combined_non_max_suppression encode_jpeg encode_png "
+            "extract_jpeg_shape generate_bounding_box_proposals is_jpeg non_max_suppression "
+            "non_max_suppression_overlaps non_max_suppression_padded "
+            "non_max_suppression_with_scores sample_distorted_bounding_box "
+            "stateless_sample_distorted_bounding_box"
+        ),
+        "tf.layers": "InputSpec Layer",
+        "tf.losses": (
+            "Reduction add_loss get_losses get_regularization_losses"
+        ),
+        # TF1's contrib layers: arg scopes, initializers, regularizers (functions that make
+        # a penalty), summaries, variable helpers, a training op
+        **_contrib(
+            "GDN RevBlock recompute_grad xavier_initializer xavier_initializer_conv2d "
+            "variance_scaling_initializer l1_regularizer l2_regularizer l1_l2_regularizer "
+            "sum_regularizer summarize_tensor summarize_activation summarize_tensors "
+            "summarize_collection summarize_variables summarize_weights summarize_biases "
+            "summarize_activations optimize_loss real_valued_column "
+            "sparse_column_with_hash_bucket sparse_column_with_keys embedding_column "
+            "one_hot_column bucketized_column crossed_column input_from_feature_columns "
+            "arg_scope add_arg_scope current_arg_scope has_arg_scope arg_scoped_arguments "
+            "arg_scope_func_key add_model_variable assert_global_step "
+            "assert_or_get_global_step assign_from_checkpoint assign_from_checkpoint_fn "
+            "assign_from_values assign_from_values_fn create_global_step filter_variables "
+            "get_global_step get_or_create_global_step get_local_variables "
+            "get_model_variables get_trainable_variables get_unique_variable "
+            "get_variables_by_name get_variables_by_suffix get_variable_full_name "
+            "get_variables_to_restore get_variables global_variable local_variable "
+            "VariableDeviceChooser"
+        ),
+        "tf.contrib.slim.losses": "add_loss get_losses get_regularization_losses",
+        "tf.contrib.losses": "add_loss get_losses get_regularization_losses",
         "tf.linalg": (
             "LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag "
             "LinearOperatorBlockLowerTriangular LinearOperatorCirculant "
@@ -468,8 +531,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "ones ones_like",
     },
     "padded": {
-        "tf": "matrix_band_part matrix_set_diag pad",
         "tf.linalg": "band_part set_diag",
+        "tf": "matrix_band_part matrix_set_diag pad sparse_tensor_to_dense",
+        "tf.sparse": "to_dense",
+        "tf.RaggedTensor": "to_tensor",
+        "tf.image": (
+            "pad_to_bounding_box resize_image_with_crop_or_pad resize_with_crop_or_pad"
+        ),
         "K": "spatial_2d_padding spatial_3d_padding temporal_padding",
         "ops": "diagflat pad tril triu",
         "np": "diag diagflat pad tril triu",
@@ -574,6 +642,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "sparse_probability": {
         "tf": "sparse_softmax",
+        "tf.sparse": "softmax",
     },
     "sqrt": {
         "np": "sqrt",
@@ -592,17 +661,35 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "structure": {
         "tf.image": (
-            "central_crop crop_to_bounding_box flip_left_right flip_up_down random_crop "
-            "random_flip_left_right random_flip_up_down resize_with_crop_or_pad rot90 "
-            "transpose"
+            "central_crop crop_to_bounding_box extract_image_patches extract_patches "
+            "flip_left_right flip_up_down grayscale_to_rgb random_crop random_flip_left_right "
+            "random_flip_up_down rot90 stateless_random_crop "
+            "stateless_random_flip_left_right stateless_random_flip_up_down transpose "
+            "transpose_image"
         ),
+        "tf.sparse": (
+            "expand_dims from_dense reduce_max reduce_max_sparse reorder reset_shape reshape "
+            "retain slice split transpose"
+        ),
+        "tf.ragged": "boolean_mask stack_dynamic_partitions",
+        "tf.RaggedTensor": (
+            "from_nested_row_lengths from_nested_row_splits from_nested_value_rowids "
+            "from_row_lengths from_row_limits from_row_splits from_row_starts from_sparse "
+            "from_tensor from_uniform_row_length from_value_rowids merge_dims to_sparse"
+        ),
+        # TF1 only, as the max pools of tf.nn they call (a maxout: the largest of each group)
+        "tf.layers": "max_pooling1d max_pooling2d max_pooling3d",
+        **_contrib("dense_to_sparse images_to_sequence max_pool2d max_pool3d maxout "
+                   "sequence_to_images"),
         "tf": (
             "approx_top_k batch_to_space batch_to_space_nd check_numerics depth_to_space "
             "dynamic_partition dynamic_stitch extract_image_patches extract_volume_patches "
             "guarantee_const identity_n matrix_transpose random_crop random_shuffle "
             "reverse_sequence reverse_v2 scatter_nd segment_min setdiff1d sort "
-            "space_to_batch space_to_batch_nd space_to_depth sparse_maximum sparse_minimum "
-            "sparse_reduce_max sparse_tensor_to_dense sparse_to_dense tensor_scatter_nd_max "
+            "space_to_batch space_to_batch_nd space_to_depth "
+            "sparse_reduce_max sparse_reduce_max_sparse sparse_reorder sparse_reset_shape "
+            "sparse_reshape sparse_retain sparse_slice sparse_split sparse_transpose "
+            "tensor_scatter_nd_max "
             "tensor_scatter_nd_min tensor_scatter_nd_update tensor_scatter_update unique "
             "unique_with_counts unsorted_segment_min "
             "verify_tensor_all_finite"
@@ -645,9 +732,11 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     },
     "sum": {
         "tf": (
-            "accumulate_n segment_sum sparse_reduce_sum sparse_segment_sqrt_n "
-            "sparse_segment_sum trace unsorted_segment_sqrt_n unsorted_segment_sum"
+            "accumulate_n segment_sum sparse_reduce_sum sparse_reduce_sum_sparse "
+            "sparse_segment_sqrt_n sparse_segment_sum trace unsorted_segment_sqrt_n "
+            "unsorted_segment_sum"
         ),
+        "tf.sparse": "reduce_sum reduce_sum_sparse segment_sqrt_n segment_sum",
         "tf.math": "accumulate_n segment_sum unsorted_segment_sqrt_n unsorted_segment_sum",
         "tf.linalg": "trace",
         "ops": "nancumsum nansum segment_sum trace",
@@ -664,8 +753,32 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf": (
             "angle bitcast conj fake_quant_with_min_max_args fake_quant_with_min_max_vars "
             "fake_quant_with_min_max_vars_per_channel floormod imag lbeta mod negative real "
-            "scalar_mul truncatemod"
+            "scalar_mul sparse_maximum sparse_minimum sparse_to_dense truncatemod"
         ),
+        # sparse maxima and minima count the implicit zeros: neither input's elements
+        "tf.sparse": "maximum minimum",
+        # colour adjustments, interpolations that overshoot or fill with 0, image metrics
+        "tf.image": (
+            "adjust_brightness adjust_contrast adjust_gamma adjust_hue adjust_jpeg_quality "
+            "adjust_saturation crop_and_resize draw_bounding_boxes extract_glimpse "
+            "hsv_to_rgb image_gradients random_brightness random_contrast random_hue "
+            "random_jpeg_quality random_saturation resize_bicubic resize_image_with_pad "
+            "resize_with_pad rgb_to_hsv sobel_edges ssim ssim_multiscale "
+            "stateless_random_brightness stateless_random_contrast stateless_random_hue "
+            "stateless_random_jpeg_quality stateless_random_saturation total_variation"
+        ),
+        # TF1's losses that are negative for inputs outside their intended range (a
+        # log loss of a prediction above 1, a cosine distance of vectors longer than 1) or
+        # for negative weights
+        "tf.losses": (
+            "compute_weighted_loss cosine_distance get_regularization_loss get_total_loss "
+            "log_loss"
+        ),
+        "tf.contrib.losses": "get_total_loss",
+        "tf.contrib.slim.losses": "get_total_loss",
+        # TF1 only: layers applied in turn, expected keypoints, a block of two functions, a
+        # sum of penalties
+        **_contrib("apply_regularization rev_block repeat spatial_softmax stack"),
         "tf.math": (
             "angle conj cumulative_logsumexp floormod imag lbeta mod multiply_no_nan negative "
             "nextafter real reciprocal_no_nan scalar_mul xlog1py"
@@ -688,6 +801,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
     },
     "unit_binary": {
+        "tf.sparse": "eye",
         "ops": "tri",
         "np": "eye identity tri",
     },

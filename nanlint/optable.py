@@ -25,7 +25,7 @@ from functools import lru_cache
 from math import inf
 from typing import Dict, Optional, Tuple
 
-from nanlint.opfamilies import MEMBERS
+from nanlint.opfamilies import CONTRIB_LAYERS, MEMBERS
 
 # Module prefixes rewritten before a qualified name is looked up, longest first.
 MODULE_ALIASES: Tuple[Tuple[str, str], ...] = (
@@ -139,6 +139,16 @@ _VARIABLE = Reason("a trainable variable, which training can move through 0", "m
 ARG_X = ("x|input|input_tensor|features|t|a|logits|tensor|value|values",)
 ARG_XY = ("x|a", "y|b")
 
+
+def _contrib(*names: str) -> Tuple[str, ...]:
+    """The spellings of TF1's contrib layers ``names`` (``tf.contrib.layers.flatten``,
+    ``tf.contrib.slim.flatten``, ``tf.contrib.slim.layers.flatten``). TensorFlow 2 installs
+    none of them, so nothing can check them: each is modeled as the TF 2 op it calls, whose
+    claims the property tests check (``slim.flatten`` as ``tf.reshape``, ``slim.softmax`` as
+    ``tf.nn.softmax``, ``slim.dropout`` as ``tf.nn.dropout``)."""
+    return tuple(f"{namespace}.{name}" for namespace in CONTRIB_LAYERS for name in names)
+
+
 OPS: Tuple[Op, ...] = (
     # -- the ops rules look for -------------------------------------------------------------
     Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="any", args=ARG_X,
@@ -161,7 +171,7 @@ OPS: Tuple[Op, ...] = (
     Op("relu6", ("tf.nn.relu6", "ops.relu6", "activations.relu6"), lo=0.0, hi=6.0,
        zero=_RELU, tags=("relu",), form="unary"),
     Op("softmax", ("tf.nn.softmax", "tf.math.softmax", "tf.softmax", "K.softmax", "ops.softmax",
-                   "activations.softmax"),
+                   "activations.softmax", *_contrib("softmax")),
        lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("softmax", "probability"), form="unary"),
     Op("sigmoid", ("tf.math.sigmoid", "tf.sigmoid", "tf.nn.sigmoid", "K.sigmoid",
                    "K.hard_sigmoid", "ops.sigmoid", "ops.hard_sigmoid", "activations.sigmoid",
@@ -173,8 +183,11 @@ OPS: Tuple[Op, ...] = (
        form="unary"),
     Op("matmul", ("tf.linalg.matmul", "tf.matmul", "K.dot", "K.batch_dot", "ops.matmul",
                   "ops.dot", "tf.tensordot", "ops.tensordot", "tf.nn.conv1d", "tf.nn.conv2d",
-                  "tf.nn.conv3d", "K.conv1d", "K.conv2d", "K.conv3d", "tf.linalg.tensordot"),
-       transfer="matmul", args=("a|x|x1|input", "b|y|x2|filters"), negative=_LINEAR,
+                  "tf.nn.conv3d", "K.conv1d", "K.conv2d", "K.conv3d", "tf.linalg.tensordot",
+                  # a SparseTensor times a dense matrix
+                  "tf.sparse.sparse_dense_matmul", "tf.sparse.matmul",
+                  "tf.sparse_tensor_dense_matmul"),
+       transfer="matmul", args=("a|x|x1|input|sp_a", "b|y|x2|filters"), negative=_LINEAR,
        tags=("linear",)),
     Op("einsum", ("tf.einsum", "tf.linalg.einsum", "ops.einsum"), transfer="einsum",
        args=("equation",), negative=_LINEAR, tags=("linear",)),
@@ -222,7 +235,9 @@ OPS: Tuple[Op, ...] = (
     Op("random_uniform", ("tf.random.uniform", "tf.random_uniform", "K.random_uniform",
                           "keras.random.uniform"),
        transfer="uniform", args=("shape", "minval|low", "maxval|high")),
-    Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable"),
+    Op("variable", ("tf.Variable", "tf.get_variable", "K.variable", "keras.Variable",
+                    # TF1 only: slim's, which call tf.get_variable
+                    "tf.contrib.slim.variable", "tf.contrib.slim.model_variable"),
        transfer="variable", args=("initial_value|initializer|value",)),
     Op("count_nonzero", ("tf.math.count_nonzero", "tf.count_nonzero", "ops.count_nonzero"),
        lo=0.0, zero=_MASK_COUNT, tags=("count",), integral=True, form="reduce"),
@@ -238,7 +253,9 @@ OPS: Tuple[Op, ...] = (
        transfer="bool"),
     Op("mse", ("tf.losses.mean_squared_error", "losses.mean_squared_error", "losses.mse",
                "losses.MSE", "losses.mean_absolute_error", "losses.mae", "losses.MAE",
-               "keras.metrics.mean_squared_error", "tf.losses.absolute_difference"),
+               "keras.metrics.mean_squared_error", "tf.losses.absolute_difference",
+               *(f"tf.contrib.{module}.{name}" for module in ("losses", "slim.losses")
+                 for name in ("mean_squared_error", "absolute_difference"))),
        lo=0.0, zero=_LOSS, tags=("loss", "mse")),
     # -- guarded, fused, epsilon-carrying ops: safe by construction --------------------------
     Op("log_softmax", ("tf.nn.log_softmax", "tf.math.log_softmax", "ops.log_softmax",
@@ -249,7 +266,8 @@ OPS: Tuple[Op, ...] = (
                      "ops.logsumexp"), guarded=True),
     Op("xlogy", ("tf.math.xlogy", "tf.math.xdivy", "ops.xlogy"), guarded=True),
     Op("l2_normalize", ("tf.math.l2_normalize", "tf.nn.l2_normalize", "tf.linalg.l2_normalize",
-                        "K.l2_normalize", "ops.normalize"), lo=-1.0, hi=1.0, guarded=True,
+                        "K.l2_normalize", "ops.normalize", *_contrib("unit_norm")),
+       lo=-1.0, hi=1.0, guarded=True,
        form="unary"),
     Op("fused_cross_entropy", (
         "tf.nn.softmax_cross_entropy_with_logits", "tf.nn.softmax_cross_entropy_with_logits_v2",
@@ -260,7 +278,11 @@ OPS: Tuple[Op, ...] = (
         "losses.sparse_categorical_crossentropy", "losses.binary_crossentropy",
         "K.categorical_crossentropy", "K.sparse_categorical_crossentropy",
         "K.binary_crossentropy", "ops.categorical_crossentropy",
-        "ops.sparse_categorical_crossentropy", "ops.binary_crossentropy"),
+        "ops.sparse_categorical_crossentropy", "ops.binary_crossentropy",
+        # TF1 only: contrib's losses, which tf.losses took over
+        *(f"tf.contrib.{module}.{name}" for module in ("losses", "slim.losses")
+          for name in ("softmax_cross_entropy", "sparse_softmax_cross_entropy",
+                       "sigmoid_cross_entropy"))),
        lo=0.0, guarded=True, tags=("loss",)),
     Op("cosine_similarity", ("losses.cosine_similarity", "losses.CosineSimilarity",
                              "keras.metrics.cosine_similarity"),
@@ -315,10 +337,14 @@ OPS: Tuple[Op, ...] = (
                     "tf.expand_dims", "K.expand_dims", "ops.expand_dims", "tf.tile", "K.tile",
                     "ops.tile", "tf.broadcast_to",
                     "ops.broadcast_to", "tf.ensure_shape", "tf.convert_to_tensor",
-                    "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten"),
+                    "ops.convert_to_tensor", "tf.constant", "K.constant", "K.flatten",
+                    "tf.ragged.constant",
+                    # TF1 only, as K.flatten and tf.identity (a gradient scaled, not the value)
+                    "tf.layers.flatten", *_contrib("flatten", "scale_gradient")),
        transfer="like", args=ARG_X),
     # Dropout zeroes some elements and scales the rest by 1 / keep_prob.
-    Op("dropout", ("tf.nn.dropout", "K.dropout", "tf.layers.dropout"), transfer="like",
+    Op("dropout", ("tf.nn.dropout", "K.dropout", "tf.layers.dropout", *_contrib("dropout")),
+       transfer="like",
        args=(ARG_X[0] + "|inputs",), integral=False),
     # Structure ops: their output holds (some of) their input's elements.
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
@@ -332,22 +358,29 @@ OPS: Tuple[Op, ...] = (
                  "ops.array_split"),
        transfer="like", args=("value|x|ary",), tags=("pieces",)),
     Op("concat", ("tf.concat", "tf.stack", "tf.parallel_stack", "K.concatenate", "K.stack",
-                  "ops.concatenate", "ops.stack", "ops.hstack", "ops.vstack"),
-       transfer="join", args=("values|tensors|xs|x|arrays",)),
+                  "ops.concatenate", "ops.stack", "ops.hstack", "ops.vstack",
+                  "tf.sparse.concat", "tf.sparse_concat", "tf.ragged.stack"),
+       transfer="join", args=("values|tensors|xs|x|arrays|sp_inputs",)),
     Op("cond", ("tf.cond", "ops.cond"), transfer="where", args=("pred", "true_fn", "false_fn")),
     # `map_fn(fn, elems)` calls `fn` on each element of `elems`: a call site of `fn`.
-    Op("map_fn", ("tf.map_fn", "tf.vectorized_map", "K.map_fn", "ops.map", "ops.vectorized_map"),
-       transfer="map", args=("fn|f|function", "elems|xs|elements")),
+    Op("map_fn", ("tf.map_fn", "tf.vectorized_map", "K.map_fn", "ops.map", "ops.vectorized_map",
+                  "tf.sparse.map_values", "tf.ragged.map_flat_values"),
+       transfer="map", args=("fn|f|function|op", "elems|xs|elements")),
     # Non-negative constructors: signs come from producers, not from every matmul.
-    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot"), lo=0.0, hi=1.0,
-       args=("indices|x", "depth|num_classes", "on_value", "off_value"),
+    Op("one_hot", ("tf.one_hot", "ops.one_hot", "K.one_hot", *_contrib("one_hot_encoding")),
+       lo=0.0, hi=1.0, args=("indices|x|labels", "depth|num_classes", "on_value", "off_value"),
        tags=("binary", "one_hot"), integral=True),
     Op("mel_matrix", ("tf.signal.linear_to_mel_weight_matrix",), lo=0.0),
     # -- Keras layers: the output is the layer's activation ---------------------------------
-    Op("dense", ("layers.Dense",), transfer="layer", args=("units", "activation")),
+    # TF1's `tf.layers` classes are Keras's: the same model.
+    Op("dense", ("layers.Dense", "tf.layers.Dense"), transfer="layer",
+       args=("units", "activation")),
     Op("dense_layer", ("layers.Conv1D", "layers.Conv2D", "layers.Conv3D",
                        "layers.Conv2DTranspose", "layers.SeparableConv2D",
-                       "layers.DepthwiseConv2D", "layers.EinsumDense"),
+                       "layers.DepthwiseConv2D", "layers.EinsumDense",
+                       *(f"tf.layers.{name}" for name in (
+                           "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose",
+                           "SeparableConv1D", "SeparableConv2D"))),
        transfer="layer", args=("units|filters|output_shape",)),
     Op("activation_layer", ("layers.Activation",), transfer="layer", args=("activation",)),
     Op("relu_layer", ("layers.ReLU",), transfer="layer", args=(), activation="relu"),
@@ -355,31 +388,61 @@ OPS: Tuple[Op, ...] = (
     # The activation is also taken by position: third of `dense`, eighth of a convolution.
     Op("dense_fn", ("tf.layers.dense",), transfer="layer_fn",
        args=("inputs|x", "units", "activation"), activation="linear"),
-    Op("conv_fn", ("tf.layers.conv2d", "tf.layers.conv1d"), transfer="layer_fn",
-       args=("inputs|x", "filters", "kernel_size", "strides", "padding", "data_format",
-             "dilation_rate", "activation"), activation="linear"),
+    Op("conv_fn", ("tf.layers.conv2d", "tf.layers.conv1d", "tf.layers.conv3d"),
+       transfer="layer_fn", args=("inputs|x", "filters", "kernel_size", "strides", "padding",
+                                  "data_format", "dilation_rate", "activation"),
+       activation="linear"),
+    # Seventh of a transposed convolution (no dilation rate), ninth of a separable one.
+    Op("conv_transpose_fn", ("tf.layers.conv2d_transpose", "tf.layers.conv3d_transpose"),
+       transfer="layer_fn", args=("inputs|x", "filters", "kernel_size", "strides", "padding",
+                                  "data_format", "activation"), activation="linear"),
+    Op("separable_conv_fn", ("tf.layers.separable_conv1d", "tf.layers.separable_conv2d"),
+       transfer="layer_fn", args=("inputs|x", "filters", "kernel_size", "strides", "padding",
+                                  "data_format", "dilation_rate", "depth_multiplier",
+                                  "activation"), activation="linear"),
     # TF1 contrib / slim layers take `activation_fn=` (default relu, but a `slim.arg_scope`
     # often sets another: without the keyword, the activation is not known).
-    Op("slim_fn", tuple(f"tf.contrib.{module}.{name}"
-                        for module in ("layers", "slim", "slim.layers")
-                        for name in ("fully_connected", "conv2d", "conv2d_transpose",
-                                     "separable_conv2d", "conv1d", "conv3d")),
+    Op("slim_fn", _contrib("fully_connected", "conv2d", "conv2d_transpose", "separable_conv2d",
+                           "conv1d", "conv3d", "conv3d_transpose", "conv2d_in_plane",
+                           "convolution", "convolution1d", "convolution2d", "convolution3d",
+                           "convolution2d_transpose", "convolution3d_transpose",
+                           "convolution2d_in_plane", "separable_convolution2d"),
        transfer="layer_fn", args=("inputs", "num_outputs")),
+    # slim's `relu`, `relu6`, `elu` and `linear` are fully connected layers with that
+    # activation (an `activation_fn=` still replaces it); `bias_add` and the legacy fully
+    # connected layer default to none.
+    Op("slim_relu_fn", _contrib("relu", "legacy_relu"), transfer="layer_fn",
+       args=("inputs|x", "num_outputs|num_output_units"), activation="relu"),
+    Op("slim_relu6_fn", _contrib("relu6"), transfer="layer_fn",
+       args=("inputs", "num_outputs"), activation="relu6"),
+    Op("slim_elu_fn", _contrib("elu"), transfer="layer_fn", args=("inputs", "num_outputs"),
+       activation="elu"),
+    Op("slim_linear_fn", _contrib("linear", "legacy_linear", "legacy_fully_connected",
+                                  "bias_add"),
+       transfer="layer_fn", args=("inputs|x", "num_outputs|num_output_units"),
+       activation="linear"),
     Op("lambda_layer", ("layers.Lambda",), transfer="apply", args=("function",)),
     # Layers that pass their input's elements through (a relu output stays a relu output).
     Op("structure_layer", tuple(f"layers.{name}" for name in (
         "Flatten", "Reshape", "Permute", "Cropping1D", "Cropping2D", "Cropping3D", "Identity",
-        "ActivityRegularization")), transfer="apply", args=()),
+        "ActivityRegularization")) + ("tf.layers.Flatten",), transfer="apply", args=()),
+    # TF1's pooling layer classes (TF1 only): a max pool keeps its input's elements, an
+    # average stays within their range, as tf.nn's pools (structure, average): the input's
+    # value passes through.
+    Op("pooling_layer", tuple(f"tf.layers.{kind}Pooling{n}D" for kind in ("Max", "Average")
+                              for n in (1, 2, 3)), transfer="apply", args=()),
     Op("dropout_layer", tuple(f"layers.{name}" for name in (
-        "Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")),
-       transfer="apply", args=(), integral=False),
+        "Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")) + (
+            "tf.layers.Dropout",), transfer="apply", args=(), integral=False),
     # -- raw input data and the layers that scale it (NAN401, NAN402) ----------------------
     Op("raw_images", ("keras.datasets.mnist.load_data", "keras.datasets.fashion_mnist.load_data",
                       "keras.datasets.cifar10.load_data", "keras.datasets.cifar100.load_data",
                       "tf.io.decode_jpeg", "tf.io.decode_png", "tf.io.decode_image",
                       "tf.io.decode_bmp", "tf.io.decode_gif", "tf.image.decode_jpeg",
                       "tf.image.decode_png", "tf.image.decode_image", "tf.image.decode_bmp",
-                      "tf.image.decode_gif", "keras.utils.image_dataset_from_directory",
+                      "tf.image.decode_gif", "tf.image.decode_and_crop_jpeg",
+                      "tf.image.decode_webp", "tf.image.decode_jxl",
+                      "keras.utils.image_dataset_from_directory",
                       "keras.preprocessing.image_dataset_from_directory"),
        transfer="object", tags=("raw_input",)),
     Op("raw_features", ("keras.datasets.boston_housing.load_data",
@@ -390,7 +453,8 @@ OPS: Tuple[Op, ...] = (
                                "layers.experimental.preprocessing.Normalization",
                                "layers.BatchNormalization", "layers.LayerNormalization",
                                "layers.GroupNormalization", "layers.UnitNormalization",
-                               "layers.experimental.SyncBatchNormalization"),
+                               "layers.experimental.SyncBatchNormalization",
+                               "tf.layers.BatchNormalization"),
        transfer="object", args=()),
     Op("sequential_model", ("keras.Sequential", "keras.models.Sequential"), transfer="object",
        args=("layers",)),
@@ -545,12 +609,13 @@ FAMILIES: Tuple[Op, ...] = (
     Op("bool", (), transfer="bool"),  # true or false: no range to check
     Op("cast", (), transfer="cast", args=ARG_X),
     # Structure ops: the output holds (some of) the input's elements.
-    Op("structure", (), transfer="like", args=("x|a|input|tensor|value|values|params|arr",)),
+    Op("structure", (), transfer="like",
+       args=("x|a|input|tensor|value|values|params|arr|data|sp_input",)),
     # Maxima of segments: the input's elements, each the largest of its segment, so that
     # `z - gather(segment_max(z), ids)` is at most 0 (a segment softmax's shift).
     Op("segment_maximum", (), transfer="like", args=("data|x|input",), tags=("max",)),
     # The input's elements and zeros around them (padding, a band, a diagonal).
-    Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v",)),
+    Op("padded", (), transfer="diag", args=("x|a|input|tensor|array|v|sp_input",)),
     # The diagonal of a matrix: mostly a covariance's or a Gram matrix's (variances, squared
     # norms, >= 0), which the analysis cannot tell from the diagonal of any product: no claim.
     # The diagonal of a matrix: of a Gram matrix, squared norms; of another product, a
@@ -559,7 +624,7 @@ FAMILIES: Tuple[Op, ...] = (
     # Averages: within the range of the input.
     Op("average", (), transfer="reduce", args=("x|a|input|value|data|images",)),
     # Sums: of the sign of their terms.
-    Op("sum", (), transfer="sum", args=("x|a|input|data|inputs",)),
+    Op("sum", (), transfer="sum", args=("x|a|input|data|inputs|sp_input",)),
     # Products: in [0, 1] for factors in [0, 1], >= 0 for factors >= 0.
     Op("product", (), transfer="prod", args=("x|a|input|input_tensor|data",)),
     # Constructors.
@@ -622,6 +687,17 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "keras.saving", "keras.models", "tf.nest", "tf.examples", "tf.metrics", "tf.python.util",
     "tf.python.platform", "tf.python.eager", "tf.python.estimator", "tf.contrib.framework",
     "tf.contrib.tpu", "tf.contrib.training", "tf.contrib.data", "tf.contrib.rnn",
+    "tf.nn.rnn_cell",  # TF1's home of the cells of tf.contrib.rnn
+    # protocol buffers, the methods of sparse and ragged tensors (shapes, row partitions: the
+    # few that compute are modeled), initializers and regularizers (objects that make a
+    # tensor or a penalty when a layer asks), TF1's layer-style switch
+    "tf.Summary", "tf.SparseTensor", "tf.RaggedTensor", "tf.initializers",
+    "keras.initializers", "keras.regularizers", "tf.layers.experimental",
+    # slim's training loops, evaluation, queues, datasets and decoders
+    *(f"tf.contrib.slim.{module}" for module in (
+        "learning", "evaluation", "queues", "summaries", "metrics", "model_analyzer",
+        "data", "dataset", "data_decoder", "data_provider", "dataset_data_provider",
+        "parallel_reader", "prefetch_queue", "tfexample_decoder", "train_eval", "training")),
     "np.testing", "np.lib", "np.typing", "np.char",
     "np.strings", "np.rec", "np.ma", "np.dtypes", "np.exceptions", "np.ctypeslib",
 )
@@ -641,7 +717,7 @@ ZERO_INITIALIZERS = frozenset({"zeros", "zero", "Zeros"})
 AXIS_KEYWORDS = ("axis", "reduction_indices", "dim")
 
 # The last names of the map ops: a function passed first to one of them is called there.
-MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map"})
+MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map", "map_values", "map_flat_values"})
 
 # Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
 # of arguments they take (`np.gradient(f)` has one: not a tape's).

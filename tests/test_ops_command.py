@@ -41,6 +41,19 @@ def test_json_lists_what_is_not_numeric(nanlint, tmp_path):
     not_numeric = _ops(nanlint, tmp_path)["not_numeric"]
     assert "tf.shape" in not_numeric and "tf.summary.*" in not_numeric
     assert "tf.math.log" not in not_numeric
+    assert {"tf.contrib.slim.arg_scope", "tf.initializers.*", "tf.RaggedTensor.*",
+            "tf.Summary.*"} <= set(not_numeric)
+
+
+def test_json_models_sparse_ragged_and_tf1_layers(nanlint, tmp_path):
+    by_spelling = {spelling: op for op in _ops(nanlint, tmp_path)["ops"]
+                   for spelling in op["spellings"]}
+    assert by_spelling["tf.sparse.reduce_sum"]["transfer"] == "sum"
+    assert by_spelling["tf.sparse.sparse_dense_matmul"]["name"] == "matmul"
+    assert by_spelling["tf.ragged.constant"]["name"] == "identity"
+    assert by_spelling["tf.layers.flatten"]["name"] == "identity"
+    assert by_spelling["tf.contrib.slim.conv2d"]["transfer"] == "layer_fn"
+    assert by_spelling["tf.sparse.softmax"]["range"] == [0.0, 1.0]
 
 
 def test_text_shows_each_op_and_its_spellings(tmp_path):
