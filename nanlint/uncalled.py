@@ -1,7 +1,7 @@
 """Code that nothing in the checked folders calls: a gate finding there is not reported.
 
 A scan of a folder that holds a program (a ``__main__`` block or module, absl's
-``app.run``, a notebook) sees what runs. A top-level function or class whose name appears
+``app.run``, a notebook, a script that trains at module level) sees what runs. A top-level function or class whose name appears
 nowhere in the folder's Python files and notebooks but in its own definitions (a call, an
 import, a string or a comment anywhere counts as a use; tests count, skipped or not) never
 runs when the project trains, so a hazard in it cannot make that training NaN: research
@@ -33,8 +33,10 @@ from nanlint.finding import Finding
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__",
                               ".nanlint_cache", ".tox", ".nox", ".mypy_cache"})
-# A program: a `__main__` block or module, absl's `app.run`, a notebook's cells.
-_RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"")
+# A program: a `__main__` block or module, absl's `app.run`, a notebook's cells, a script
+# (a `with`, `for` or `while` at module level, or a model trained or run there).
+_RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"|^(?:with|for|while)\b"
+                   r"|^[\w.]+\.(?:fit|fit_generator|train|run|minimize)\(", re.MULTILINE)
 _PACKAGED = re.compile(r"^\[(?:project|tool\.poetry)\]", re.MULTILINE)
 
 

@@ -50,6 +50,13 @@ def test_a_folder_without_a_program_is_reported_whole(tmp_path):
     assert _lines(tmp_path, ".") == [6, 10, 15]
 
 
+def test_a_script_is_a_program(tmp_path):
+    _project(tmp_path, **{"train.py": "from metrics import masked_accuracy\n"
+                                      "with open('log') as log:\n"
+                                      "    log.write(str(masked_accuracy))\n"})
+    assert _lines(tmp_path, ".") == [6]
+
+
 def test_a_file_named_on_the_command_line_is_reported_whole(tmp_path):
     _project(tmp_path)
     assert _lines(tmp_path, "metrics.py") == [6, 10, 15]
