@@ -21,7 +21,7 @@ from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place
 from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
-from nanlint.analysis.sinks import UNKNOWN as REACH_UNKNOWN
+from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
 from nanlint.analysis.tree import names_in, terms
 from nanlint.analysis.tree import visit as visit_tree
 
@@ -162,6 +162,8 @@ class Rule:
                 confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
             elif not self.keep_unreached:
                 return
+        if reach == SAMPLED and self._is_log(node):
+            return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
             if self.hazard == "gradient" and not self.keep_unreached:
                 return
@@ -188,6 +190,10 @@ class Rule:
                 cst.Name(evidence.name), evidence.node) is False:
             return replace(evidence, what="built from " + evidence.what)
         return evidence
+
+    def _is_log(self, node: cst.CSTNode) -> bool:
+        op = self.analysis.op_of(node) if isinstance(node, cst.Call) else None
+        return op is not None and op.name == "log"
 
     def gradient_shown(self, node: cst.CSTNode) -> bool:
         """Whether a gradient is shown to flow through ``node`` (or a convention says one

@@ -15,6 +15,8 @@ class LogOfZero(Rule):
     a probability, a relu output, a tanh or a raw `matmul`/linear-layer output, a sum of
     squares of a difference. A parameter of a loss function named like a probability
     (`y_pred`, `probs`) is weak evidence and is reported with low confidence.
+    A log whose value only feeds a categorical sampler (`tf.random.categorical`,
+    `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
 
     ## Why is this bad?
     `log(0)` is `-inf` and `log(x)` for `x < 0` is `NaN`. Softmax and sigmoid outputs

@@ -31,6 +31,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
     code does not have. The evidence
     is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
     a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
+    Nor is a log that only feeds a categorical sampler (`tf.random.categorical`,
+    `tf.multinomial`): -inf is a probability of 0 there, never drawn, and no gradient flows.
 
     ## Why is this bad?
     In float32 a softmax output underflows to exactly 0 once two logits are about 100 apart,

@@ -198,3 +198,14 @@ def test_a_root_of_data_statistics_passes_no_gradient_to_the_weights_but_to_the_
     assert float(tf.reduce_max(spread)) == 0.0
     assert np.isfinite(tape.gradient(loss, w).numpy()).all()
     assert not np.isfinite(tape.gradient(loss, data).numpy()).all()
+
+
+def test_a_sampler_never_draws_a_class_whose_log_probability_is_minus_infinity():
+    # log(softmax) underflows to -inf for a far-behind logit; as the logits of a sampler it
+    # is a probability of exactly 0: never drawn, and the draws are integers (no gradient).
+    logits = tf.constant([[0.0, -200.0, 1.0]] * 64)
+    log_prob = tf.math.log(tf.nn.softmax(logits))
+    assert np.isneginf(log_prob.numpy()[:, 1]).all()
+    draws = tf.random.categorical(log_prob, 500, seed=1).numpy()
+    assert draws.dtype.kind == "i" and set(np.unique(draws)) == {0, 2}
+    assert set(np.unique(tf.random.categorical(log_prob, 500, seed=2).numpy())) == {0, 2}

@@ -62,6 +62,10 @@ STOPPED = none("after stop_gradient")
 ASSIGNED = none("assigned to a variable")
 CUSTOM = none("under @tf.custom_gradient")
 IN_TEST = none("in a test")
+# The logits of a categorical sampler: integer draws (no gradient), and a logit of -inf is a
+# probability of exactly 0, which the sampler honours.
+SAMPLED = none("only the logits of a sampler")
+_SAMPLERS = frozenset({"multinomial", "categorical", "stateless_categorical"})
 
 # -- what calls do with their arguments ----------------------------------------------------
 # Method names: objectives (argument 0 or the keyword), and where other arguments go.
@@ -148,6 +152,8 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
     if qualified.startswith(("numpy.", "math.")):
         return NUMPY
     if tensorflow or (not qualified and last in ("cast", "argmax")):
+        if last in _SAMPLERS and (position == 0 or keyword == "logits"):
+            return SAMPLED
         if last in _CUT_FUNCTIONS:
             return CUT
         if last == "cast" and (position == 0 or keyword == "x"):
