@@ -1,8 +1,8 @@
 """Code that nothing in the checked folders calls: a gate finding there is not reported.
 
 A scan of a folder that holds a program (a ``__main__`` block or module, absl's
-``app.run``, a notebook, a script that trains at module level) sees what runs. A top-level function or class whose name appears
-nowhere in the folder's Python files and notebooks but in its own definitions (a call, an
+``app.run``, a notebook, a script that trains at module level) sees what runs. A top-level
+function or class whose name appears nowhere in the folder's Python files and notebooks but in its own definitions (a call, an
 import, a string or a comment anywhere counts as a use; tests count, skipped or not) never
 runs when the project trains, so a hazard in it cannot make that training NaN: research
 code keeps many such leftovers (an unused metric, a loss no script selects, a class never
