@@ -2,11 +2,11 @@
 
 A scan of a folder that holds a program (a ``__main__`` block or module, absl's
 ``app.run``, a notebook, a script that trains at module level) sees what runs. A top-level
-function or class whose name appears nowhere in the folder's Python files and notebooks but in its own definitions (a call, an
-import, a string or a comment anywhere counts as a use; tests count, skipped or not) never
-runs when the project trains, so a hazard in it cannot make that training NaN: research
-code keeps many such leftovers (an unused metric, a loss no script selects, a class never
-built).
+function or class whose name appears nowhere in the folder's Python files and notebooks
+but in its own definitions (a call, an import, a string or a comment anywhere counts as a
+use; tests count, skipped or not) never runs when the project trains, so a hazard in it
+cannot make that training NaN: research code keeps many such leftovers (an unused metric,
+a loss no script selects, a class never built).
 
 What stays reported: every finding of a folder of definitions alone (a library, a
 snippet: its callers are elsewhere), files named on the command line (a pre-commit run and
