@@ -348,7 +348,11 @@ class Sites:
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
             if func.__class__ is cst.Attribute and func.attr.value in METHODS:
-                self.add(call, METHODS[func.attr.value], func.value)
+                # `x.std()`, `x.std(0)`: a method of the value; `backend.log(x)`: a module's
+                # function of its first argument.
+                first = next((arg.value for arg in call.args if arg.keyword is None), None)
+                method = first is None or first.__class__ in (cst.Integer, cst.UnaryOperation)
+                self.add(call, METHODS[func.attr.value], func.value if method else first)
             elif func.__class__ is cst.Attribute and func.attr.value == "astype":
                 self._cast(call, func.value, _keyword(call, "dtype") or (
                     call.args[0].value if call.args else None))

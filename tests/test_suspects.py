@@ -409,3 +409,12 @@ def test_a_constant_cast_to_a_variable_dtype_is_no_suspect_and_marks_no_other():
               "    three = 3.0\n"
               "    return y, tf.cast(three * three, dtype)\n")
     assert [(s.line, s.code) for s in suspects(source)] == [(5, "NAN102")]
+
+
+def test_a_log_of_a_module_nanlint_does_not_know_names_its_argument():
+    # `x.std()` is a method of the value; `backend.log(p)` is a function of its argument.
+    source = ("import tensorflow as tf\nfrom . import mybackend as B\n\n\n"
+              "def loss(y_true, y_pred):\n"
+              "    spread = y_pred.std(0)\n    return B.log(y_pred) + spread\n")
+    messages = sorted(f.message.split(":")[0] for f in suspects(source))
+    assert messages == ["log of `y_pred`", "standard deviation of `y_pred`"], messages

@@ -24,6 +24,9 @@ ScopeNode = Union[cst.Module, cst.FunctionDef, cst.ClassDef, cst.Lambda]
 
 # Statement order used for "after everything": closures and module names seen from functions.
 END = 1 << 60
+# The modules conventional aliases stand for, where a package imports its own module under
+# one (`from . import backend as K`).
+CONVENTIONAL_ALIASES = {"K": "keras.backend", "tf": "tensorflow", "np": "numpy"}
 
 
 @dataclass
@@ -292,7 +295,16 @@ class _Indexer:
                     head = dotted.split(".", 1)[0]
                     self._bind(head, Binding("import", index, qualified=head))
         elif isinstance(small, cst.ImportFrom):
-            if small.relative or small.module is None or isinstance(small.names, cst.ImportStar):
+            if isinstance(small.names, cst.ImportStar):
+                return
+            if small.relative or small.module is None:
+                # A package's own module under a conventional alias (`from . import backend
+                # as K` in a Keras-like package) is the module the alias stands for.
+                for alias in small.names:
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        conventional = CONVENTIONAL_ALIASES.get(alias.asname.name.value)
+                        if conventional is not None:
+                            self._target(alias.asname.name, index, None, qualified=conventional)
                 return
             module = _dotted(small.module)
             for alias in small.names:
