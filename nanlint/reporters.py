@@ -40,6 +40,7 @@ class Scan:
     findings: List[Finding]
     files: List[str] = field(default_factory=list)  # display paths, in order
     baselined: int = 0  # findings hidden by --baseline
+    uncalled: int = 0  # findings in code nothing in the checked folders calls (not shown)
     baseline: Optional[str] = None  # the baseline file, if one was used
     fixed: int = 0  # findings removed by --fix, by their own fix
     carried: int = 0  # findings without a fix of their own that the fixes removed too
@@ -63,6 +64,8 @@ def report_json(scan: Scan, stream: IO[str], quiet: bool = False) -> None:
     }
     if scan.baseline is not None:
         document["suppressed_by_baseline"] = scan.baselined
+    if scan.uncalled:
+        document["in_uncalled_code"] = scan.uncalled
     _dump(document, stream)
 
 
@@ -176,6 +179,10 @@ def summary(scan: Scan) -> str:
     if scan.baseline is not None:
         noun = "finding" if scan.baselined == 1 else "findings"
         text += f" {scan.baselined} {noun} suppressed by the baseline ({scan.baseline})."
+    if scan.uncalled:
+        noun = "finding" if scan.uncalled == 1 else "findings"
+        text += (f" {scan.uncalled} {noun} in code nothing calls not shown "
+                 "(`include-uncalled: true` shows them).")
     fixes = fix_summary(findings, scan.fixed, scan.unsafe_shown, scan.carried)
     return f"{text} {fixes}" if fixes else text
 

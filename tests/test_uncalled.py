@@ -117,3 +117,15 @@ def test_the_setting_keeps_everything(tmp_path):
     (tmp_path / ".nanlint.yaml").write_text("include-uncalled: 1\n", encoding="utf-8")
     bad = run_cli("check", ".", cwd=tmp_path)
     assert bad.returncode == 2 and "include-uncalled" in bad.stderr
+
+
+def test_the_summary_says_how_many_were_left_out(tmp_path):
+    _project(tmp_path)
+    text = run_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert "2 findings in code nothing calls not shown" in text.stdout
+    document = json.loads(run_cli("check", "--no-cache", "--format", "json", ".",
+                                  cwd=tmp_path).stdout)
+    assert document["in_uncalled_code"] == 2
+    named = json.loads(run_cli("check", "--no-cache", "--format", "json", "metrics.py",
+                               cwd=tmp_path).stdout)
+    assert "in_uncalled_code" not in named

@@ -110,9 +110,13 @@ def _check_paths(args: argparse.Namespace) -> int:
     if not stdin:
         from nanlint.uncalled import drop_uncalled
 
+        found = len(outcome.findings)
         outcome.findings = drop_uncalled(outcome.findings,
                                          [Path(p) for p in args.paths or ["."]
                                           if Path(p).is_dir()], config)
+        uncalled = found - len(outcome.findings)
+    else:
+        uncalled = 0
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     crashed = any(f.name == "internal-error" for f in findings)
     if args.write_baseline is not None:
@@ -126,7 +130,7 @@ def _check_paths(args: argparse.Namespace) -> int:
         return EXIT_ERROR if crashed else EXIT_CLEAN
     scan = Scan(findings, displayed, fixed=outcome.fixed, carried=outcome.carried,
                 unsafe_shown=args.unsafe_fixes,
-                fixed_codes=outcome.fixed_codes if args.show_fixes else {})
+                fixed_codes=outcome.fixed_codes if args.show_fixes else {}, uncalled=uncalled)
     if recorded is not None:
         scan.findings, scan.baselined = baseline.apply(args.baseline, recorded, findings)
         scan.baseline = str(args.baseline)
