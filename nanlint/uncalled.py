@@ -48,6 +48,7 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
     roots = [os.path.abspath(folder) for folder in folders]
     enclosing: Dict[int, List[str]] = {}
     lines: Dict[str, List[str]] = {}
+    packages: Dict[Optional[Path], bool] = {}  # configuration root -> an installable package
     for index, finding in enumerate(findings):
         path = os.path.abspath(finding.path)
         if (finding.cell is not None or finding.code.startswith("NAN0")
@@ -58,7 +59,10 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
             continue
         if path not in lines:
             lines[path] = _lines(path)
-        packaged = _packaged(config, folders)
+        root = getattr(config, "root", None)
+        if root not in packages:
+            packages[root] = _packaged(root, folders)
+        packaged = packages[root]
         names = [name for name in definitions_at(lines[path], finding.line)
                  if not (packaged and not name.startswith("_"))]
         if names:
@@ -153,10 +157,9 @@ def _lines(path: str) -> List[str]:
         return []
 
 
-def _packaged(config, folders: Sequence[Path]) -> bool:
+def _packaged(root: Optional[Path], folders: Sequence[Path]) -> bool:
     """Whether the project is an installable package: its public names are an API."""
     places = {Path(folder) for folder in folders}
-    root = getattr(config, "root", None)
     if root is not None:
         places.add(Path(root))
     for place in places:
