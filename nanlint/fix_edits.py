@@ -71,7 +71,7 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
     for old, new in fix.replacements:
         wrapped, code = False, None
         if alone and isinstance(new, cst.CSTNode):
-            code = generated(new, module)
+            code = analysis.code(new)  # the rule's help line often showed it already
             fitted = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
                                   None if in_notebook else analysis.settings.line_length, code)
             wrapped = fitted[0] is not old or fitted[1] is not new

@@ -22,7 +22,7 @@ from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
-from nanlint.analysis.tree import names_in, terms
+from nanlint.analysis.tree import children, names_in, terms
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
@@ -503,7 +503,7 @@ def _module_names(node: cst.CSTNode, kept: Optional[cst.CSTNode] = None):
         if head.__class__ is cst.Name:
             yield head.value
             return
-    for child in node.children:
+    for child in children(node):  # libcst's ``node.children`` rebuilds the node to list them
         yield from _module_names(child, kept)
 
 
