@@ -190,5 +190,6 @@ def dotted_code(node: cst.CSTNode) -> Optional[str]:
 
 def _tight(dot: cst.Dot) -> bool:
     """A dot with no space, comment or line break around it."""
-    return all(side.__class__ is cst.SimpleWhitespace and not side.value
-               for side in (dot.whitespace_before, dot.whitespace_after))
+    before, after = dot.whitespace_before, dot.whitespace_after
+    return (before.__class__ is cst.SimpleWhitespace and not before.value
+            and after.__class__ is cst.SimpleWhitespace and not after.value)
