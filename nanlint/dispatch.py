@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis
-from nanlint.analysis.tree import child_fields, children
+from nanlint.analysis.tree import LEAVES, children
 from nanlint.options import LintOptions
 from nanlint.rule import Report, Rule
 
@@ -53,10 +53,9 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     """
     stack: List[Any] = [module]
     boundaries = boundaries if boundaries is not None else {}
-    # Leaves nothing is run at (names, numbers, strings: nearly half the nodes of a module):
-    # popped and left at once.
-    inert = frozenset(kind for kind, fields in _LEAF_CLASSES.items()
-                      if not fields and kind not in visit and kind not in leave)
+    # Leaves nothing is run at (names, numbers, strings: nearly half the nodes of a module,
+    # and `pass`, `break` when no handler takes statements): popped and left at once.
+    inert = frozenset(kind for kind in LEAVES if kind not in visit and kind not in leave)
     while stack:
         item = stack.pop()
         if item.__class__ in inert:
@@ -92,11 +91,6 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
         below = children(item) if node_type is not cst.If else _live_arms(item)
         below.reverse()
         stack.extend(below)
-
-
-# Expression classes with no child that holds code, as ``children`` sees them.
-_LEAF_CLASSES = {kind: child_fields(kind) for kind in (
-    cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)}
 
 
 def _live_arms(node: cst.If) -> List[cst.CSTNode]:

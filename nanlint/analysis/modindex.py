@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.defuse import GUARDS, Unit
-from nanlint.analysis.tree import children, last_name
+from nanlint.analysis.tree import LEAVES, children, last_name
 
 
 @dataclass
@@ -48,6 +48,7 @@ class ModuleIndex:
         stack: List[Tuple[cst.CSTNode, Optional[Unit], Optional[cst.ClassDef]]] = [
             (module, module, None)]
         push = stack.append
+        leaves = LEAVES
         while stack:
             node, unit, cls = stack.pop()
             below = children(node)
@@ -68,20 +69,38 @@ class ModuleIndex:
             elif kind is cst.Param:
                 read = {id(node.default): (unit, cls)} if node.default is not None else {}
             elif kind is cst.Attribute or kind is cst.Arg:  # the value is read, not the names
+                value = node.value
                 if kind is cst.Arg:
                     self._keyword(node)
-                elif node.value.__class__ is cst.Name and node.value.value == "self":
+                elif value.__class__ is cst.Name and value.value == "self":
                     self._attribute_read(node, unit)
-                read = {id(node.value): (unit, cls)}
+                for child in below:
+                    parents[id(child)] = node
+                    if child is not value:  # the attribute's name, the keyword
+                        if child.__class__ not in leaves:
+                            push((child, None, None))
+                    elif child.__class__ is cst.Name:
+                        references[child.value] = references.get(child.value, 0) + 1
+                    elif child.__class__ not in leaves:
+                        push((child, unit, cls))
+                continue
             elif kind is cst.Call:
                 self._call(node, unit)
+            if read is None:  # (most nodes: the loop below without its lookups)
+                for child in below:
+                    parents[id(child)] = node
+                    kind = child.__class__
+                    if kind is cst.Name:
+                        references[child.value] = references.get(child.value, 0) + 1
+                    elif kind not in leaves:  # a leaf has no children to note
+                        push((child, unit, cls))
+                continue
             for child in below:
                 parents[id(child)] = node
-                child_unit, child_cls = (unit, cls) if read is None else read.get(
-                    id(child), (None, None))
+                child_unit, child_cls = read.get(id(child), (None, None))
                 if child_unit is not None and child.__class__ is cst.Name:
                     references[child.value] = references.get(child.value, 0) + 1
-                else:
+                elif child.__class__ not in leaves:
                     push((child, child_unit, child_cls))
 
     def _call(self, node: cst.Call, unit: Unit) -> None:

@@ -52,6 +52,13 @@ def child_fields(node_type: type) -> Tuple[str, ...]:
     return fields
 
 
+# The node classes with no child that holds code (names, numbers, strings, `pass`, ...):
+# walks that only go down need not visit them.
+LEAVES = frozenset(kind for kind in vars(cst).values()
+                   if isinstance(kind, type) and issubclass(kind, cst.CSTNode)
+                   and dataclasses.is_dataclass(kind) and not child_fields(kind))
+
+
 def is_node(value: object) -> bool:
     kind = value.__class__
     known = _IS_NODE.get(kind)
