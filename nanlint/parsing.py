@@ -207,9 +207,12 @@ def slow_to_parse(tree: ast.Module, lines: List[str]) -> bool:
 def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt, bool]]:
     """The statements of ``LONG_STATEMENT`` characters or more (of a compound statement, its
     header), in the order of the file, each with whether it is a simple statement: measured
-    on Python's own tree."""
+    on Python's own tree (once: the parse asks, then the engine; kept on the tree)."""
     if len(lines) and sum(map(len, lines)) < LONG_STATEMENT:
         return []
+    known = getattr(tree, "_nanlint_long_statements", None)
+    if known is not None:
+        return known
     offsets = [0]
     offsets.extend(itertools.accumulate(len(line) + 1 for line in lines))
     statements = list(tree.body)
@@ -230,7 +233,9 @@ def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt,
             end = offsets[statement.end_lineno - 1] + statement.end_col_offset
         if end - start >= LONG_STATEMENT:
             found.append((start, statement, not inner))
-    return [(statement, leaf) for _, statement, leaf in sorted(found, key=lambda f: f[0])]
+    long = [(statement, leaf) for _, statement, leaf in sorted(found, key=lambda f: f[0])]
+    tree._nanlint_long_statements = long  # type: ignore[attr-defined]
+    return long
 
 
 # -- files Python 3 refuses ------------------------------------------------------------------
