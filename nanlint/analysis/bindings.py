@@ -163,14 +163,14 @@ class Bindings:
         the module excluded) at the innermost of ``statements`` that scope orders."""
         scope = self.module_scope
         cls = None
-        for node in scopes:
-            if isinstance(node, cst.ClassDef):
+        for node in scopes:  # (exact classes: no ABC isinstance)
+            if node.__class__ is cst.ClassDef:
                 scope = self._scope_for(node, scope)
                 cls = node
             else:
                 # Methods see the enclosing scope of their class, not the class body.
-                parent = scope.parent if isinstance(scope.node, cst.ClassDef) else scope
-                scope = self._scope_for(node, parent, cls if isinstance(node, cst.FunctionDef)
+                parent = scope.parent if scope.node.__class__ is cst.ClassDef else scope
+                scope = self._scope_for(node, parent, cls if node.__class__ is cst.FunctionDef
                                         else None)
                 cls = None
         statement = None
@@ -277,9 +277,10 @@ class Bindings:
                         depth: int) -> Optional[Callee]:
         if depth > 8:
             return None
-        if isinstance(func, cst.Call):
+        kind = func.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Call:
             return self._made_callee(func, scope, index, depth)
-        if isinstance(func, cst.Lambda):  # passed as an argument: `apply(lambda v: ..., x)`
+        if kind is cst.Lambda:  # passed as an argument: `apply(lambda v: ..., x)`
             return Callee("lambda", node=func, scope=scope)
         parts = dotted_parts(func)
         if parts is None:

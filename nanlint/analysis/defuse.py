@@ -219,22 +219,23 @@ class Body:
             self._branches(env, [case.body for case in statement.cases] + [None])
 
     def _small(self, small: cst.BaseSmallStatement, env: Env) -> None:
-        if isinstance(small, cst.Assign):
+        kind = small.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Assign:
             self._expression(small.value, env, small)
             for target in small.targets:
                 self._bind(target.target, env, small)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 self._expression(small.value, env, small)
                 self._bind(small.target, env, small)
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             self._expression(small.value, env, small)
             self._expression(small.target, env, small)  # the old value is read
-            if isinstance(small.target, cst.Name):
+            if small.target.__class__ is cst.Name:
                 self._define(small.target, env)
-        elif isinstance(small, (cst.Global, cst.Nonlocal)):
+        elif kind is cst.Global or kind is cst.Nonlocal:
             self.globals.update(item.name.value for item in small.names)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+        elif kind is cst.Import or kind is cst.ImportFrom:
             return
         else:  # Expr, Return, Assert, Raise, Del
             for child in children(small):

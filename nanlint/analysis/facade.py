@@ -24,7 +24,7 @@ from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value, replace
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
-from nanlint.analysis.tree import descendants, last_name, names_in, terms
+from nanlint.analysis.tree import descendants, is_a, last_name, names_in, terms
 from nanlint.analysis.sinks import NONE, Reach
 from nanlint.optable import Op
 
@@ -37,6 +37,7 @@ def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
                  for glob in sorted(globs))
 
 
+_STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 _GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 
@@ -176,8 +177,7 @@ class Analysis(Expressions):
         return None
 
     def _enclosing_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        while node is not None and not isinstance(
-                node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+        while node is not None and not is_a(node, _STATEMENTS):
             node = self.parent(node)
         return node
 
@@ -440,7 +440,7 @@ class Analysis(Expressions):
         (only metrics, summaries, logs, assertions, comparisons, a cut)."""
         if node is not None:
             return self.reach(node).gradient
-        return not any(isinstance(scope, cst.FunctionDef) and self._no_gradient_re.search(
+        return not any(scope.__class__ is cst.FunctionDef and self._no_gradient_re.search(
             scope.name.value) for scope in self.cursor.scopes)
 
     # -- definitions and uses of the traversal's function (or the module's own code) -------
@@ -468,7 +468,7 @@ class Analysis(Expressions):
     def _unit(self) -> Unit:
         """The function the traversal is in (the module at its top level)."""
         for node in reversed(self.cursor.scopes):
-            if isinstance(node, cst.FunctionDef):
+            if node.__class__ is cst.FunctionDef:
                 return node
         return self.module
 

@@ -107,9 +107,10 @@ class ModuleIndex:
         func = node.func
         if last_name(func) in GUARDS:
             self.assertions = True
-        if isinstance(func, cst.Name):
+        kind = func.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Name:
             self.calls.setdefault(func.value, []).append((node, unit))
-        elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+        elif (kind is cst.Attribute and func.value.__class__ is cst.Name
               and func.value.value in ("self", "cls")):
             self.method_calls.setdefault(func.attr.value, []).append((node, unit))
 

@@ -405,10 +405,10 @@ def _dotted(node: cst.BaseExpression) -> str:
 def dotted_parts(node: cst.BaseExpression) -> Optional[List[str]]:
     """``tf.math.log`` → ``["tf", "math", "log"]``; None if it is not a plain dotted name."""
     parts: List[str] = []
-    while isinstance(node, cst.Attribute):
+    while node.__class__ is cst.Attribute:  # (exact classes: no ABC isinstance)
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if node.__class__ is not cst.Name:
         return None
     parts.append(node.value)
     parts.reverse()

@@ -125,9 +125,10 @@ def terms(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
 
 def last_name(func: cst.BaseExpression) -> str:
     """``h`` for ``f.g.h`` and for ``h``; "" for anything else (a call's callee)."""
-    if isinstance(func, cst.Attribute):
+    kind = func.__class__  # exact classes: isinstance goes through the ABC machinery
+    if kind is cst.Attribute:
         return func.attr.value
-    return func.value if isinstance(func, cst.Name) else ""
+    return func.value if kind is cst.Name else ""
 
 
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
