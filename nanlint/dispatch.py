@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis
-from nanlint.analysis.tree import LEAVES, children
+from nanlint.analysis.tree import children, is_leaf
 from nanlint.options import LintOptions
 from nanlint.rule import Report, Rule
 
@@ -55,10 +55,14 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     boundaries = boundaries if boundaries is not None else {}
     # Leaves nothing is run at (names, numbers, strings: nearly half the nodes of a module,
     # and `pass`, `break` when no handler takes statements): popped and left at once.
-    inert = frozenset(kind for kind in LEAVES if kind not in visit and kind not in leave)
+    inert: Dict[type, bool] = {tuple: False}  # (a tuple marks a node to leave)
     while stack:
         item = stack.pop()
-        if item.__class__ in inert:
+        quiet = inert.get(item.__class__)
+        if quiet is None:
+            kind = item.__class__
+            quiet = inert[kind] = is_leaf(kind) and kind not in visit and kind not in leave
+        if quiet:
             boundary = boundaries.get(id(item)) if boundaries else None
             if boundary is not None:  # (a lambda's body, an iterable: a name)
                 boundary[0]()

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.defuse import GUARDS, Unit
-from nanlint.analysis.tree import LEAVES, children, last_name
+from nanlint.analysis.tree import LEAF, children, is_leaf, last_name
 
 
 @dataclass
@@ -48,7 +48,7 @@ class ModuleIndex:
         stack: List[Tuple[cst.CSTNode, Optional[Unit], Optional[cst.ClassDef]]] = [
             (module, module, None)]
         push = stack.append
-        leaves = LEAVES
+        leaf = LEAF
         while stack:
             node, unit, cls = stack.pop()
             below = children(node)
@@ -76,12 +76,13 @@ class ModuleIndex:
                     self._attribute_read(node, unit)
                 for child in below:
                     parents[id(child)] = node
+                    kind = child.__class__
                     if child is not value:  # the attribute's name, the keyword
-                        if child.__class__ not in leaves:
+                        if not leaf.get(kind, True) or not is_leaf(kind):
                             push((child, None, None))
-                    elif child.__class__ is cst.Name:
+                    elif kind is cst.Name:
                         references[child.value] = references.get(child.value, 0) + 1
-                    elif child.__class__ not in leaves:
+                    elif not leaf.get(kind, True) or not is_leaf(kind):
                         push((child, unit, cls))
                 continue
             elif kind is cst.Call:
@@ -92,7 +93,7 @@ class ModuleIndex:
                     kind = child.__class__
                     if kind is cst.Name:
                         references[child.value] = references.get(child.value, 0) + 1
-                    elif kind not in leaves:  # a leaf has no children to note
+                    elif not leaf.get(kind, True) or not is_leaf(kind):  # a leaf has no children
                         push((child, unit, cls))
                 continue
             for child in below:
@@ -100,7 +101,7 @@ class ModuleIndex:
                 child_unit, child_cls = read.get(id(child), (None, None))
                 if child_unit is not None and child.__class__ is cst.Name:
                     references[child.value] = references.get(child.value, 0) + 1
-                elif child.__class__ not in leaves:
+                elif not leaf.get(child.__class__, True) or not is_leaf(child.__class__):
                     push((child, child_unit, child_cls))
 
     def _call(self, node: cst.Call, unit: Unit) -> None:

@@ -52,11 +52,17 @@ def child_fields(node_type: type) -> Tuple[str, ...]:
     return fields
 
 
-# The node classes with no child that holds code (names, numbers, strings, `pass`, ...):
-# walks that only go down need not visit them.
-LEAVES = frozenset(kind for kind in vars(cst).values()
-                   if isinstance(kind, type) and issubclass(kind, cst.CSTNode)
-                   and dataclasses.is_dataclass(kind) and not child_fields(kind))
+# class -> whether it is a leaf, a node class with no child that holds code (names, numbers,
+# strings, `pass`): walks that only go down need not visit one.
+LEAF: Dict[type, bool] = {}
+
+
+def is_leaf(node_type: type) -> bool:
+    """Whether nodes of this class have no child that holds code (remembered by class)."""
+    known = LEAF.get(node_type)
+    if known is None:
+        known = LEAF[node_type] = not child_fields(node_type)
+    return known
 
 
 def is_node(value: object) -> bool:
