@@ -17,6 +17,7 @@ FAMILIES = {
 }
 SUM_NAMES = ("reduce_sum", "sum")
 FIT_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
+_CHECKED_METHODS = FIT_METHODS | {"run", "apply_gradients"}  # the calls visit_Call looks into
 # Why a rate above the family's limit diverges whatever the data.
 WHY = {
     "sgd": "a step of {lr:g} x the gradient overshoots even on standardized inputs, where a "
@@ -170,14 +171,16 @@ class LargeLearningRate(Rule):
         self._judged: Set[int] = set()  # optimizers already reported at a training step
 
     def visit_Call(self, node: cst.Call) -> None:
+        op = self.analysis.op_of(node)
+        optimizer = op is not None and "optimizer" in op.tags
+        func = node.func
+        if not optimizer and (func.__class__ is not cst.Attribute
+                              or func.attr.value not in _CHECKED_METHODS):
+            return  # (the cheap questions first: most calls are none of these)
         if not self.analysis.gradient_may_flow():
             return  # a test builds optimizers to check their API
-        op = self.analysis.op_of(node)
-        if op is not None and "optimizer" in op.tags:
+        if optimizer:
             self._check_optimizer(node, op)
-            return
-        func = node.func
-        if not isinstance(func, cst.Attribute):
             return
         method = func.attr.value
         if method == "run":
