@@ -427,7 +427,10 @@ class Bindings:
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (from the module's index)."""
-        return self.module_index().parents.get(id(node))
+        index = self._index
+        if index is None:
+            index = self.module_index()
+        return index.parents.get(id(node))
 
 
 def _element_paths(target: cst.BaseExpression, iterable: cst.BaseExpression,

@@ -292,6 +292,8 @@ class Body:
         """``tf.debugging.assert_positive(x)``, ``assert_greater(x, 0)``: from here on,
         ``x`` is known to be positive (a statement or a control dependency)."""
         last = last_name(call.func)
+        if last not in GUARDS:
+            return  # (nearly every call: no list of its arguments made)
         kind = _ASSERTIONS.get(last)
         args = [arg.value for arg in call.args if arg.keyword is None]
         if last in ("assert_greater", "assert_greater_equal") and len(args) == 2 and (

@@ -38,6 +38,7 @@ def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
 
 
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
+_UNASKED = object()  # op_of's answer for a call not asked about yet (None: no op)
 _GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 
@@ -166,9 +167,11 @@ class Analysis(Expressions):
         0: a class never predicted), unless one of them is shown positive."""
         if numerator is None:
             return None
-        parts = descendants(numerator)
         summed = terms(denominator)
-        if len(summed) > 1 and all(any(p.deep_equals(t) for p in parts) for t in summed) and (
+        if len(summed) < 2:
+            return None  # (no sum: the numerator's nodes are not listed)
+        parts = descendants(numerator)
+        if all(any(p.deep_equals(t) for p in parts) for t in summed) and (
                 not any(self.value(t).positive or (self.value(t).origin or "").startswith("np.")
                         for t in summed)):
             return Evidence(denominator, "the sum `{src}` of the numerator's own factors",
@@ -203,8 +206,9 @@ class Analysis(Expressions):
         """The canonical TF/Keras op a call invokes, or None (asked by every rule for every
         call: answered once per call)."""
         key = id(call)
-        if key in self._ops:
-            return self._ops[key]
+        known = self._ops.get(key, _UNASKED)
+        if known is not _UNASKED:
+            return known
         func = call.func
         last = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else None)
