@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.defuse import GUARDS, Unit
-from nanlint.analysis.tree import LEAF, children, is_leaf, last_name
+from nanlint.analysis.tree import FIELDS, IS_NODE, LEAF, children, is_leaf, last_name
 
 
 @dataclass
@@ -49,12 +49,29 @@ class ModuleIndex:
             (module, module, None)]
         push = stack.append
         leaf = LEAF
+        fields_of, is_node = FIELDS, IS_NODE
         while stack:
             node, unit, cls = stack.pop()
-            below = children(node)
+            kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
+            fields = fields_of.get(kind)
+            if fields is None:
+                below = children(node)
+            else:  # ``children``, inlined: it runs for every node of the module
+                below = []
+                for name in fields:
+                    child = getattr(node, name)
+                    child_kind = child.__class__
+                    if child_kind is tuple or child_kind is list:
+                        below.extend(child)
+                    else:
+                        flag = is_node.get(child_kind)
+                        if flag:
+                            below.append(child)
+                        elif flag is None:  # a class not met yet: ``children`` learns it
+                            below = children(node)
+                            break
             if not below:
                 continue
-            kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
             # The children read, with their unit and class; None: all of them, as this node.
             read: Optional[Dict[int, Tuple[Unit, Optional[cst.ClassDef]]]] = None
             if unit is None or kind is cst.Import or kind is cst.ImportFrom:

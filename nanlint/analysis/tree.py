@@ -21,10 +21,10 @@ _SKIPPED_FIELDS = frozenset({
     "footer", "newline", "equal", "colon", "dot", "star", "arrow", "asynchronous", "operator",
     "trailing_whitespace", "indent", "lbracket", "rbracket", "lbrace", "rbrace", "comment",
 })
-_FIELDS: Dict[type, Tuple[str, ...]] = {}
+FIELDS: Dict[type, Tuple[str, ...]] = {}  # class -> its ``child_fields``, once known
 # class -> whether it is a CSTNode: ``isinstance`` against libcst's abstract base classes
 # goes through the ABC machinery, and the walks ask it for every field of every node.
-_IS_NODE: Dict[type, bool] = {}
+IS_NODE: Dict[type, bool] = {}
 
 
 _SUBCLASS: Dict[Tuple[type, Any], bool] = {}
@@ -43,9 +43,9 @@ def is_a(node: object, classes: Any) -> bool:
 def child_fields(node_type: type) -> Tuple[str, ...]:
     """The fields of a node class that can hold code (not a name's or a literal's text:
     half the nodes of a module are such leaves, and have none)."""
-    fields = _FIELDS.get(node_type)
+    fields = FIELDS.get(node_type)
     if fields is None:
-        fields = _FIELDS[node_type] = tuple(
+        fields = FIELDS[node_type] = tuple(
             f.name for f in dataclasses.fields(node_type)
             if f.name not in _SKIPPED_FIELDS and "whitespace" not in f.name
             and f.type is not str)
@@ -67,19 +67,19 @@ def is_leaf(node_type: type) -> bool:
 
 def is_node(value: object) -> bool:
     kind = value.__class__
-    known = _IS_NODE.get(kind)
+    known = IS_NODE.get(kind)
     if known is None:
-        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+        known = IS_NODE[kind] = issubclass(kind, cst.CSTNode)
     return known
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The child nodes that hold code, in source order."""
     found: List[cst.CSTNode] = []
-    fields = _FIELDS.get(node.__class__)
+    fields = FIELDS.get(node.__class__)
     if fields is None:
         fields = child_fields(node.__class__)
-    known = _IS_NODE
+    known = IS_NODE
     for name in fields:
         child = getattr(node, name)
         kind = child.__class__
