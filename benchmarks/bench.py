@@ -3,9 +3,11 @@
     python benchmarks/bench.py CORPUS [--jobs N] [--runs 5]
 
 CORPUS is a folder of Python source; the reference is the source of the pip-installed keras
-package:
+package, copied out of the virtual environment first (a venv inside a git checkout is
+git-ignored, so a scan there checks nothing):
 
-    python benchmarks/bench.py "$(python -c 'import keras, os; print(os.path.dirname(keras.__file__))')"
+    cp -r "$(python -c 'import keras, os; print(os.path.dirname(keras.__file__))')" /tmp/keras
+    python benchmarks/bench.py /tmp/keras
 
 Each measurement is a whole process, timed from outside. ``--runs`` rounds each measure
 everything once, in turn; a figure is the median of its runs, and a ratio the median of the
