@@ -28,11 +28,10 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
 
+from nanlint.discovery import SKIPPED_FOLDERS
 from nanlint.finding import Finding
 
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
-_SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__",
-                              ".nanlint_cache", ".tox", ".nox", ".mypy_cache"})
 # A program: a `__main__` block or module, absl's `app.run`, a notebook's cells, a script
 # (a `with`, `for` or `while` at module level, or a model trained or run there).
 _RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"|^(?:with|for|while)\b"
@@ -135,7 +134,7 @@ def _texts(roots: Sequence[str]) -> Iterable[str]:
     seen: Set[str] = set()
     for root in roots:
         for folder, subfolders, files in os.walk(root):
-            subfolders[:] = [sub for sub in subfolders if sub not in _SKIPPED_FOLDERS
+            subfolders[:] = [sub for sub in subfolders if sub not in SKIPPED_FOLDERS
                              and not os.path.isfile(os.path.join(folder, sub, "pyvenv.cfg"))]
             for file in files:
                 if file.endswith((".py", ".pyi", ".ipynb")):
