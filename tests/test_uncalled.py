@@ -129,3 +129,12 @@ def test_the_summary_says_how_many_were_left_out(tmp_path):
     named = json.loads(run_cli("check", "--no-cache", "--format", "json", "metrics.py",
                                cwd=tmp_path).stdout)
     assert "in_uncalled_code" not in named
+
+
+def test_the_hunt_lists_what_nothing_calls(tmp_path):
+    _project(tmp_path)
+    result = run_cli("suspects", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = {s["line"] for s in json.loads(result.stdout)["suspects"]
+             if s["path"].endswith("metrics.py")}
+    assert {6, 10, 15} <= lines
