@@ -62,7 +62,7 @@ def _spec(lines: Sequence[str]) -> pathspec.PathSpec:
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-def _is_virtualenv(folder: Path) -> bool:
+def is_virtualenv(folder: Path) -> bool:
     return (folder / "pyvenv.cfg").is_file()
 
 
@@ -176,7 +176,7 @@ def _walk(top: Path, excluded: _Excluder, respect_gitignore: bool) -> Iterator[P
             except OSError:
                 continue
             if is_dir:
-                if entry.name in SKIPPED_FOLDERS or _is_virtualenv(path):
+                if entry.name in SKIPPED_FOLDERS or is_virtualenv(path):
                     continue
                 if rules is not None and rules.ignored(resolved_path, True):
                     continue

@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
 
-from nanlint.discovery import SKIPPED_FOLDERS
+from nanlint.discovery import SKIPPED_FOLDERS, is_virtualenv
 from nanlint.finding import Finding
 
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
@@ -57,7 +57,7 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
         if getattr(config, "include_uncalled", False):
             continue
         if path not in lines:
-            lines[path] = _lines(path)
+            lines[path] = _read(path).splitlines()
         root = getattr(config, "root", None)
         if root not in packages:
             packages[root] = _packaged(root, folders)
@@ -131,29 +131,26 @@ def _referenced(name: str, texts: Iterable[str]) -> bool:
 
 
 def _texts(roots: Sequence[str]) -> Iterable[str]:
+    """The text of every Python file and notebook under ``roots``, in the folders a scan
+    walks (tests included)."""
     seen: Set[str] = set()
     for root in roots:
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = [sub for sub in subfolders if sub not in SKIPPED_FOLDERS
-                             and not os.path.isfile(os.path.join(folder, sub, "pyvenv.cfg"))]
+                             and not is_virtualenv(Path(folder, sub))]
             for file in files:
-                if file.endswith((".py", ".pyi", ".ipynb")):
-                    path = os.path.join(folder, file)
-                    if path not in seen:
-                        seen.add(path)
-                        try:
-                            with open(path, encoding="utf-8", errors="replace") as handle:
-                                yield handle.read()
-                        except OSError:
-                            continue
+                path = os.path.join(folder, file)
+                if file.endswith((".py", ".pyi", ".ipynb")) and path not in seen:
+                    seen.add(path)
+                    yield _read(path)
 
 
-def _lines(path: str) -> List[str]:
+def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read().splitlines()
+            return handle.read()
     except OSError:
-        return []
+        return ""
 
 
 def _packaged(root: Optional[Path], folders: Sequence[Path]) -> bool:

@@ -447,14 +447,14 @@ class _DataWalk:
         if kind is cst.Tuple or kind is cst.List:
             return all(walk(element.value, where) for element in node.elements)
         if kind is cst.Call:
-            if _is_source(analysis, node, where):
-                return True
             func = node.func
+            qualified = analysis.qualified_at(func, where) or ""
+            library = qualified.split(".", 1)[0]
+            if library == "numpy" or (library in ("tensorflow", "keras")
+                                      and qualified.rsplit(".", 1)[-1] in _DATA_SOURCES):
+                return True
             if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
-            qualified = analysis.qualified_at(func, where) or ""
-            if qualified.startswith("numpy."):
-                return True
             if (func.__class__ is cst.Name and func.value in _BUILTINS
                     and analysis.binding(func.value, where) is None):
                 return all(walk(arg.value, where) for arg in node.args)
@@ -464,10 +464,3 @@ class _DataWalk:
             return all(walk(arg.value, where) for arg in node.args)
         return False
 
-
-def _is_source(analysis, expr: cst.BaseExpression, place) -> bool:
-    if not isinstance(expr, cst.Call):
-        return False
-    qualified = analysis.qualified_at(expr.func, place) or ""
-    return (qualified.split(".", 1)[0] in ("tensorflow", "keras")
-            and qualified.rsplit(".", 1)[-1] in _DATA_SOURCES)

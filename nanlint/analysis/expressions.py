@@ -356,10 +356,7 @@ class Expressions(Sites):
         values = []
         self._in_progress.add(key)
         try:
-            for call, where, index, method in sites:
-                argument = argument_expression(name, Activation(
-                    scope, bind_arguments(call, node, method), (where, index),
-                    any(arg.star for arg in call.args)))
+            for call, argument in self._site_arguments(node, name, scope, sites):
                 if argument is None:
                     values.append(UNKNOWN)
                     continue
@@ -374,6 +371,16 @@ class Expressions(Sites):
         if joined == UNKNOWN:  # callers that pass what the file does not show: the name
             joined = self._conventional_parameter(name, scope)
         return _passed_here(joined, scope)
+
+    @staticmethod
+    def _site_arguments(node: cst.FunctionDef, name: str, scope: Scope, sites):
+        """For each call site of ``node``, the argument its parameter ``name`` gets there
+        with the scope and index to resolve it at, or None where the call binds nothing
+        to it."""
+        for call, where, index, method in sites:
+            yield call, argument_expression(name, Activation(
+                scope, bind_arguments(call, node, method), (where, index),
+                any(arg.star for arg in call.args)))
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:

@@ -14,7 +14,6 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.bindings import Callee, Place
-from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments
 from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
                                    origin)
 from nanlint.analysis.defuse import GUARDS, Unit
@@ -409,12 +408,9 @@ class Analysis(Expressions):
         node = place.scope.node
         if not isinstance(node, cst.FunctionDef) or node.name.value in self._escaped:
             return None
-        sites = self._call_sites(node)
         passed = []
-        for call, where, index, method in sites:
-            argument = argument_expression(name, Activation(
-                place.scope, bind_arguments(call, node, method), (where, index),
-                any(arg.star for arg in call.args)))
+        for _, argument in self._site_arguments(node, name, place.scope,
+                                                self._call_sites(node)):
             if argument is None:
                 return None
             expr, (at, at_index) = argument

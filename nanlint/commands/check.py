@@ -107,16 +107,13 @@ def _check_paths(args: argparse.Namespace) -> int:
                                      use_cache=not args.no_cache, advance=advance)
         else:
             outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
+    uncalled = 0  # findings left out as code nothing in the folders given calls
     if not stdin:
         from nanlint.uncalled import drop_uncalled
 
-        found = len(outcome.findings)
-        outcome.findings = drop_uncalled(outcome.findings,
-                                         [Path(p) for p in args.paths or ["."]
-                                          if Path(p).is_dir()], config)
-        uncalled = found - len(outcome.findings)
-    else:
-        uncalled = 0
+        folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
+        kept = drop_uncalled(outcome.findings, folders, config)
+        uncalled, outcome.findings = len(outcome.findings) - len(kept), kept
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
     crashed = any(f.name == "internal-error" for f in findings)
     if args.write_baseline is not None:
