@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Value
-from nanlint.analysis.sinks import Reach
+from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.analysis.tree import descendants, last_name
@@ -47,6 +47,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "rsqrt", "reciprocal square root of", 0.4, zero=True, negative=True),
     Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True,
          gradient=True),
+    # `x ** -0.5`: a division by `x ** 0.5`, inf at 0 in the value itself.
+    Kind("NAN101", "negative-power", "negative power of", 0.4, zero=True),
     Kind("NAN104", "exp", "exp of", 0.2, huge=True),
     Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4, gradient=True),
     Kind("NAN202", "norm", "norm of", 0.3, zero=True, gradient=True),
@@ -133,6 +135,7 @@ GROWS = frozenset({"reduce_sum", "sum", "nansum", "square", "reduce_variance", "
 # Ops that keep their first argument's values: a sum reshaped is still a sum.
 SHAPES = frozenset({"squeeze", "reshape", "expand_dims", "identity", "stop_gradient",
                     "transpose", "cast", "convert_to_tensor"})
+KEEPS = SHAPES | {"array", "asarray", "float32", "float64"}
 
 
 USES = ("definition", "test", "sum", "select", "product")  # a fill's uses, least telling first
@@ -224,6 +227,8 @@ class Sites:
                 and _is_size(operand) else "")
         statements = analysis.cursor.statements
         reach = analysis.gradient_reach(node) if kind.gradient else analysis.reach(node)
+        if kind.gradient and operand is not None and self._integer_cast(operand):
+            reach = none("cast to an integer type")
         self.found.append(Site(node, kind, operand, value, reach,
                                statements[-1] if statements else None, note,
                                self._form(node, kind, operand), rate,
@@ -243,9 +248,7 @@ class Sites:
             return ""
         if self._tested_first(node):
             return "guarded: the expression tests its operand first"
-        expr = operand
-        if expr.__class__ is cst.Name:
-            expr = self.analysis.definition(expr) or expr
+        expr = self._unwrapped(operand)
         if expr.__class__ is cst.Call and self._call_name(expr) in MAXIMA and any(
                 (number := self.analysis.number(arg.value)) is not None and number.value > 0
                 for arg in expr.args):
@@ -265,6 +268,23 @@ class Sites:
                     arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
             return "statistic"
         return ""
+
+    def _integer_cast(self, expr: cst.BaseExpression) -> bool:
+        """`tf.cast(x, tf.int32)`: an integer tensor takes no gradient."""
+        expr = self._unwrapped(expr, 3)
+        return expr.__class__ is cst.Call and self._call_name(expr) in ("cast", "astype") and (
+            integer_dtype(_keyword(expr, "dtype") or (
+                expr.args[-1].value if expr.args else None)))
+
+    def _unwrapped(self, expr: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression:
+        """What a name was assigned, through ops that keep their input's values
+        (`np.array(adj.sum(1))` is a sum)."""
+        if expr.__class__ is cst.Name:
+            expr = self.analysis.definition(expr) or expr
+        if depth < 3 and expr.__class__ is cst.Call and expr.args and (
+                self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
+            return self._unwrapped(expr.args[0].value, depth + 1)
+        return expr
 
     def _of_constants(self, call: cst.Call) -> bool:
         """`np.sqrt(2)`: a call whose data (its positional arguments, and the receiver of a
@@ -329,7 +349,7 @@ class Sites:
                exponent: cst.BaseExpression) -> None:
         number = self.analysis.number(exponent)
         if number is not None and number.value < 1 and number.value != 0:
-            self.add(node, "sqrt" if number.value == 0.5 else "pow", base)
+            self.add(node, _power_kind(number.value), base)
 
     def call(self, call: cst.Call) -> None:
         func = call.func
@@ -375,7 +395,7 @@ class Sites:
             exponent = args[1].value if len(args) > 1 else _keyword(call, "y", "exponent")
             number = self.analysis.number(exponent) if exponent is not None else None
             if number is None or (number.value < 1 and number.value != 0):
-                self.add(call, kind, first)
+                self.add(call, _power_kind(number.value) if number else kind, first)
         elif kind is not None:
             self.add(call, kind, first)
         elif last in CASTS:
@@ -687,3 +707,6 @@ def _is_size(expr: cst.BaseExpression) -> bool:
         node.__class__ is cst.Attribute and node.attr.value in SIZES) for node in descendants(expr))
 
 
+def _power_kind(exponent: float) -> str:
+    """A root (0.5), a fractional power (below 1), or a negative one: a division."""
+    return "sqrt" if exponent == 0.5 else "negative-power" if exponent < 0 else "pow"

@@ -34,7 +34,8 @@ class SqrtZeroGradient(Rule):
     `tf.math.rsqrt(x)` / `keras.ops.rsqrt(x)` of such a value, which is infinite at 0 and
     so is its gradient. A fractional power other than 0.5 (`tf.pow(x, 0.2)`, `x ** 0.2`) is
     reported the same way and called what it is: a fractional power, whose gradient
-    `0.2 * x ** -0.8` is infinite at 0 too.
+    `0.2 * x ** -0.8` is infinite at 0 too. A negative power (`x ** -0.5`) is inf at 0 in
+    its value: NAN101 reports it, as the division it is.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain

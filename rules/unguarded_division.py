@@ -13,8 +13,9 @@ class UnguardedDivision(Rule):
     """
     ## What it does
     Flags a division (`a / b`, `tf.divide`, `tf.math.divide`, `tf.div`, `tf.truediv`,
-    `tf.realdiv`, `keras.ops.divide`, `/=`) whose denominator is a tensor that can be exactly
-    0: a count of a mask, a sum or mean of relu outputs, a sum of squares or a norm of a
+    `tf.realdiv`, `keras.ops.divide`, `/=`), or a negative power (`x ** -0.5`, `tf.pow(x, -1)`,
+    `keras.ops.power`: a division by a power of `x`, inf at 0 in the value itself), whose
+    denominator (base) is a tensor that can be exactly 0: a count of a mask, a sum or mean of relu outputs, a sum of squares or a norm of a
     difference, `1 - p` of a probability, a trainable variable (with high confidence when
     its initializer can be 0, e.g. `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also
     kept in a config dict, also one passed to a function, or returned by a helper), a
@@ -144,6 +145,8 @@ class UnguardedDivision(Rule):
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Divide):
             self._check(node, node.right)
+        elif isinstance(node.operator, cst.Power) and self._negative(node.right):
+            self._check(node, node.left, power=True)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.DivideAssign):
@@ -157,10 +160,19 @@ class UnguardedDivision(Rule):
             denominator = self.analysis.argument(node, op, 1)
             if denominator is not None:
                 self._check(node, denominator)
+        elif op.name == "pow" and self._negative(self.analysis.argument(node, op, 1)):
+            base = self.analysis.argument(node, op, 0)
+            if base is not None:
+                self._check(node, base, power=True)
         elif op.name == "divide_no_nan" and self.settings["check-divide-no-nan"]:
             denominator = self.analysis.argument(node, op, 1)
             if denominator is not None:
                 self._check_no_nan(node, denominator)
+
+    def _negative(self, exponent: Optional[cst.BaseExpression]) -> bool:
+        """A constant exponent below 0: ``x ** -0.5`` is ``1 / x ** 0.5``, inf at 0."""
+        number = self.analysis.value(exponent).const if exponent is not None else None
+        return number is not None and number < 0
 
     def _evidence(self, denominator: cst.BaseExpression) -> Optional[Evidence]:
         value: Value = self.analysis.value(denominator)
@@ -184,9 +196,11 @@ class UnguardedDivision(Rule):
             return self.analysis.argument(node, op, 0) if op is not None else None
         return None
 
-    def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> None:
+    def _check(self, node: cst.CSTNode, denominator: cst.BaseExpression,
+               power: bool = False) -> None:
+        """``power``: ``denominator`` is the base of a negative power, a division by it."""
         evidence = self._evidence(denominator)
-        if evidence is None:
+        if evidence is None and not power:
             evidence = self.analysis.own_factors(self._numerator_expression(node), denominator)
             if evidence is not None and not self.gradient_shown(node):
                 evidence = None  # the form is evidence only where a gradient flows (a loss)
@@ -198,7 +212,7 @@ class UnguardedDivision(Rule):
             return  # the select keeps the value; only the dropped branch's gradient is NaN
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
-        numerator = self._numerator(node)
+        numerator = "1" if power else self._numerator(node)
         family, prefix = self.namespace(
             evidence.node if isinstance(evidence.node, cst.Call) else None)
         # The help shows the division as the fix writes it, in its own form: `a / b`,
@@ -207,7 +221,7 @@ class UnguardedDivision(Rule):
         clamp = f"`{self.rewritten(node, denominator, self.clamp(denominator, prefix))}`"
         no_nan = (f"; or `{assign}{prefix}.math.divide_no_nan({numerator}, {shown})` if an "
                   "empty " if family == "tf" and evidence.discrete and not evidence.tiny
-                  else "")
+                  and not power else "")
         integer = self.integer_typed(denominator)
         if (value.whole or integer) and value.negative is None:
             # Whole numbers (proven, or of an integer dtype, to which no epsilon can be
@@ -217,8 +231,9 @@ class UnguardedDivision(Rule):
             count = value.is_count or (integer and value.nonnegative)
             exact = ("is exact wherever the count is not 0" if count else
                      "is exact if the count is never negative (a mask of 0s and 1s)")
-            suggestion = (f"clamp the count: {clamp} {exact} and keeps the gradient of the "
-                          "numerator" + (no_nan and no_nan + "count should give 0"))
+            suggestion = (f"clamp the count: {clamp} {exact}" + (
+                "" if power else " and keeps the gradient of the numerator") + (
+                no_nan and no_nan + "count should give 0"))
             fix = self.fix(f"clamp the count with `{prefix}.maximum`", denominator,
                            self.clamp(denominator, prefix),
                            safety="safe" if count else "unsafe")
@@ -239,9 +254,12 @@ class UnguardedDivision(Rule):
                 # (not for a value computed from the count: a fraction, a scaled count)
                 suggestion += (f"; if it only ever holds 0 and 1, clamping the count, {clamp}, "
                                "is exact")
-            fix = self._fix(denominator, isinstance(node, cst.BinaryOperation))
-        self.report(node, f"division by `{shown}`, which can be 0: {{evidence}}",
-                    evidence=evidence, suggestion=suggestion, fix=fix)
+            fix = self._fix(denominator, isinstance(node, cst.BinaryOperation), power)
+        what = (f"negative power of `{shown}`, which is a division by it and can be 0"
+                if power else f"division by `{shown}`, which can be 0")
+        self.report(node, f"{what}: {{evidence}}", evidence=evidence,
+                    suggestion=suggestion.replace("to the denominator", "to the base")
+                    if power else suggestion, fix=fix)
 
     def _tested_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: a branch of a
@@ -304,11 +322,13 @@ class UnguardedDivision(Rule):
                 return True
         return False
 
-    def _fix(self, denominator: cst.BaseExpression, operand: bool = False):
+    def _fix(self, denominator: cst.BaseExpression, operand: bool = False,
+             power: bool = False):
         value = self.analysis.value(denominator)
         if value.negative is not None or self.integer_typed(denominator):
             return None  # the epsilon could move the zero; an integer takes no epsilon
-        return self.fix("add an epsilon to the denominator", denominator,
+        return self.fix(f"add an epsilon to the {'base' if power else 'denominator'}",
+                        denominator,
                         self.plus_epsilon(denominator, value, parenthesize=operand))
 
     def _check_no_nan(self, node: cst.Call, denominator: cst.BaseExpression) -> None:

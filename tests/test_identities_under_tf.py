@@ -135,6 +135,17 @@ def test_variance_of_moments_is_zero_for_a_constant_column():
     assert np.isnan(((x - mean) / tf.sqrt(variance)).numpy()).any()
 
 
+def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
+    # A row of an adjacency matrix with no edge: its degree is 0, and degree ** -0.5 is
+    # inf in the value itself (no gradient needed); clamped at 1 it is finite.
+    adjacency = tf.constant([[0.0, 1.0], [0.0, 0.0]])
+    degree = tf.reduce_sum(tf.cast(adjacency > 0, tf.float32), axis=1)
+    assert np.isinf(tf.pow(degree, -0.5).numpy()).any()
+    assert np.isinf((degree ** -1).numpy()).any()
+    assert np.isinf(np.power(degree.numpy(), -0.5)).any()
+    assert np.isfinite(tf.pow(tf.maximum(degree, 1.0), -0.5).numpy()).all()
+
+
 def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_do_not():
     z = tf.constant([[100.0, 1.0, -3.0]])
     mask = tf.constant([[1.0, 1.0, 0.0]])
@@ -157,6 +168,8 @@ FORMS = [
     ("return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2))", "NAN102"),
     ("mean, variance = tf.nn.moments(x, axes=[0])\n"
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance))", "NAN101"),
+    ("degree = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1)\n"
+     "    return tf.reduce_sum(tf.pow(degree, -0.5) * y)", "NAN101"),
 ]
 GUARDED = [
     ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
@@ -167,6 +180,8 @@ GUARDED = [
     "return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2 + 1e-6))",
     ("mean, variance = tf.nn.moments(x, axes=[0])\n"
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance + 1e-5))"),
+    ("degree = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1)\n"
+     "    return tf.reduce_sum(tf.pow(tf.maximum(degree, 1.0), -0.5) * y)"),
 ]
 
 
