@@ -119,6 +119,7 @@ INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+in
 # Calls that take a fill value among their arguments: selects and fills.
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
                    "masked_fill", "masked_fill_", "pad"})
+TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf
 # Calls that add or multiply their two arguments.
 ARITHMETIC = {"add": "sum", "subtract": "sum", "sub": "sum", "multiply": "product",
@@ -383,7 +384,13 @@ class Sites:
                 args = [arg.value for arg in call.args if arg.keyword is None]
                 self._cast(call, args[0] if args else None, _keyword(call, "dtype") or (
                     args[1] if len(args) > 1 else None))
-            return
+                return
+            # Another library's function is taken at its name (`znp.log(p)`, `jnp.sqrt(v)`,
+            # an `AdamW(...)`), unless it takes text (`logging.log(level, msg)`).
+            callee = self.analysis.callee(call)
+            if callee is None or callee.kind != "external" or any(
+                    arg.value.__class__ in TEXTS for arg in call.args):
+                return
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
         first = args[0].value if args else _keyword(call, *INPUTS)

@@ -418,3 +418,18 @@ def test_a_log_of_a_module_nanlint_does_not_know_names_its_argument():
               "    spread = y_pred.std(0)\n    return B.log(y_pred) + spread\n")
     messages = sorted(f.message.split(":")[0] for f in suspects(source))
     assert messages == ["log of `y_pred`", "standard deviation of `y_pred`"], messages
+
+
+def test_another_librarys_function_is_taken_at_its_name_unless_it_takes_text():
+    source = ("import logging\nimport zfit.z.numpy as znp\n"
+              "from tensorflow_addons.optimizers import AdamW\n\n\n"
+              "def nll(model, data):\n"
+              "    logging.log(logging.INFO, 'nll')\n"
+              "    opt = AdamW(weight_decay=1e-4, learning_rate=0.5)\n"
+              "    return -znp.sum(znp.log(model.pdf(data)))\n\n\n"
+              "def log(x):\n    return x\n\n\n"
+              "def g(p):\n    return log(p)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[9].message.startswith("log of `model.pdf(data)`")
+    assert by_line[8].code == "NAN301"
+    assert 7 not in by_line and 17 not in by_line  # logging's log, the module's own log
