@@ -376,7 +376,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "assert_negative assert_non_negative assert_non_positive assert_none_equal "
             "assert_positive assert_proper_iterable assert_rank assert_rank_at_least "
             "assert_rank_in assert_same_float_dtype assert_scalar assert_type "
-            "assert_variables_initialized assign assign_add assign_sub batch_scatter_update "
+            "assert_variables_initialized assign_add assign_sub batch_scatter_update "
             "broadcast_dynamic_shape broadcast_static_shape case check_pinned colocate_with "
             "constant_initializer container control_dependencies control_flow_v2_enabled "
             "convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor "
@@ -493,7 +493,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "image_data_format int_shape is_float_dtype is_int_dtype is_keras_tensor "
             "is_sparse keras_export moving_average_update name_scope ndim py_all py_any "
             "resize_volumes result_type rnn set_epsilon set_image_data_format set_value shape "
-            "standardize_dtype to_dense update update_add update_sub"
+            "standardize_dtype to_dense update_add update_sub"
         ),
         "ops": (
             "append associative_scan convert_to_numpy ctc_decode custom_gradient dtype "

@@ -342,6 +342,9 @@ OPS: Tuple[Op, ...] = (
                     # TF1 only, as K.flatten and tf.identity (a gradient scaled, not the value)
                     "tf.layers.flatten", *_contrib("flatten", "scale_gradient")),
        transfer="like", args=ARG_X),
+    # An assignment returns the value it assigns (TF1's `tf.assign`, the Keras backend's).
+    Op("assign", ("tf.assign", "K.update"), transfer="assign",
+       args=("ref|x", "value|new_x")),
     # Dropout zeroes some elements and scales the rest by 1 / keep_prob.
     Op("dropout", ("tf.nn.dropout", "K.dropout", "tf.layers.dropout", *_contrib("dropout")),
        transfer="like",
@@ -721,6 +724,11 @@ MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map", "map_values", "map_fla
 
 # Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
 # of arguments they take (`np.gradient(f)` has one: not a tape's).
+# An optimizer's update methods, whose first parameter (after self) is a variable's
+# gradient: TF1's `Optimizer`, TF2's `OptimizerV2`, Keras 3's `Optimizer`.
+UPDATE_METHODS = frozenset({"_apply_dense", "_apply_sparse", "_resource_apply_dense",
+                            "_resource_apply_sparse", "_apply_sparse_shared",
+                            "_resource_apply_sparse_duplicate_indices", "update_step"})
 GRADIENT_METHODS: Dict[str, int] = {"gradient": 2, "jacobian": 2, "batch_jacobian": 2,
                                     "compute_gradients": 1, "get_gradients": 2}
 

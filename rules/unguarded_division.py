@@ -28,7 +28,10 @@ class UnguardedDivision(Rule):
     `keras.ops.var`: 0 for a constant row), the union `area1 + area2 - overlap` of an IoU
     (0 for two zero-size boxes, the padding of a label tensor), and the state of a metric
     made with a zeros initializer (`add_weight(..., initializer="zeros")`, 0 before the
-    first update and after a reset). It also flags
+    first update and after a reset), and a moving average of squares of a gradient
+    `b * v + (1 - b) * g²` (`m / sqrt(v)` of an optimizer's update: a gradient is exactly 0
+    for a dead unit, and so is the average; the gradient is what a tape returns, or the
+    first parameter of an optimizer's update method, `_apply_dense(self, grad, var)`). It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
     product of probabilities, a variance, the denominator of a normalized
     cross-correlation), which `divide_no_nan` does not guard.

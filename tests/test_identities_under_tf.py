@@ -146,6 +146,23 @@ def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
     assert np.isfinite(tf.pow(tf.maximum(degree, 1.0), -0.5).numpy()).all()
 
 
+def test_an_optimizer_update_of_a_dead_units_gradient_is_0_over_0():
+    # A unit whose relu is dead for the batch: its weights' gradient is exactly 0, so the
+    # moving average of squares an update keeps stays 0 and m / sqrt(v) is 0 / 0. An
+    # assignment returns the value it assigns.
+    w = tf.Variable([[1.0, -1.0]])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.relu(tf.matmul(tf.ones([4, 1]), w)))
+    grad = tape.gradient(loss, w)
+    assert float(grad[0, 1]) == 0.0
+    v = tf.Variable(tf.zeros_like(w))
+    v_t = tf.compat.v1.assign(v, 0.999 * v + 0.001 * tf.square(grad))
+    assert np.array_equal(np.asarray(v_t), (0.001 * tf.square(grad)).numpy())
+    m_t = 0.1 * grad
+    assert np.isnan((m_t / tf.sqrt(v_t)).numpy()[0, 1])
+    assert np.isfinite((m_t / (tf.sqrt(v_t) + 1e-7)).numpy()).all()
+
+
 def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_do_not():
     z = tf.constant([[100.0, 1.0, -3.0]])
     mask = tf.constant([[1.0, 1.0, 0.0]])

@@ -21,7 +21,7 @@ from nanlint.analysis.callsites import Activation, argument_expression, bind_arg
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace)
 from nanlint.analysis.sites import Callable, Sites
-from nanlint.analysis.sources import gradient
+from nanlint.analysis.sources import gradient, is_update_gradient, update_gradient
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
 from nanlint.analysis.settings import PARAMETER_ROLES
 
@@ -421,9 +421,14 @@ class Expressions(Sites):
         return _passed_here(join(values), where) if from_sites else join(values)
 
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
-        """Unknown — except a probability-named parameter of a loss function, and a
-        mask-named one (its sum is a count: see ``Producers._reduce``)."""
+        """Unknown — except the gradient of an optimizer's update method, a
+        probability-named parameter of a loss function, and a mask-named one (its sum is a
+        count: see ``Producers._reduce``)."""
         node = scope.node
+        if isinstance(node, cst.FunctionDef):
+            param = is_update_gradient(name, node, scope.cls)
+            if param is not None:
+                return update_gradient(param)
         role = self.settings.parameter_role(name)
         if isinstance(node, cst.FunctionDef) and role is not None:
             return self._conventional_role(name, node, PARAMETER_ROLES[role])

@@ -46,7 +46,7 @@ class Producers(Sources):
     def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         value = self._op_value(op, call, scope, index)
         dtype = self._dtype_argument(call, scope, index)
-        if op.transfer in ("like", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
+        if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
                            "maximum", "minimum", "add", "subtract", "multiply", "divide"):
             dtype = dtype or self._first_dtype(op, call, scope, index)
         if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
@@ -87,8 +87,8 @@ class Producers(Sources):
                 return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
                              node=call)
             return UNKNOWN
-        if transfer == "like":
-            x = arg(0)
+        if transfer == "like" or transfer == "assign":
+            x = arg(0 if transfer == "like" else 1)
             return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
                 x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
         if transfer == "epsilon":

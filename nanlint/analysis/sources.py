@@ -30,6 +30,28 @@ def gradient(call: cst.Call) -> Value:
                  node=call)
 
 
+def update_gradient(param: cst.Param) -> Value:
+    """The gradient an optimizer's update method receives (``optable.UPDATE_METHODS``)."""
+    evidence = Evidence(param, "`{src}`, the gradient an optimizer's update receives",
+                        "which is exactly 0 wherever a relu is dead or a variable does not "
+                        "touch the loss", "medium", producer="gradient")
+    return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"gradient"}))
+
+
+def is_update_gradient(name: str, function: cst.FunctionDef, cls: Optional[cst.ClassDef]
+                       ) -> Optional[cst.Param]:
+    """``grad`` of ``def _resource_apply_dense(self, grad, var)`` in a subclass of an
+    optimizer (a base class named like ``Optimizer``, ``OptimizerV2``): that parameter."""
+    params = function.params.params
+    if (cls is None or function.name.value not in optable.UPDATE_METHODS or len(params) < 2
+            or params[1].name.value != name):
+        return None
+    if not any((dotted_parts(base.value) or [""])[-1].startswith("Optimizer") or (
+            dotted_parts(base.value) or [""])[-1].endswith("Optimizer") for base in cls.bases):
+        return None
+    return params[1]
+
+
 class Sources(Constants):
     """Values that start at a call: layers, state variables, gradients, casts."""
 
