@@ -259,7 +259,8 @@ OPS: Tuple[Op, ...] = (
        lo=0.0, zero=_LOSS, tags=("loss", "mse")),
     # -- guarded, fused, epsilon-carrying ops: safe by construction --------------------------
     Op("log_softmax", ("tf.nn.log_softmax", "tf.math.log_softmax", "ops.log_softmax",
-                       "activations.log_softmax"), hi=0.0, guarded=True, form="unary"),
+                       "activations.log_softmax"), hi=0.0, guarded=True, form="unary",
+       tags=("log_probability",)),
     Op("log_sigmoid", ("tf.math.log_sigmoid", "tf.log_sigmoid", "ops.log_sigmoid",
                        "activations.log_sigmoid"), hi=0.0, guarded=True, form="unary"),
     Op("logsumexp", ("tf.math.reduce_logsumexp", "tf.reduce_logsumexp", "K.logsumexp",
@@ -724,6 +725,10 @@ MAP_NAMES = frozenset({"map_fn", "vectorized_map", "map", "map_values", "map_fla
 
 # Methods whose result holds gradients (of a GradientTape, an optimizer), with the least number
 # of arguments they take (`np.gradient(f)` has one: not a tape's).
+# A distribution's log-density methods (tfp, torch.distributions, RL libraries): a
+# log-probability, which falls towards -inf as its probability underflows.
+LOG_DENSITY_METHODS = frozenset({"log_prob", "log_pdf", "log_pmf", "logp", "log_likelihood",
+                                 "log_cdf", "log_survival_function"})
 # An optimizer's update methods, whose first parameter (after self) is a variable's
 # gradient: TF1's `Optimizer`, TF2's `OptimizerV2`, Keras 3's `Optimizer`.
 UPDATE_METHODS = frozenset({"_apply_dense", "_apply_sparse", "_resource_apply_dense",

@@ -26,6 +26,11 @@ class ExpOverflow(Rule):
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
     its value is right (0) once `exp(-x)` overflows, but its gradient is `inf / inf = NaN`.
+    Also `exp(log_p - log_q)` of two log-probabilities (an importance ratio; `log_prob`,
+    `log_pdf`, `logp`, `log_likelihood`, `log_cdf` of a distribution, `log_softmax`),
+    whatever its use: a log-probability falls towards -inf, and reaches it, as its
+    probability underflows, so the difference is unbounded above (and NaN where both are
+    -inf).
     Also a box size decoded from a detection head's regression output with nothing
     clipping the exponent, `exp(tw) * wa`, where `tw` comes from a parameter named like box
     deltas, of a function nobody in the file calls with an argument (`rel_codes`, `deltas`,
@@ -140,6 +145,8 @@ class ExpOverflow(Rule):
         "import tensorflow as tf\np = tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=-1)\n",
         "from keras import ops\ndef f(box_delta, anchor):\n"
         "    return ops.exp(box_delta[..., 2:]) * anchor[..., 2:]\n",
+        "import tensorflow as tf\ndef ratio(pi, old_pi, a):\n"
+        "    return tf.exp(pi.log_prob(a) - old_pi.log_prob(a))\n",
     ]
 
     # -- visitors ---------------------------------------------------------------------------
@@ -160,6 +167,8 @@ class ExpOverflow(Rule):
         elif op.name == "multiply":
             self._check_box_size(node, self.analysis.argument(node, op, 0),
                                  self.analysis.argument(node, op, 1))
+        elif op.name == "exp":
+            self._check_unbounded(node, self.analysis.argument(node, op, 0))
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Divide):
@@ -324,6 +333,24 @@ class ExpOverflow(Rule):
                     suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -10.0, "
                                f"10.0))`, or predict a positive scale directly with "
                                f"`softplus(raw) + 1e-6`")
+
+    # -- exp(a - b) of log-probabilities ------------------------------------------------------
+    def _check_unbounded(self, node: cst.Call, argument: Optional[cst.BaseExpression]) -> None:
+        """``exp(log_p - log_q)``, an importance ratio: an exponent shown to be unbounded
+        above (not by a naming convention: a box delta is ``_check_box_size``'s)."""
+        value = self.analysis.value(argument) if argument is not None else None
+        if value is None or value.huge is None or value.huge.convention or (
+                value.hi != float("inf")):
+            return
+        shown = self.source(argument)
+        namespace, prefix = self.namespace(node)
+        clip = f"{prefix}.clip_by_value" if namespace == "tf" else f"{prefix}.clip"
+        self.report(node, f"exp of `{self.compact(argument)}`, which nothing bounds above: "
+                    f"{_OVERFLOW}, and so is all it multiplies (NaN where the exponent is): "
+                    f"{{evidence}}",
+                    evidence=value.huge,
+                    suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -20.0, "
+                               f"20.0))` (or clip the ratio it gives)")
 
     # -- box decoding -----------------------------------------------------------------------
     def _check_box_size(self, node: cst.CSTNode, *factors: Optional[cst.BaseExpression]

@@ -163,6 +163,19 @@ def test_an_optimizer_update_of_a_dead_units_gradient_is_0_over_0():
     assert np.isfinite((m_t / (tf.sqrt(v_t) + 1e-7)).numpy()).all()
 
 
+def test_exp_of_a_difference_of_log_probabilities_overflows_and_the_clip_does_not():
+    # The old policy gave the action a probability of e^-100: the ratio is inf, and where
+    # both probabilities are 0 (log -inf) the difference is NaN.
+    log_p = tf.nn.log_softmax(tf.constant([[0.0, 0.0]]))[:, 1]
+    old_log_p = tf.nn.log_softmax(tf.constant([[0.0, -100.0]]))[:, 1]
+    assert float(old_log_p[0]) < -99.0
+    assert np.isinf(tf.exp(log_p - old_log_p).numpy()).all()
+    assert np.isfinite(tf.exp(tf.clip_by_value(log_p - old_log_p, -20.0, 20.0)).numpy()).all()
+    never = tf.math.log(tf.constant(0.0))
+    assert np.isnan((never - never).numpy())
+    assert float(tf.exp(log_p)[0]) <= 1.0  # one log-probability: a probability
+
+
 def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_do_not():
     z = tf.constant([[100.0, 1.0, -3.0]])
     mask = tf.constant([[1.0, 1.0, 0.0]])

@@ -92,6 +92,13 @@ def arithmetic(operator: str, a: Value, b: Value, node: cst.CSTNode) -> Value:
     # `t * ha + ya`) is still unbounded; a shift by the maximum bounds it (see normalized).
     huge = a.huge if operator == "Divide" else (
         a.huge or b.huge if operator in ("Add", "Subtract", "Multiply") else None)
+    if huge is None and operator == "Subtract" and "log_probability" in b.tags and (
+            value.hi == inf):
+        huge = Evidence(node, "the difference of log-probabilities `{src}`",
+                        "which is unbounded above, and NaN where both are -inf: a "
+                        "log-probability falls towards -inf, and reaches it, as its "
+                        "probability underflows (below about 1e-38 in float32, its log is "
+                        "below -87)", "medium", producer="log_ratio")
     return replace(value, huge=huge) if huge is not None else value
 
 

@@ -21,7 +21,8 @@ from nanlint.analysis.callsites import Activation, argument_expression, bind_arg
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace)
 from nanlint.analysis.sites import Callable, Sites
-from nanlint.analysis.sources import gradient, is_update_gradient, update_gradient
+from nanlint.analysis.sources import (gradient, is_update_gradient, log_density,
+                                      update_gradient)
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
 from nanlint.analysis.settings import PARAMETER_ROLES
 
@@ -466,6 +467,10 @@ class Expressions(Sites):
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
             return self._state_variable(call, scope, index)
+        if (callee is None or callee.kind == "external") and isinstance(
+                call.func, cst.Attribute) and call.func.attr.value in (
+                optable.LOG_DENSITY_METHODS):
+            return log_density(call)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:

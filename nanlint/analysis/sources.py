@@ -30,6 +30,11 @@ def gradient(call: cst.Call) -> Value:
                  node=call)
 
 
+def log_density(call: cst.Call) -> Value:
+    """``dist.log_prob(x)`` and the other ``optable.LOG_DENSITY_METHODS``."""
+    return Value(known=True, tensor=True, tags=frozenset({"log_probability"}), node=call)
+
+
 def update_gradient(param: cst.Param) -> Value:
     """The gradient an optimizer's update method receives (``optable.UPDATE_METHODS``)."""
     evidence = Evidence(param, "`{src}`, the gradient an optimizer's update receives",
