@@ -282,6 +282,9 @@ class Sites:
         (`np.array(adj.sum(1))` is a sum)."""
         if expr.__class__ is cst.Name:
             expr = self.analysis.definition(expr) or expr
+        elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
+            assigned = self.analysis.attribute_values(expr)
+            expr = assigned[0] if len(assigned) == 1 else expr
         if depth < 3 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
             return self._unwrapped(expr.args[0].value, depth + 1)

@@ -433,3 +433,16 @@ def test_another_librarys_function_is_taken_at_its_name_unless_it_takes_text():
     assert by_line[9].message.startswith("log of `model.pdf(data)`")
     assert by_line[8].code == "NAN301"
     assert 7 not in by_line and 17 not in by_line  # logging's log, the module's own log
+
+
+def test_an_attribute_set_once_in_the_class_is_read_for_its_form():
+    source = ("import numpy as np\n\n\nclass Standardizer:\n"
+              "    def __init__(self):\n        self.std = None\n        self.scale = None\n\n"
+              "    def fit(self, x):\n        self.std = np.std(x, axis=0)\n"
+              "        self.scale = np.std(x, axis=0)\n        self.scale = load_scale()\n\n"
+              "    def apply(self, x):\n        return x / self.std + x / self.scale\n")
+    ranked = suspects(source)
+    by_column = {s.column: s for s in ranked if s.line == 15}
+    first, second = sorted(by_column)
+    assert by_column[first].why.startswith("a statistic")  # `x / self.std`
+    assert not by_column[second].why.startswith("a statistic")  # assigned twice: unknown

@@ -238,6 +238,29 @@ class Analysis(Expressions):
             return binding.value
         return None
 
+    def attribute_values(self, expr: cst.Attribute) -> List[cst.BaseExpression]:
+        """``self.x`` in a method: the expressions the class's methods assign to ``self.x``
+        (not unpacked from a tuple, not None: an attribute declared before it is set), or []
+        outside a class."""
+        scope, _ = self._here()
+        while scope is not None and scope.cls is None:
+            scope = scope.parent
+        if scope is None or expr.value.__class__ is not cst.Name or expr.value.value != "self":
+            return []
+        class_scope = self._scopes.get(id(scope.cls))
+        if class_scope is None:
+            return []
+        found = []
+        for bindings in class_scope.bindings.values():
+            for binding in bindings:
+                if binding.kind == "def":
+                    method = self._scope_for(binding.node, class_scope.parent,
+                                             class_scope.node)
+                    found += [a.value for a in method.self_attributes.get(expr.attr.value, ())
+                              if not a.position and a.value is not None and not (
+                                  a.value.__class__ is cst.Name and a.value.value == "None")]
+        return found
+
     def unchanged_since(self, expr: cst.BaseExpression, name: cst.Name) -> bool:
         """``expr``, made of names only, means here what it meant where ``name`` was last
         assigned: none of its names was bound again in between (so a fix may move ``expr``
