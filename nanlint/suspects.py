@@ -52,7 +52,7 @@ class Family:
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
-            "boundary": 5.0, "overflow": 3.0,
+            "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
@@ -113,7 +113,11 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
         return site.form, None, ""
     if site.operand is None:
         return "learning rate", None, ""
-    return ("understood" if value.known else "unknown"), None, ""
+    if kind.huge and value.known and value.hi == float("inf"):
+        return "unbounded", None, ""  # a matmul, a linear output: nothing bounds it
+    # numpy's ops claim no 0 (see optable.NUMPY_TRANSFERS): knowing one says nothing
+    numpy = (value.origin or "").startswith("np.")
+    return ("understood" if value.known and not numpy else "unknown"), None, ""
 
 
 def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
@@ -225,6 +229,7 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
              "boundary": "its operand reaches ±1, where the gradient is infinite",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
+             "unbounded": "a value nothing bounds (a matmul, a linear output): inf past 88",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "guarded": f"guarded: {guard}"}[feature]
     if site.rate:

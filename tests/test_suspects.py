@@ -445,3 +445,17 @@ def test_an_attribute_set_once_in_the_class_is_read_for_its_form():
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[15].why.startswith("a statistic")  # `x / self.std`
     assert by_line[16].why.startswith("operand of unknown origin")  # assigned twice
+
+
+def test_an_exp_of_a_value_nothing_bounds_ranks_above_one_of_a_bounded_value():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def attention(q, k):\n"
+              "    f = tf.exp(tf.matmul(q, k, transpose_b=True))\n"
+              "    g = tf.exp(tf.tanh(q))\n"
+              "    amp = np.abs(np.fft.fft(k))\n"
+              "    return f, g, np.log(amp)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].why.startswith("a value nothing bounds")
+    assert 7 not in by_line or by_line[7].score < by_line[6].score
+    # numpy's ops claim no 0: an operand they give is of unknown origin, not understood
+    assert by_line[9].why.startswith("operand of unknown origin")
