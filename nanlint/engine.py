@@ -21,6 +21,7 @@ import ast
 import contextlib
 import gc
 import os
+import re
 import sys
 from typing import Callable, Iterator, List, Optional, Tuple
 
@@ -106,8 +107,13 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
 
 # -- one module ------------------------------------------------------------------------------
 def concerns_tensorflow(source: str) -> bool:
-    """The cheap text test: every finding needs an op resolved through a TF/Keras import."""
-    return any(root in source for root in TF_MODULE_ROOTS)
+    """The cheap text test: every finding needs an op resolved through a TF/Keras import,
+    or a package's own module under a conventional alias (`from .. import backend as K`)."""
+    return any(root in source for root in TF_MODULE_ROOTS) or (
+        _ALIASED.search(source) is not None)
+
+
+_ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b", re.MULTILINE)
 
 
 def lint_source(source: str, path: str, options: LintOptions,
