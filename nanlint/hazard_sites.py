@@ -195,7 +195,21 @@ class Sites:
     def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
         return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
                 (cst.Call, self.call), (cst.Assign, self.assign),
-                (cst.Comparison, self.comparison)]
+                (cst.Comparison, self.comparison), (cst.Dict, self.dictionary),
+                (cst.Param, self.parameter)]
+
+    def parameter(self, node: cst.Param) -> None:
+        """`def train(model, lr=0.1)`: a learning rate's default."""
+        if node.default is not None and LEARNING_RATE.search(node.name.value):
+            self._learning_rate(node.default)
+
+    def dictionary(self, node: cst.Dict) -> None:
+        """`{"learning_rate": 5e-4}`: a learning rate in a configuration."""
+        for element in node.elements:
+            key = getattr(element, "key", None)
+            if key.__class__ is cst.SimpleString and LEARNING_RATE.search(
+                    key.value.strip("'\"")):
+                self._learning_rate(element.value)
 
     def assign(self, node: cst.Assign) -> None:
         """`learning_rate = 0.1`: a learning rate written where it is set. `NEG_INF =
@@ -358,6 +372,9 @@ class Sites:
     def call(self, call: cst.Call) -> None:
         func = call.func
         called = last_name(func)
+        rate = _keyword(call, *LEARNING_RATE_KEYWORDS)
+        if rate is not None:  # `Adam(learning_rate=0.1)`, `train(model, lr=0.5)`
+            self._learning_rate(rate)
         if called in FILLS:
             values = [arg.value for arg in call.args]
             for value in values:
@@ -414,9 +431,8 @@ class Sites:
         elif last in DISTRIBUTIONS and _keyword(call, "probs") is not None:
             self.add(call, "log", _keyword(call, "probs"))
         elif OPTIMIZER.search(last):
-            rate = _keyword(call, *LEARNING_RATE_KEYWORDS) or first
-            if rate is not None:
-                self._learning_rate(rate)
+            if rate is None and first is not None:  # `SGD(0.1)`
+                self._learning_rate(first)
         elif last.startswith("DEFINE_") or last == "add_argument":
             # A flag or command-line option named like a learning rate: its default.
             name = first.value.strip("'\"-") if first.__class__ is cst.SimpleString else ""

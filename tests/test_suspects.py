@@ -459,3 +459,14 @@ def test_an_exp_of_a_value_nothing_bounds_ranks_above_one_of_a_bounded_value():
     assert 7 not in by_line or by_line[7].score < by_line[6].score
     # numpy's ops claim no 0: an operand they give is of unknown origin, not understood
     assert by_line[9].why.startswith("operand of unknown origin")
+
+
+def test_a_learning_rate_is_listed_wherever_it_is_written():
+    source = ("import tensorflow as tf\n\n"
+              "CONFIG = {'learning_rate': 5e-4, 'batch_size': 32}\n\n\n"
+              "def train(model, lr=0.1, steps=10):\n"
+              "    opt = tf.keras.optimizers.SGD(0.2)\n"
+              "    fit(model, lr=0.5, epochs=3)\n")
+    rates = {s.line: s.message for s in suspects(source) if s.code == "NAN301"}
+    assert rates == {3: "learning rate `5e-4`", 6: "learning rate `0.1`",
+                     7: "learning rate `0.2`", 8: "learning rate `0.5`"}
