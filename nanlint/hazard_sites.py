@@ -232,7 +232,7 @@ class Sites:
             self.add(number.node, "learning-rate", None, rate=number.value)
 
     def add(self, node: cst.CSTNode, kind_name: str, operand: Optional[cst.BaseExpression],
-            rate: float = 0.0, dtype_unknown: bool = False) -> None:
+            rate: float = 0.0, dtype_unknown: bool = False, form: str = "") -> None:
         analysis = self.analysis
         kind = KINDS[kind_name]
         value = analysis.value(operand) if operand is not None else Value()
@@ -246,7 +246,7 @@ class Sites:
             reach = none("cast to an integer type")
         self.found.append(Site(node, kind, operand, value, reach,
                                statements[-1] if statements else None, note,
-                               self._form(node, kind, operand), rate,
+                               form or self._form(node, kind, operand), rate,
                                dtype_unknown=dtype_unknown))
 
     def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
@@ -283,6 +283,15 @@ class Sites:
                     arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
             return "statistic"
         return ""
+
+    def _exponential(self, expr: cst.BaseExpression) -> bool:
+        """`K.exp`, `tf.exp`, `"exponential"`, `keras.activations.exponential`."""
+        if expr.__class__ is cst.SimpleString:
+            return expr.value.strip("'\"") == "exponential"
+        if expr.__class__ not in (cst.Name, cst.Attribute):
+            return False
+        name = (self.analysis.qualified_name(expr) or "").rpartition(".")[2]
+        return name in ("exp", "exponential")
 
     def _integer_cast(self, expr: cst.BaseExpression) -> bool:
         """`tf.cast(x, tf.int32)`: an integer tensor takes no gradient."""
@@ -375,6 +384,10 @@ class Sites:
         rate = _keyword(call, *LEARNING_RATE_KEYWORDS)
         if rate is not None:  # `Adam(learning_rate=0.1)`, `train(model, lr=0.5)`
             self._learning_rate(rate)
+        activation = _keyword(call, "activation")
+        if activation is not None and self._exponential(activation):
+            # `Dense(n, activation=K.exp)`: the exp of a linear output, which nothing bounds
+            self.add(call, "exp", None, form="unbounded")
         if called in FILLS:
             values = [arg.value for arg in call.args]
             for value in values:

@@ -470,3 +470,16 @@ def test_a_learning_rate_is_listed_wherever_it_is_written():
     rates = {s.line: s.message for s in suspects(source) if s.code == "NAN301"}
     assert rates == {3: "learning rate `5e-4`", 6: "learning rate `0.1`",
                      7: "learning rate `0.2`", 8: "learning rate `0.5`"}
+
+
+def test_a_layer_with_an_exponential_activation_is_an_exp_of_a_linear_output():
+    source = ("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n\n\n"
+              "def head(h):\n"
+              "    mean = tf.keras.layers.Dense(10, activation=K.exp)(h)\n"
+              "    rate = tf.keras.layers.Dense(10, activation='exponential')(h)\n"
+              "    soft = tf.keras.layers.Dense(10, activation='softplus')(h)\n"
+              "    return mean, rate, soft\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].code == by_line[7].code == "NAN104"
+    assert by_line[6].message.startswith("exp of `tf.keras.layers.Dense(10, activation=K.exp)`")
+    assert 8 not in by_line
