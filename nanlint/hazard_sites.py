@@ -47,6 +47,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "rsqrt", "reciprocal square root of", 0.4, zero=True, negative=True),
     Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True,
          gradient=True),
+    # `categorical_crossentropy(y, p)` of probabilities divides `p` by its row's sum.
+    Kind("NAN101", "row-sum", "division by the row sum of", 0.5),  # an element at 0 is not
     # `x ** -0.5`: a division by `x ** 0.5`, inf at 0 in the value itself.
     Kind("NAN101", "negative-power", "negative power of", 0.4, zero=True),
     Kind("NAN104", "exp", "exp of", 0.2, huge=True),
@@ -284,6 +286,20 @@ class Sites:
             return "statistic"
         return ""
 
+    def _whole_row_zero(self, expr: cst.BaseExpression) -> bool:
+        """A prediction whose whole row can be 0: masked (a product), or a value whose 0
+        survives a sum (a relu output); a plain parameter is a softmax's rows by design."""
+        expr = self._unwrapped(expr, 2)
+        if (expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Multiply
+                ) or (expr.__class__ is cst.Call and self._call_name(expr) == "multiply"):
+            return True
+        zero = self.analysis.value(expr).zero
+        return zero is not None and zero.aggregate and not zero.convention
+
+    def _from_logits(self, call: cst.Call) -> bool:
+        flag = _keyword(call, "from_logits")
+        return flag is not None and not (flag.__class__ is cst.Name and flag.value == "False")
+
     def _exponential(self, expr: cst.BaseExpression) -> bool:
         """`K.exp`, `tf.exp`, `"exponential"`, `keras.activations.exponential`."""
         if expr.__class__ is cst.SimpleString:
@@ -427,6 +443,10 @@ class Sites:
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
         first = args[0].value if args else _keyword(call, *INPUTS)
+        if last == "categorical_crossentropy" and len(args) > 1 and not self._from_logits(call) \
+                and self._whole_row_zero(args[1].value):
+            # Keras divides the prediction by its row's sum first: NaN for an all-zero row.
+            self.add(call, "row-sum", args[1].value)
         if kind == "division":
             operand = first if last == "reciprocal" else (args[1].value if len(args) > 1
                                                           else _keyword(call, "y"))

@@ -176,6 +176,19 @@ def test_exp_of_a_difference_of_log_probabilities_overflows_and_the_clip_does_no
     assert float(tf.exp(log_p)[0]) <= 1.0  # one log-probability: a probability
 
 
+def test_a_categorical_cross_entropy_of_probabilities_is_nan_for_an_all_zero_row():
+    # Keras divides the prediction by its row's sum before the log: a row masked to all
+    # zeros is 0 / 0 (the sparse form and the one from logits do not divide).
+    import keras
+
+    labels, predictions = tf.constant([[0.0, 1.0], [1.0, 0.0]]), tf.constant([[0.3, 0.7],
+                                                                            [0.0, 0.0]])
+    loss = keras.losses.categorical_crossentropy(labels, predictions).numpy()
+    assert np.isfinite(loss[0]) and np.isnan(loss[1])
+    assert np.isfinite(keras.losses.categorical_crossentropy(
+        labels, predictions, from_logits=True).numpy()).all()
+
+
 def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_do_not():
     z = tf.constant([[100.0, 1.0, -3.0]])
     mask = tf.constant([[1.0, 1.0, 0.0]])

@@ -483,3 +483,15 @@ def test_a_layer_with_an_exponential_activation_is_an_exp_of_a_linear_output():
     assert by_line[6].code == by_line[7].code == "NAN104"
     assert by_line[6].message.startswith("exp of `tf.keras.layers.Dense(10, activation=K.exp)`")
     assert 8 not in by_line
+
+
+def test_a_masked_prediction_of_a_categorical_cross_entropy_is_divided_by_its_row_sum():
+    source = ("import keras\nfrom keras.losses import categorical_crossentropy\n\n\n"
+              "def masked(gt, pr):\n    mask = 1 - gt[:, :, 0:1]\n"
+              "    return categorical_crossentropy(gt * mask, pr * mask)\n\n\n"
+              "def plain(gt, pr):\n    return categorical_crossentropy(gt, pr)\n\n\n"
+              "def logits(gt, z):\n"
+              "    return keras.losses.categorical_crossentropy(gt, z * 2.0, from_logits=True)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].message == "division by the row sum of `pr * mask`"
+    assert 11 not in by_line and 16 not in by_line
