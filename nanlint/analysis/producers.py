@@ -46,8 +46,9 @@ class Producers(Sources):
     def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
         value = self._op_value(op, call, scope, index)
         dtype = self._dtype_argument(call, scope, index)
-        if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
-                           "maximum", "minimum", "add", "subtract", "multiply", "divide"):
+        if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp",
+                           "clip", "maximum", "minimum", "add", "subtract", "multiply",
+                           "divide"):
             dtype = dtype or self._first_dtype(op, call, scope, index)
         if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
             return replace(value, origin=op.name, dtype=None, tensor=False)
