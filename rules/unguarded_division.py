@@ -18,23 +18,22 @@ class UnguardedDivision(Rule):
     denominator (base) is a tensor that can be exactly 0: a count of a mask, a sum or mean of
     relu outputs, a sum of squares or a norm of a difference, `1 - p` of a probability, a
     trainable variable (with high confidence when its initializer can be 0, e.g.
-    `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also kept in a config dict, also one passed to a function, or returned by a helper), a
-    hand-computed variance `E[x²] - E[x]²` (or `sum_sq - mean * sum`, also over windows
-    as `conv3d(x * x, box)`), even plus an epsilon unless it is clipped at 0 first (float32
-    rounding makes it negative for a constant input, by up to ~2.6e-6 x E[x²] under TF:
-    a normalized cross-correlation `(cross * cross + EPS) / (t_var * p_var + EPS)`), a
-    difference of two
-    sums, a variance or standard deviation (`tf.math.reduce_std`, `K.std`,
-    `keras.ops.var`: 0 for a constant row), the union `area1 + area2 - overlap` of an IoU
-    (0 for two zero-size boxes, the padding of a label tensor), and the state of a metric
-    made with a zeros initializer (`add_weight(..., initializer="zeros")`, 0 before the
-    first update and after a reset), and a moving average of squares of a gradient
-    `b * v + (1 - b) * g²` (`m / sqrt(v)` of an optimizer's update: a gradient is exactly 0
-    for a dead unit, and so is the average; the gradient is what a tape returns, or the
-    first parameter of an optimizer's update method, `_apply_dense(self, grad, var)`). It also flags
-    `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a
-    product of probabilities, a variance, the denominator of a normalized
-    cross-correlation), which `divide_no_nan` does not guard.
+    `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also kept in a config dict, also one passed
+    to a function, or returned by a helper), a hand-computed variance `E[x²] - E[x]²` (or
+    `sum_sq - mean * sum`, also over windows as `conv3d(x * x, box)`), even plus an epsilon
+    unless it is clipped at 0 first (float32 rounding makes it negative for a constant input, by
+    up to ~2.6e-6 x E[x²] under TF: a normalized cross-correlation `(cross * cross + EPS) /
+    (t_var * p_var + EPS)`), a difference of two sums, a variance or standard deviation
+    (`tf.math.reduce_std`, `K.std`, `keras.ops.var`: 0 for a constant row), the union `area1 +
+    area2 - overlap` of an IoU (0 for two zero-size boxes, the padding of a label tensor), and
+    the state of a metric made with a zeros initializer (`add_weight(..., initializer="zeros")`,
+    0 before the first update and after a reset), and a moving average of squares of a gradient
+    `b * v + (1 - b) * g²` (`m / sqrt(v)` of an optimizer's update: a gradient is exactly 0 for
+    a dead unit, and so is the average; the gradient is what a tape returns, or the first
+    parameter of an optimizer's update method, `_apply_dense(self, grad, var)`). It also flags
+    `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a product of
+    probabilities, a variance, the denominator of a normalized cross-correlation), which
+    `divide_no_nan` does not guard.
 
     Where a gradient is shown to flow (a loss), the harmonic mean `p * r / (p + r)` of an
     F1 is reported with medium confidence: it is 0 / 0 where a precision and a recall are
