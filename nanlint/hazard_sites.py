@@ -387,6 +387,12 @@ class Sites:
             self._fills(left, right, "product")
         elif kind in (cst.Add, cst.Subtract, cst.AddAssign, cst.SubtractAssign):
             self._fills(left, right, "sum")
+            if kind is cst.Subtract and "sum_of_squares" in self.analysis.value(left).tags:
+                zero = self.analysis.value(node).zero
+                if zero is not None and zero.producer == "variance":
+                    # `E[x²] - E[x]²`: negative by rounding near a constant input, where a
+                    # root, a log or `rsqrt(var + eps)` downstream is NaN
+                    self.add(node, "variance", None, form="rounding")
 
     def _power(self, node: cst.CSTNode, base: cst.BaseExpression,
                exponent: cst.BaseExpression) -> None:

@@ -52,7 +52,7 @@ class Family:
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
-            "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0,
+            "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
@@ -230,6 +230,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "unbounded": "a value nothing bounds (a matmul, a linear output): inf past 88",
+             "rounding": "a hand-computed variance E[x²] - E[x]²: below 0 by rounding near "
+                         "a constant input, NaN under a root or a log",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "guarded": f"guarded: {guard}"}[feature]
     if site.rate:

@@ -495,3 +495,16 @@ def test_a_masked_prediction_of_a_categorical_cross_entropy_is_divided_by_its_ro
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[7].message == "division by the row sum of `pr * mask`"
     assert 11 not in by_line and 16 not in by_line
+
+
+def test_a_hand_computed_variance_is_listed_where_it_is_computed():
+    source = ("import tensorflow as tf\n\n\n"
+              "def sync_bn(x, offset, scale):\n"
+              "    mean = tf.reduce_mean(x, axis=0)\n"
+              "    squared = tf.reduce_mean(tf.square(x), axis=0)\n"
+              "    variance = squared - tf.square(mean)\n"
+              "    other = offset - scale\n"
+              "    return tf.nn.batch_normalization(x, mean, variance, other, scale, 1e-3)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].why.startswith("a hand-computed variance")
+    assert 8 not in by_line
