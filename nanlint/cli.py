@@ -30,8 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check", help="check files and folders (default: .)",
-        epilog="Test files are not training code: a scan of a folder skips tests/ folders, "
-        "test_*.py, *_test.py and conftest.py unless the configuration sets "
+        epilog="Test files are not training code: a scan of a folder skips tests/ and test/ "
+        "folders, test_*.py, *_test.py and conftest.py unless the configuration sets "
         "`include-tests: true`. A file named on the command line is always checked (with "
         "--force-exclude, the configuration decides). In a folder scan, code that nothing in "
         "the folder calls is not reported unless `include-uncalled: true`.")

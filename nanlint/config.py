@@ -265,7 +265,7 @@ KEYS = ("select", "ignore", "exclude", "per-file-ignores", "min-confidence",
         "mask-parameters", "delta-parameters", "rules", "file-timeout", "include-tests",
         "include-uncalled", "line-length")
 # Test files and folders, skipped unless `include-tests: true` (gitignore patterns).
-TEST_PATTERNS = ("tests/", "test_*.py", "*_test.py", "conftest.py")
+TEST_PATTERNS = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py")
 # The smallest epsilon that survives being added to 1 in each dtype (half its machine
 # epsilon, 2**-24 and 2**-11): a fix never inserts one that NAN105 would report.
 _FIX_EPSILON_FLOOR = {"fix-epsilon": (2.0 ** -24, "float32"),

@@ -464,7 +464,8 @@ def test_test_files_are_skipped_unless_the_configuration_includes_them(tmp_path)
     from conftest import run_cli
 
     files = {"src/train.py": TF_LOG, "tests/test_train.py": TF_LOG,
-             "pkg/model_test.py": TF_LOG, "pkg/test_model.py": TF_LOG, "conftest.py": TF_LOG}
+             "pkg/model_test.py": TF_LOG, "pkg/test_model.py": TF_LOG, "conftest.py": TF_LOG,
+             "test/benchmark/speed.py": TF_LOG}
     make(tmp_path, files)
     default = run_cli("check", "--no-cache", "--quiet", cwd=tmp_path)
     assert {line.split(":")[0] for line in default.stdout.splitlines()} == {"src/train.py"}
