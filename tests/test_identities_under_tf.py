@@ -1,6 +1,6 @@
 """The numeric claims behind the value lattice's identities hold under TensorFlow.
 
-Each identity (nanlint/analysis/arithmetic.py, expressions.py, producers.py) says that a
+Each identity (nanlint/analysis/arithmetic.py, evaluator.py, producers.py) says that a
 form reaches a bad point whatever its names; here each claim meets float32, together with
 the guard the rules accept. If one fails after a TensorFlow upgrade, the identity must be
 narrowed, not this test skipped.

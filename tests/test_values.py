@@ -933,7 +933,7 @@ def test_axis_argument(call, axis):
 
 # -- call sites and op calls skip the module's calls where the text shows there are none --
 def sites_question(analysis, value):
-    return value.zero is not None, analysis._calls_by_name is not None
+    return value.zero is not None, analysis.sites._calls_by_name is not None
 
 
 @pytest.mark.parametrize("calls, evidence", [
@@ -948,7 +948,7 @@ def test_a_parameter_joins_its_call_sites_only_where_the_function_is_spelled_aga
 
 
 def lambda_layer_question(analysis, value):
-    return len(analysis.calls_of("lambda_layer")), analysis._op_calls is not None
+    return len(analysis.calls_of("lambda_layer")), analysis.sites._op_calls is not None
 
 
 def test_an_op_called_under_another_name_is_still_found():
@@ -966,7 +966,7 @@ def test_a_module_that_spells_no_assertion_is_not_indexed_for_one():
     """A name with evidence asks whether an assertion guards it; the module index that
     answers is built only where the module spells an assertion's name."""
     def indexed(analysis, value):
-        return value.zero is not None, analysis._index is not None
+        return value.zero is not None, analysis.resolver.module_indexed()
 
     plain = TF + """
     def f(z):

@@ -1,53 +1,46 @@
 """The value analysis every rule shares: what can this expression be, and does a gradient
 flow through it?
 
-The layers, each importing only the ones below it (no arrow points back up)::
+A few parts, each an object given the others it needs when it is made; none inherits from
+another (no arrow points back up)::
 
-    facade       Analysis: the public questions rules ask (value, op_of, number, ...)
+    facade       Analysis: the public questions rules ask (value, op_of, number, reach, ...);
+      │          makes the parts for one module and asks them
       │
-    expressions  the expression walk: names → bindings, calls → producers/functions
+      ├── evaluator   Evaluator(resolver, sites, flow): an expression to a Value, through
+      │     │         names, operators (arithmetic) and the op model's transfer functions
+      │     ├── producers  what each TF/Keras op yields, by its ``transfer`` (optable)
+      │     └── sources    where values start (activations, state, gradients, casts)
       │
-    sites        the module's calls of each of its functions and lambdas
+      ├── flow        Flow(callees, module index): gradient reach, where a value goes
+      │     └── sinks, defuse   what calls do with a value; one walk per function
       │
-    producers    what each TF/Keras op and layer yields (driven by nanlint.optable)
+      ├── constants   Constants(resolver): the number a name, flag, default or key is
+      ├── sites       Sites(resolver): the module's calls by op and by name, the call sites
+      │               of each of its functions and lambdas
       │
-    sources      where values start: layer activations, metric state, gradients, casts
-      │
-    constants    Number: the constant a name, flag, default or config key stands for
-      │
-    bindings     Cursor, Place, Callee: names, scopes, self-attributes, call resolution
-      │
-    callsites    the module's calls and their places; arguments bound to parameters
-      │
-    scopes       the statement index and branch paths of each scope
+      └── resolver    Resolver(module, settings, source, evaluate): where the traversal is
+            │         (Cursor, Place), scopes, names, callees (Callee), self-attributes
+            └── callsites, scopes, modindex   calls and places; scope indexes; one walk
+                                              per module (parents, functions, call sites)
 
-    data         the scale of input data (np.random.uniform(-10, 10), np.arange, known
-                 datasets) and `name.method(...)` uses; asks only the facade's questions
-    precision    the float16 dtype policy in force at each statement, layers with a dtype
-                 of their own; asks only the facade's questions
-    flow         gradient reach: where a value goes (objective, unknown, none), per function
-      │
-    sinks        what calls do with a value, as data        defuse  one walk per function:
-                                                                    definitions -> uses
-                                                            modindex  one walk per module:
-                                                                    parents, functions,
-                                                                    call sites (made by
-                                                                    bindings, shared)
+    data         the scale of input data and ``name.method(...)`` uses; asks only the
+                 facade's questions
+    precision    the float16 dtype policy in force at each statement; asks only the
+                 facade's questions
 
-    tree         cheap walks of libcst trees (children, read-only visitors): the bottom
-
-    arithmetic   pure functions: sum, product, quotient, power, square, clip of Values
-      │
+    arithmetic   the lattice's algebra and identities: pure functions of Values
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint
+    tree         cheap walks of libcst trees (children, read-only visitors)
 
-``Bindings`` → ``Constants`` → ``Sources`` → ``Producers`` → ``Sites`` →
-``Expressions`` → ``Analysis`` is one class stack: each layer extends the one below; a
-lower layer asks for a value only through the ``_value`` hook that ``expressions``
-implements. Rules import none of this directly: they
-use ``nanlint.rule``, which re-exports the questions' types.
+The resolver and the evaluator need each other. The evaluator holds the resolver; the
+resolver is given the evaluator's ``piece`` function as ``evaluate`` when it is made (is a
+call's result a layer object? what does ``self.x`` hold?), and ``Analysis.close`` cuts
+that loop once the file is done. Rules import none of this directly: they use
+``nanlint.rule``, which re-exports the questions' types.
 """
 
-from nanlint.analysis.bindings import Callee, Cursor, Place
+from nanlint.analysis.resolver import Callee, Cursor, Place
 from nanlint.analysis.constants import Number
 from nanlint.analysis.facade import Analysis
 from nanlint.analysis.lattice import CONFIDENCE_ORDER, UNKNOWN, Evidence, Value, render

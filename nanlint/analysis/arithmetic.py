@@ -1,8 +1,8 @@
 """Arithmetic on values: what a sum, difference, product, quotient, power, square, root,
 maximum, clip or reduction of :class:`Value`s can be, and which evidence survives it.
 
-Pure functions of the lattice; the op semantics (``producers``) and the expression walk
-(``expressions``) call them.
+Pure functions of the lattice; the op model's transfer functions (``producers``) and the
+evaluator call them.
 """
 
 from __future__ import annotations

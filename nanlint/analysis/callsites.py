@@ -1,7 +1,7 @@
 """Calls of the module's own functions: where they are, and which argument each parameter
 gets (results with the caller's arguments, parameters from their call sites).
 
-Pure helpers under ``bindings``: one walk that lists the module's calls with the scopes and
+Pure helpers under the resolver: one walk that lists the module's calls with the scopes and
 the statement around each, and the binding of a call's arguments to a function's parameters.
 """
 

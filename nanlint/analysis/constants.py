@@ -2,7 +2,8 @@
 
 Literals, constant expressions, module constants, parameter defaults, ``argparse`` and
 absl/TF flags defaults, keys of config dicts, ``tf.constant(c)`` and the initial value of a
-learning-rate schedule. The training rules (learning rates, stddevs, epsilons) ask it.
+learning-rate schedule. The training rules (learning rates, stddevs, epsilons) ask it. It
+is given the resolver, and needs nothing else.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from nanlint.analysis.bindings import Bindings
+from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.scopes import END, Scope
 
 
@@ -34,24 +35,19 @@ _NUMBER_OPERATORS = {
 _FLAG_DEFINERS = frozenset({"DEFINE_float", "DEFINE_integer", "DEFINE_int"})
 
 
-class Constants(Bindings):
-    """``number(expr)`` on top of name and call resolution."""
+class Constants:
+    """``number(expr)`` through the resolver's names and callees."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
         self._flags: Optional[Dict[str, Tuple[cst.BaseExpression, str]]] = None
 
-    def number(self, expr: cst.BaseExpression) -> Optional[Number]:
-        """The number ``expr`` stands for, or None: a literal, a constant expression, a module
-        constant, a parameter's default, an ``argparse``/``flags`` default, a key of a dict
-        literal, the initial value of a learning-rate schedule, or ``tf.constant(c)``."""
-        scope, index = self._here()
+    def number(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Optional[Number]:
+        """The number ``expr`` stands for at (scope, index), or None: a literal, a constant
+        expression, a module constant, a parameter's default, an ``argparse``/``flags``
+        default, a key of a dict literal, the initial value of a learning-rate schedule, or
+        ``tf.constant(c)``."""
         return self._number(expr, scope, index, 0)
-
-    def number_at(self, expr: cst.BaseExpression, place) -> Optional[Number]:
-        """``number(expr)`` resolved at ``place`` (from ``here`` or ``binding``) instead of
-        the traversal's current position."""
-        return self._number(expr, place.scope, place.index, 0)
 
     def _number(self, expr: cst.BaseExpression, scope: Scope, index: int,
                 depth: int) -> Optional[Number]:
@@ -78,7 +74,7 @@ class Constants(Bindings):
             if found is None:
                 return None
             default, via = found
-            inner = self._number(default, self.module_scope, END, deeper)
+            inner = self._number(default, self.resolver.module_scope, END, deeper)
             return replace(inner, via=inner.via or via) if inner is not None else None
         if isinstance(expr, cst.Subscript):
             return self._number_of_key(expr, scope, index, deeper)
@@ -101,7 +97,7 @@ class Constants(Bindings):
 
     def _number_of_name(self, name: str, scope: Scope, index: int,
                         depth: int) -> Optional[Number]:
-        binding, where = self._resolve(name, scope, index)
+        binding, where = self.resolver.resolve(name, scope, index)
         if binding is None or where is None:
             return None
         if binding.kind == "assign" and binding.value is not None:
@@ -121,49 +117,26 @@ class Constants(Bindings):
     def _number_of_key(self, expr: cst.Subscript, scope: Scope, index: int,
                        depth: int) -> Optional[Number]:
         """``config["lr"]`` of a dict literal (or ``dict(lr=...)``) bound to a name."""
-        found = self._dict_entry(expr, scope, index)
+        found = self.resolver.dict_entry(expr, scope, index)
         if found is None:
             return None
         entry, where, at = found
         return self._number(entry, where, at, depth)
-
-    def _dict_entry(self, expr: cst.Subscript, scope: Scope, index: int
-                    ) -> Optional[Tuple[cst.BaseExpression, Scope, int]]:
-        """The entry ``config["key"]`` reads from a dict literal (or ``dict(key=...)``) bound
-        to a name, with the place to resolve it at."""
-        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
-            return None
-        key = expr.slice[0].slice.value
-        if not (isinstance(key, cst.SimpleString) and isinstance(expr.value, cst.Name)):
-            return None
-        binding, where = self._resolve(expr.value.value, scope, index)
-        if binding is None or where is None or binding.kind != "assign":
-            return None
-        container, wanted = binding.value, key.evaluated_value
-        entry = None
-        if isinstance(container, cst.Dict):
-            entry = next((e.value for e in container.elements if isinstance(e, cst.DictElement)
-                          and isinstance(e.key, cst.SimpleString)
-                          and e.key.evaluated_value == wanted), None)
-        elif (isinstance(container, cst.Call) and isinstance(container.func, cst.Name)
-              and container.func.value == "dict"):
-            entry = self.keyword(container, wanted)
-        return (entry, where, binding.index) if entry is not None else None
 
     def _number_of_call(self, call: cst.Call, scope: Scope, index: int,
                         depth: int) -> Optional[Number]:
         func = call.func
         if isinstance(func, cst.Name) and func.value in ("float", "int") and call.args:
             return self._number(call.args[0].value, scope, index, depth)
-        callee = self._callee(func, scope, index)
+        callee = self.resolver.callee(func, scope, index)
         op = callee.op if callee is not None else None
         if op is None or op.transfer not in ("like", "cast") and op.name != "lr_schedule":
             return None
-        first = self.argument(call, op, 0)
+        first = self.resolver.argument(call, op, 0)
         inner = self._number(first, scope, index, depth) if first is not None else None
         if inner is None or op.name != "lr_schedule":
             return inner
-        schedule = self.code(func).rsplit(".", 1)[-1]
+        schedule = self.resolver.code(func).rsplit(".", 1)[-1]
         return replace(inner, via=inner.via or f"the initial value of the schedule `{schedule}`")
 
     def _flag_defaults(self) -> Dict[str, Tuple[cst.BaseExpression, str]]:
@@ -172,7 +145,7 @@ class Constants(Bindings):
         if self._flags is not None:
             return self._flags
         self._flags = {}
-        for call in self._named_calls():
+        for call in self.resolver.named_calls():
             if not isinstance(call.func, cst.Attribute):
                 continue
             method = call.func.attr.value
@@ -180,17 +153,18 @@ class Constants(Bindings):
                        and isinstance(a.value, cst.SimpleString)]
             strings = [text for text in strings if isinstance(text, str)]
             if method in _FLAG_DEFINERS:
-                qualified = self._compute_callee(call.func, self.module_scope, END, 0)
+                qualified = self.resolver.compute_callee(call.func, self.resolver.module_scope, END,
+                                                         0)
                 positional = [a.value for a in call.args if a.keyword is None]
-                default = self.keyword(call, "default") or (
+                default = self.resolver.keyword(call, "default") or (
                     positional[1] if len(positional) > 1 else None)
                 if (qualified is None or "flags" not in (qualified.qualified or "")
                         or not strings or default is None):
                     continue
                 self._flags[strings[0]] = (default, f"the default of the flag `{strings[0]}`")
             elif method == "add_argument":
-                default = self.keyword(call, "default")
-                dest = self.keyword(call, "dest")
+                default = self.resolver.keyword(call, "default")
+                dest = self.resolver.keyword(call, "dest")
                 options = [s for s in strings if s.startswith("--")] or strings[:1]
                 if default is None or not options:
                     continue

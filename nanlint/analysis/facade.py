@@ -1,7 +1,9 @@
 """The ``Analysis`` object rules ask (``Rule.analysis``): the public questions.
 
-It is the top of the stack ``Bindings`` → ``Constants`` → ``Producers`` → ``Expressions``
-→ ``Analysis``; each question is answered at the traversal's current position.
+It composes the parts of the analysis, each given the others it needs: the resolver
+(names, scopes, callees, attributes), the module's call sites, the constants, the gradient
+flow and the evaluator (an expression to a ``Value``); the data and precision questions
+are made on first use. Each question is answered at the traversal's current position.
 """
 
 from __future__ import annotations
@@ -13,16 +15,20 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.bindings import Callee, Place
+from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
+from nanlint.analysis.constants import Constants, Number
 from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
                                    origin)
-from nanlint.analysis.defuse import GUARDS, Unit
-from nanlint.analysis.expressions import Expressions
+from nanlint.analysis.defuse import Unit
+from nanlint.analysis.evaluator import Evaluator, site_arguments
 from nanlint.analysis.flow import Flow
-from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value, replace
+from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value
+from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
+from nanlint.analysis.resolver import Callee, Place, Resolver
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
+from nanlint.analysis.sites import Sites
 from nanlint.analysis.tree import descendants, is_a, last_name, names_in, terms
 from nanlint.analysis.sinks import NONE, Reach
 from nanlint.optable import Op
@@ -38,23 +44,37 @@ def _literal_parts(globs: FrozenSet[str]) -> Tuple[str, ...]:
 
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 _UNASKED = object()  # op_of's answer for a call not asked about yet (None: no op)
-_GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 
 _OBJECTIVE = re.compile(r"loss|cost|objective|penalty")
 
 
-class Analysis(Expressions):
+class Analysis:
     """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
 
     def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
                  source: Optional[str] = None) -> None:
-        super().__init__(module, settings, source)
-        self._no_gradient_re = re.compile(self.settings.no_gradient_pattern)
+        settings = settings or Settings()
+        self.module = module
+        self.settings = settings
+        self._source = source
+        # The resolver asks the evaluator for values (is a call's result a layer, what is
+        # `self.x`), and the evaluator asks the resolver for names: ``close`` cuts the loop.
+        evaluator: Optional[Evaluator] = None
+        self.resolver = resolver = Resolver(
+            module, settings, source,
+            evaluate=lambda expr, path, scope, index: evaluator.piece(expr, path, scope, index))
+        self.cursor = resolver.cursor
+        self.sites = Sites(resolver, source)
+        self.constants = Constants(resolver)
+        self._loss_re = re.compile(settings.loss_function_pattern)
+        self._no_gradient_re = re.compile(settings.no_gradient_pattern)
+        self.flow = Flow(resolver.unit_callee, resolver.module_index, self._loss_re,
+                         self._no_gradient_re)
+        self.evaluator = evaluator = Evaluator(resolver, self.sites, self.flow, settings)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
         self._precision: Optional[Precision] = None
-        self._reach: Optional[Flow] = None
         self._ops: Dict[int, Optional[Op]] = {}
         self._touched: Dict[str, bool] = {}  # name -> changed otherwise (touched_otherwise)
         # id(expression) -> its statement, and the place of that statement (see value)
@@ -63,10 +83,78 @@ class Analysis(Expressions):
         self._wrt: Optional[FrozenSet[int]] = None  # see _differentiated
 
     def close(self) -> None:
-        """Drop the helpers, which refer back to the analysis, once the file is done: without
-        the cycles, reference counting frees the tree at once, where a cyclic collection
-        would walk all of it first."""
-        self._moments = self._method_calls = self._precision = self._reach = None
+        """Cut the loops between the parts once the file is done (the resolver's
+        ``evaluate``, the helpers that refer back to the analysis): without the cycles,
+        reference counting frees the tree at once, where a cyclic collection would walk
+        all of it first."""
+        self.resolver.evaluate = _closed
+        self._moments = self._method_calls = self._precision = None
+
+    # -- where the traversal is, and the module's structure (the resolver's) ----------------
+    argument = staticmethod(op_argument)
+    keyword = staticmethod(keyword_argument)
+    axis = staticmethod(axis_argument)
+
+    def enter_scope(self, node: cst.CSTNode) -> None:
+        self.resolver.enter_scope(node)
+
+    def leave_scope(self) -> None:
+        self.resolver.leave_scope()
+
+    def enter_statement(self, node: cst.CSTNode) -> None:
+        self.resolver.enter_statement(node)
+
+    def leave_statement(self) -> None:
+        self.resolver.leave_statement()
+
+    def enter_comprehension(self, names: Optional[FrozenSet[str]],
+                            target: Optional[cst.BaseExpression] = None,
+                            iterable: Optional[cst.BaseExpression] = None) -> None:
+        """The names a comprehension binds; those of its outermost ``target`` are elements
+        of ``iterable`` (unless the iterable reads one of them)."""
+        self.resolver.enter_comprehension(names, target, iterable)
+
+    def leave_comprehension(self) -> None:
+        self.resolver.leave_comprehension()
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The node's source, as ``module.code_for_node`` gives it (cached)."""
+        return self.resolver.code(node)
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The node that contains ``node`` (from the module's index)."""
+        return self.resolver.parent(node)
+
+    def module_index(self) -> ModuleIndex:
+        """The module's one walk (functions, call sites, names, parents), made on first use."""
+        return self.resolver.module_index()
+
+    def in_function(self) -> Optional[cst.FunctionDef]:
+        """The innermost function the traversal is in, or None."""
+        return self.resolver.in_function()
+
+    def function_of(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """The function whose body holds ``node`` anywhere in the module (``in_function``
+        is the traversal's own), or None at the top level."""
+        return self.resolver.function_of(node)
+
+    def calls_of(self, op_name: str) -> List[cst.Call]:
+        """Every call of the module that invokes the canonical op ``op_name``, wherever it
+        is (resolved through the module's imports)."""
+        return self.sites.calls_of(op_name)
+
+    # -- numbers (the constants') -----------------------------------------------------------
+    def number(self, expr: cst.BaseExpression) -> Optional[Number]:
+        """The number ``expr`` stands for, or None: a literal, a constant expression, a module
+        constant, a parameter's default, an ``argparse``/``flags`` default, a key of a dict
+        literal, the initial value of a learning-rate schedule, or ``tf.constant(c)``."""
+        scope, index = self.resolver.where()
+        return self.constants.number(expr, scope, index)
+
+    def number_at(self, expr: cst.BaseExpression, place: Place) -> Optional[Number]:
+        """``number(expr)`` resolved at ``place`` (from ``here`` or ``binding``) instead of
+        the traversal's current position."""
+        return self.constants.number(expr, place.scope, place.index)
 
     # Two cheap questions for a rule that would otherwise ask the value of every operand: a
     # text search, sound because the evidence they stand for comes only from words the
@@ -75,12 +163,12 @@ class Analysis(Expressions):
         """False when no value of the module can have ``dtype`` ("float16"): the analysis
         learns a dtype only from its spelling in the module (a cast, a ``dtype=`` argument, a
         policy's name), so a module that never spells it has none."""
-        return self._mentions(DTYPE_WORDS.get(dtype, (dtype,)))
+        return self.sites.mentions(DTYPE_WORDS.get(dtype, (dtype,)))
 
     def may_be_huge(self) -> bool:
         """False when no value of the module can carry ``huge`` evidence: it comes only from
         a parameter named by the regression-delta convention, whose name the module spells."""
-        return self._mentions(_literal_parts(self.settings.delta_parameters))
+        return self.sites.mentions(_literal_parts(self.settings.delta_parameters))
 
     # -- data and uses ----------------------------------------------------------------------
     def moment(self, expr: cst.BaseExpression, place: Optional[Place] = None
@@ -144,20 +232,20 @@ class Analysis(Expressions):
         expression of another statement (a rule following a value to its readers or its
         producer), at that statement."""
         statements = self.cursor.statements
-        if self._index is None:  # no rule has followed a value elsewhere (that builds it)
-            scope, index = self._here()
-            return self._value(expr, scope, index)
+        if not self.resolver.module_indexed():  # no rule has followed a value elsewhere
+            scope, index = self.resolver.where()
+            return self.evaluator.value(expr, scope, index)
         statement = self._statement_of.get(id(expr), expr)
         if statement is expr:
             statement = self._statement_of[id(expr)] = self._enclosing_statement(expr)
         if statement is None or not statements or statement is statements[-1]:
-            scope, index = self._here()
+            scope, index = self.resolver.where()
         else:
             home = self._homes.get(id(statement))
             if home is None:
                 home = self._homes[id(statement)] = self._home(statement)
             scope, index = home
-        return self._value(expr, scope, index)
+        return self.evaluator.value(expr, scope, index)
 
     def own_factors(self, numerator: Optional[cst.BaseExpression],
                     denominator: cst.BaseExpression) -> Optional[Evidence]:
@@ -195,11 +283,11 @@ class Analysis(Expressions):
             elif isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
                 statements.append(node)
             child, node = node, self.parent(node)
-        return self._place_of(scopes[::-1], statements[::-1])
+        return self.resolver.place_of(scopes[::-1], statements[::-1])
 
     def callee(self, call: cst.Call) -> Optional[Callee]:
-        scope, index = self._here()
-        return self._callee(call.func, scope, index)
+        scope, index = self.resolver.where()
+        return self.resolver.callee(call.func, scope, index)
 
     def op_of(self, call: cst.Call) -> Optional[Op]:
         """The canonical TF/Keras op a call invokes, or None (asked by every rule for every
@@ -220,8 +308,8 @@ class Analysis(Expressions):
         return op
 
     def qualified_name(self, expr: cst.BaseExpression) -> Optional[str]:
-        scope, index = self._here()
-        callee = self._callee(expr, scope, index)
+        scope, index = self.resolver.where()
+        callee = self.resolver.callee(expr, scope, index)
         return callee.qualified if callee is not None else None
 
     def spelling(self, expr: cst.BaseExpression) -> str:
@@ -232,8 +320,8 @@ class Analysis(Expressions):
     def definition(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The expression last assigned to ``name`` before the current statement, or None
         (a parameter, an import, an augmented assignment, a name bound by a loop)."""
-        scope, index = self._here()
-        binding, _ = self._resolve(name.value, scope, index)
+        scope, index = self.resolver.where()
+        binding, _ = self.resolver.resolve(name.value, scope, index)
         if binding is not None and binding.kind == "assign":
             return binding.value
         return None
@@ -242,19 +330,19 @@ class Analysis(Expressions):
         """``self.x`` in a method: the expressions the class's methods assign to ``self.x``
         (not unpacked from a tuple, not None: an attribute declared before it is set), or []
         outside a class."""
-        scope, _ = self._here()
+        scope, _ = self.resolver.where()
         while scope is not None and scope.cls is None:
             scope = scope.parent
         if scope is None or expr.value.__class__ is not cst.Name or expr.value.value != "self":
             return []
-        class_scope = self._scopes.get(id(scope.cls))
+        class_scope = self.resolver.scope_of(scope.cls)
         if class_scope is None:
             return []
         found = []
         for bindings in class_scope.bindings.values():
             for binding in bindings:
                 if binding.kind == "def":
-                    method = self._scope_for(binding.node, class_scope.parent,
+                    method = self.resolver.scope_for(binding.node, class_scope.parent,
                                              class_scope.node)
                     found += [a.value for a in method.self_attributes.get(expr.attr.value, ())
                               if not a.position and a.value is not None and not (
@@ -265,13 +353,13 @@ class Analysis(Expressions):
         """``expr``, made of names only, means here what it meant where ``name`` was last
         assigned: none of its names was bound again in between (so a fix may move ``expr``
         from that assignment to here)."""
-        scope, index = self._here()
-        binding, where = self._resolve(name.value, scope, index)
+        scope, index = self.resolver.where()
+        binding, where = self.resolver.resolve(name.value, scope, index)
         if binding is None or binding.kind != "assign" or where is not scope:
             return False
         if not isinstance(expr, cst.Name):
             return False
-        used, used_in = self._resolve(expr.value, scope, index)
+        used, used_in = self.resolver.resolve(expr.value, scope, index)
         if used is not None and used_in is scope and len(scope.bindings.get(expr.value, ())) > 1:
             return False  # bound twice here: a loop, a branch or a match may rebind it between
         if used is None or used_in is not scope or used.index < binding.index:
@@ -294,7 +382,7 @@ class Analysis(Expressions):
 
     # -- following values backwards ---------------------------------------------------------
     def here(self) -> Place:
-        scope, index = self._here()
+        scope, index = self.resolver.where()
         return Place(scope, index)
 
     def binding(self, name: str, place: Optional[Place] = None
@@ -302,32 +390,32 @@ class Analysis(Expressions):
         """What ``name`` is bound to at ``place`` (default: the current statement), and the
         place of that binding, where the names of its value are to be resolved."""
         place = place or self.here()
-        binding, where = self._resolve(name, place.scope, place.index)
+        binding, where = self.resolver.resolve(name, place.scope, place.index)
         if binding is None or where is None:
             return None
         return binding, Place(where, binding.index)
 
     def op_at(self, call: cst.Call, place: Place) -> Optional[Op]:
         """The canonical op ``call`` invokes, resolved at ``place``."""
-        callee = self._callee(call.func, place.scope, place.index)
+        callee = self.resolver.callee(call.func, place.scope, place.index)
         return callee.op if callee is not None and callee.kind == "op" else None
 
     def calls_named(self, *names: str) -> List[cst.Call]:
         """Every call `f(...)` or `a.b.f(...)` of the module whose callee's last name is one
         of ``names``, wherever it is."""
-        found = self._by_last_name()
+        found = self.sites.by_last_name()
         return [call for name in names for call in found.get(name, ())]
 
     def call_place(self, call: cst.Call) -> Place:
         """The place where ``call`` is made: its callee resolves there (a function's own
         imports included); the module's end for a call whose callee is not a name."""
-        self._named_calls()
-        scopes, statement = self._call_places.get(id(call), ((), None))
-        scope, index = self._place_of(scopes, [statement] if statement else [])
+        self.resolver.named_calls()
+        scopes, statement = self.resolver.call_places.get(id(call), ((), None))
+        scope, index = self.resolver.place_of(scopes, [statement] if statement else [])
         return Place(scope, index)
 
     def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
-        callee = self._callee(expr, place.scope, place.index)
+        callee = self.resolver.callee(expr, place.scope, place.index)
         return callee.qualified if callee is not None else None
 
     def results(self, func: cst.BaseExpression, place: Place
@@ -335,24 +423,22 @@ class Analysis(Expressions):
         """The expressions a function of this file returns (a lambda: its body), each with
         the place to resolve it at; [] for anything else."""
         if isinstance(func, cst.Lambda):
-            return [(func.body, Place(self._scope_for(func, place.scope), END))]
-        callee = self._callee(func, place.scope, place.index)
+            return [(func.body, Place(self.resolver.scope_for(func, place.scope), END))]
+        callee = self.resolver.callee(func, place.scope, place.index)
         if callee is None or callee.node is None:
             return []
         if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
-            return [(callee.node.body, Place(self._scope_for(callee.node, callee.scope), END))]
+            scope = self.resolver.scope_for(callee.node, callee.scope)
+            return [(callee.node.body, Place(scope, END))]
         if callee.kind != "function" or not isinstance(callee.node, cst.FunctionDef):
             return []
-        parent, cls = callee.scope, None
-        if parent is not None and isinstance(parent.node, cst.ClassDef):
-            parent, cls = parent.parent, parent.node
-        scope = self._scope_for(callee.node, parent, cls)
+        scope = self.resolver.function_scope(callee.node, callee.scope)
         return [(r.value, Place(scope, r.index)) for r in scope.returns]
 
     def readers(self, node: cst.BaseExpression) -> List[cst.BaseExpression]:
         """The expressions that read the value of ``node`` (of the current function): the
         node itself or, where it is assigned to a name, that name's reads (one step)."""
-        body = self._flow().body(self._unit())
+        body = self.flow.body(self._unit())
         parent = body.parents.get(id(node))
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(
                 parent.targets[0].target, cst.Name):
@@ -407,7 +493,7 @@ class Analysis(Expressions):
         """Where the value of ``node`` (an expression of the current function) can go: to a
         differentiated objective, somewhere unknown, or only where no gradient is taken
         (``Reach.why`` says where). Computed once per function (``nanlint.analysis.flow``)."""
-        return self._flow().reach(node, self._unit())
+        return self.flow.reach(node, self._unit())
 
     def gradient_reach(self, node: cst.CSTNode) -> Reach:
         """``reach`` for a hazard of the gradient: none where ``node`` is computed from data
@@ -429,11 +515,11 @@ class Analysis(Expressions):
         (nobody here calls the function, it is passed as a value, a call binds nothing to
         the parameter)."""
         node = place.scope.node
-        if not isinstance(node, cst.FunctionDef) or node.name.value in self._escaped:
+        if not isinstance(node, cst.FunctionDef) or node.name.value in self.resolver.escaped:
             return None
         passed = []
-        for _, argument in self._site_arguments(node, name, place.scope,
-                                                self._call_sites(node)):
+        for _, argument in site_arguments(node, name, place.scope,
+                                                self.sites.call_sites(node)):
             if argument is None:
                 return None
             expr, (at, at_index) = argument
@@ -471,23 +557,17 @@ class Analysis(Expressions):
         """Whether every value ``read`` can hold comes from the binding ``target``: no other
         assignment of the unit reaches it on any path (branches joined, a loop's later
         assignments included)."""
-        return self._flow().body(self._unit()).load_defs.get(id(read)) == {id(target)}
+        return self.flow.body(self._unit()).load_defs.get(id(read)) == {id(target)}
 
     def read_only_by(self, target: cst.Name, read: cst.Name) -> bool:
         """Whether ``read`` is the only read the binding ``target`` reaches, with no nested
         function that could read it."""
-        body = self._flow().body(self._unit())
+        body = self.flow.body(self._unit())
         uses = body.uses.get(id(target))
         return (uses is not None and len(uses) == 1 and uses[0] is read
                 and id(target) not in body.escaping)
 
-    # -- gradient reach, and assertions that guard a value ---------------------------------
-    def _flow(self) -> Flow:
-        if self._reach is None:
-            self._reach = Flow(self._flow_callee, self.module_index, self._loss_re,
-                               self._no_gradient_re)
-        return self._reach
-
+    # -- the unit of the gradient flow ------------------------------------------------------
     def _unit(self) -> Unit:
         """The function the traversal is in (the module at its top level)."""
         for node in reversed(self.cursor.scopes):
@@ -495,50 +575,6 @@ class Analysis(Expressions):
                 return node
         return self.module
 
-    def _flow_callee(self, func: cst.BaseExpression, unit: Unit
-                     ) -> Tuple[Optional[str], Optional[cst.FunctionDef]]:
-        """For the flow: the qualified name of a callee, or the module's function it is."""
-        scope = self._unit_scope(unit)
-        callee = self._compute_callee(func, scope, END, 0) if scope is not None else None
-        if callee is None:
-            return None, None
-        local = callee.node if callee.kind == "function" and isinstance(
-            callee.node, cst.FunctionDef) else None
-        return callee.qualified, local
 
-    def _unit_scope(self, unit: Unit) -> Optional[Scope]:
-        if isinstance(unit, cst.Module):
-            return self.module_scope
-        outer_unit, cls = self._flow().enclosing(unit)
-        outer = self._unit_scope(outer_unit) if outer_unit is not None else None
-        if outer is None:
-            return None
-        if cls is not None:
-            self._scope_for(cls, outer)
-        return self._scope_for(unit, outer, cls)
-
-    def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
-        """A name read after ``tf.debugging.assert_positive(name)`` (or a control dependency
-        on it) is guarded: the assertion stops the program before a 0 gets through."""
-        value = super()._compute(expr, scope, index)
-        if (isinstance(expr, cst.Name)
-                and (value.zero or value.negative or "mask_parameter" in value.tags)
-                and isinstance(scope.node, (cst.FunctionDef, cst.Module))
-                and self._mentions(_GUARD_WORDS)  # (the module index spells no others)
-                and self._flow().has_assertions()):
-            asserted = self._flow().asserted(expr, scope.node)
-            if asserted is not None:
-                return _guarded(value, asserted)
-        return value
-
-
-def _guarded(value: Value, asserted: str) -> Value:
-    """``value`` where an assertion proved it "positive", "nonnegative" or "nonzero"."""
-    if asserted == "nonzero":
-        return replace(value, zero=None)
-    lo, lo_open = (value.lo, value.lo_open) if value.lo >= 0 else (0.0, False)
-    if asserted == "positive":
-        # nor a mask by convention (a float cast of a parameter), whose sum may be 0
-        return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
-                       tags=value.tags - {"mask_parameter"})
-    return replace(value, negative=None, lo=lo, lo_open=lo_open)
+def _closed(*_) -> Value:
+    raise RuntimeError("the analysis of this module is closed")

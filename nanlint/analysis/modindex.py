@@ -1,7 +1,7 @@
 """The module's index: one walk of the whole module that finds the parent of every node,
 the functions and the unit each is defined in, the call sites of the module's functions and
 methods, every read of a name, the names passed as ``loss=`` or ``metrics=``, and whether an
-assertion that guards a value is called anywhere. ``Bindings`` makes it on first use (for a
+assertion that guards a value is called anywhere. The ``Resolver`` makes it on first use (for a
 parent, or for gradient reach) and both share it.
 """
 

@@ -2,15 +2,15 @@
 
 An op's *transfer* (``exp``, ``reduce``, ``where``, ``cast``, ``layer`` ...) names how its
 output follows from its arguments; the ranges and the reasons a producer can output 0 or a
-negative value come from the table. Argument values are asked of the layer above through
-the ``_value`` hook.
+negative value come from the table. These are the op model's transfer functions: each takes
+the evaluator (``ev``), which gives the values of the arguments.
 """
 
 from __future__ import annotations
 
 import math
 from math import inf
-from typing import Dict, Optional, Set
+from typing import TYPE_CHECKING, Optional, Set
 
 import libcst as cst
 
@@ -20,9 +20,15 @@ from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, powe
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, cosine_evidence,
                                       join, replace)
 from nanlint.analysis.scopes import END, Scope
-from nanlint.analysis.sources import Sources, gradient
+from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
+from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
+                                      dtype_argument, float_cast_of_parameter, gradient,
+                                      layer, table_value)
 from nanlint.analysis.tree import names_in
 from nanlint.optable import Op
+
+if TYPE_CHECKING:  # the evaluator calls these functions with itself
+    from nanlint.analysis.evaluator import Evaluator
 
 
 # Ops that return a tuple, and the op whose value each element has (from the same
@@ -34,350 +40,361 @@ TUPLE_RESULTS = {
 }
 
 
-class Producers(Sources):
-    """Op and layer semantics."""
+def output(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+    """What ``call`` of ``op`` yields: its transfer's value, with its dtype and the op as
+    its origin."""
+    value = _transfer(ev, op, call, scope, index)
+    dtype = dtype_argument(ev.resolver, call, scope, index)
+    if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
+                       "maximum", "minimum", "add", "subtract", "multiply", "divide"):
+        dtype = dtype or _first_dtype(ev, op, call, scope, index)
+    if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
+        return replace(value, origin=op.name, dtype=None, tensor=False)
+    if value.origin == op.name and value.dtype == dtype:
+        return value
+    return replace(value, origin=op.name, dtype=dtype)
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # `tf.cond(c, true_fn, ...)`: the call of each function branch, kept alive (values
-        # are cached by node id).
-        self._branch_calls: Dict[int, cst.Call] = {}
 
-    def _op(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
-        value = self._op_value(op, call, scope, index)
-        dtype = self._dtype_argument(call, scope, index)
-        if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp",
-                           "clip", "maximum", "minimum", "add", "subtract", "multiply",
-                           "divide"):
-            dtype = dtype or self._first_dtype(op, call, scope, index)
-        if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
-            return replace(value, origin=op.name, dtype=None, tensor=False)
-        if value.origin == op.name and value.dtype == dtype:
-            return value
-        return replace(value, origin=op.name, dtype=dtype)
+def _first_dtype(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int
+                 ) -> Optional[str]:
+    for position in range(min(2, max(1, len(op.args)))):
+        expr = op_argument(call, op, position)
+        if expr is not None:
+            dtype = ev.value(expr, scope, index).dtype
+            if dtype:
+                return dtype
+    return None
 
-    def _op_value(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
-        transfer = op.transfer
 
-        def arg(position: int) -> Value:
-            expr = self.argument(call, op, position)
-            return self._value(expr, scope, index) if expr is not None else UNKNOWN
+def _transfer(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+    transfer = op.transfer
 
-        if transfer == "range":
-            value = self._fixed(op, call)
-            if op.integral and all(
-                    self.argument(call, op, position) is None or arg(position).whole
-                    for position in range(2, len(op.args))):
-                value = replace(value, integral=True)
-            return value
-        if transfer == "matmul":
-            a, b = arg(0), arg(1)
-            if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
-                return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
-                             tags=frozenset({"cosine", "inner"}), node=call,
-                             bound=cosine_evidence(call))
-            value = self._matmul(op, call, a, b, scope, index)
-            tags = {"inner", "gram_matrix"} if self._gram_matrix(op, call, scope, index) else {
-                "inner"}
-            return replace(value, tags=value.tags | tags)
-        if transfer == "any":
-            return Value(known=True, tensor=True)
-        if transfer == "diagonal":
-            if "gram_matrix" in arg(0).tags:
-                # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
-                return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
-                             node=call)
-            return UNKNOWN
-        if transfer == "like" or transfer == "assign":
-            x = arg(0 if transfer == "like" else 1)
-            return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
-                x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
-        if transfer == "epsilon":
-            return replace(constant(self.settings.epsilon), tensor=True)
-        if transfer == "exp":
-            x = arg(0)
-            if x.const is not None:
-                try:
-                    return replace(constant(math.exp(x.const)), tensor=True)
-                except OverflowError:
-                    return UNKNOWN
-            tags = {"exp"}
-            if x.hi == inf:
-                tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
-            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
+    def arg(position: int) -> Value:
+        expr = op_argument(call, op, position)
+        return ev.value(expr, scope, index) if expr is not None else UNKNOWN
+
+    if transfer == "range":
+        value = table_value(op, call)
+        if op.integral and all(
+                op_argument(call, op, position) is None or arg(position).whole
+                for position in range(2, len(op.args))):
+            value = replace(value, integral=True)
+        return value
+    if transfer == "matmul":
+        a, b = arg(0), arg(1)
+        if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
+            return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
+                         tags=frozenset({"cosine", "inner"}), node=call,
+                         bound=cosine_evidence(call))
+        value = _matmul(ev, op, call, a, b, scope, index)
+        tags = {"inner", "gram_matrix"} if _gram_matrix(ev, op, call, scope, index) else {
+            "inner"}
+        return replace(value, tags=value.tags | tags)
+    if transfer == "any":
+        return Value(known=True, tensor=True)
+    if transfer == "diagonal":
+        if "gram_matrix" in arg(0).tags:
+            # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
+            return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
                          node=call)
-        if transfer == "squared_difference":  # (x - y)², whatever names x and y have
-            a, b = arg(0), arg(1)
-            return square(subtract(a, b, a.known and b.known, True, call), call, "square")
-        if transfer in ("square", "abs", "norm"):
-            x = arg(0)
-            value = square(x, call, transfer)
-            return value
-        if transfer == "sqrt":
-            return sqrt_like(arg(0))
-        if transfer == "pow":
-            return power(arg(0), arg(1), call)
-        if transfer == "reduce":
-            axis = self.axis(call)  # `axis=None` reduces over all axes, as no axis does
-            over_axes = axis is not None and not (isinstance(axis, cst.Name)
-                                                  and axis.value == "None")
-            x = arg(0)
-            value = reduce(op.name, x, call, over_axes)
-            if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
-                    value.zero is None and _leading_axes(axis)):
-                # Summed over the rows (not the classes): how many rows have each class.
-                what = "the per-class count" if op.name == "reduce_sum" else "the class share"
-                value = replace(value, zero=Evidence(
-                    call, what + " `{src}`", "which is 0 for a class that no row of the "
-                    "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
-                                tags=value.tags | {"count"})
-            return value
-        if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
-            return reduce("reduce_sum", arg(0), call, True)
-        if transfer == "prod":  # a product of its elements: 0 where one of them is
-            x = arg(0)
-            if x.lo < 0:
-                return Value(known=x.known, tensor=True)
-            return Value(lo=0.0, hi=1.0 if x.hi <= 1 else inf, zero=x.zero, known=x.known,
-                         tensor=True)
-        if transfer in ("add", "subtract", "multiply", "divide"):
-            return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
-        if transfer == "divide_no_nan":
-            a, b = arg(0), arg(1)
-            value = divide(a, b, a.known and b.known, True, call)
-            return replace(value, zero=a.zero or b.zero)
-        if transfer == "maximum":
-            return maximum(arg(0), arg(1), call)
-        if transfer == "minimum":
-            a, b = arg(0), arg(1)
-            return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
-                         negative=a.negative or b.negative, known=a.known and b.known,
-                         tensor=True, integral=a.whole and b.whole)
-        if transfer == "clip":
-            return clip(arg(0), arg(1), arg(2), call)
-        if transfer == "cast":
-            x = arg(0)
-            if self._float_cast_of_parameter(call, op, scope, index):
-                x = replace(x, tags=x.tags | {"mask_parameter"})
-            if "bool" in x.tags:
-                evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
-                                    "condition is false", "high", discrete=True,
-                                    producer="mask")
-                return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
-                             tags=frozenset({"mask"}), guards=x.guards,
-                             integral=op.integral is not False)
-            # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
-            integral = op.integral is not False and (
-                x.whole or self._integer_dtype(call, scope, index))
-            return replace(x, tensor=True, layer=None, integral=integral)
-        if transfer == "bool":
-            guards = None
-            callee = self._callee(call.func, scope, index)
-            qualified = callee.qualified if callee is not None else None
-            positional = [a.value for a in call.args if a.keyword is None and not a.star]
-            if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
-                    positional) == 2:
-                guards = self._zeros_marked(positional[0], positional[1], scope, index)
-            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
-                         guards=guards, integral=True)
-        if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
-            x = arg(0)
-            return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
-                         tags=x.tags & {"binary"}, integral=x.whole)
-        if transfer == "join":  # concat / stack of a list: an element can be anywhere
-            expr = self.argument(call, op, 0)
-            if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
-                expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
-            if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-                parts = [self._value(e.value, scope, index) for e in expr.elements]
-                joined = join(parts)
-                if any("mask_parameter" in p.tags for p in parts):
-                    # Evidence like a zero: some elements are the mask's.
-                    joined = replace(joined, tags=joined.tags | {"mask_parameter"})
-                return replace(joined, tensor=True, layer=None)
-            return Value(tensor=True)
-        if transfer == "einsum":
-            if any(a.star for a in call.args):
-                return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
-            operands = [self._value(a.value, scope, index) for a in call.args[1:]
-                        if a.keyword is None]
-            if operands and all(o.nonnegative for o in operands):
-                return Value(lo=0.0, known=True, tensor=True,
-                             zero=next((o.zero for o in operands if o.zero), None))
-            return self._fixed(op, call)
-        if transfer == "where":
-            # A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the other
-            # branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
-            # idiom — so neither is evidence of a zero or a negative. A condition on
-            # something else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence.
-            # `tf.cond` and `K.switch` may take functions: their results are the branches.
-            branches = [self._branch(self.argument(call, op, 1), scope, index),
-                        self._branch(self.argument(call, op, 2), scope, index)]
-            fixed = [b.known and b.lo == b.hi for b in branches]
-            if any(fixed):
-                condition = self.argument(call, op, 0)
-                exprs = [self.argument(call, op, 1), self.argument(call, op, 2)]
-                branches = [replace(b, zero=None, negative=None) if is_fixed or (
-                    condition is None or expr is None
-                    or self._tests(condition, expr, b, scope, index)) else b
-                    for b, expr, is_fixed in zip(branches, exprs, fixed)]
-            joined = replace(join(branches), tensor=True)
-            if any(fixed) and any("max" in b.tags for b in branches):
-                # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
-                joined = replace(joined, tags=joined.tags | {"max"})
-            return joined
-        if transfer == "gradient":
-            return gradient(call)
-        if transfer == "map":  # the function's results, stacked
-            return replace(self._branch(self.argument(call, op, 0), scope, index), tensor=True,
-                           layer=None)
-        if transfer == "uniform":  # [minval, maxval), by default [0, 1)
-            low, high = self.argument(call, op, 1), self.argument(call, op, 2)
-            lo = self._value(low, scope, index).const if low is not None else 0.0
-            hi = self._value(high, scope, index).const if high is not None else 1.0
-            return Value(lo=-inf if lo is None else lo, hi=inf if hi is None else hi,
-                         hi_open=True, known=lo is not None and hi is not None, tensor=True)
-        if transfer == "variable":
-            trainable = self.keyword(call, "trainable")
-            if isinstance(trainable, cst.Name) and trainable.value == "False":
-                return replace(arg(0), tensor=True)
-            initial = arg(0)
-            if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
-                # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
-                why, confidence = ("a trainable variable whose initial value can be 0 (its "
-                                   f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
-                                   "training can move through 0", "high")
-            else:
-                why, confidence = "a trainable variable that training can move through 0", (
-                    "medium")
-            return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
-                                       aggregate=False, producer="variable"),
-                         known=True, tensor=True, tags=frozenset({"variable"}))
-        if transfer == "layer":
-            return self._layer(op, call, scope, index)
-        if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
-            position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
-            expr = (self.argument(call, op, position) if position is not None
-                    else self.keyword(call, "activation"))
-            expr = expr if expr is not None else self.keyword(call, "activation_fn")
-            if expr is None and op.activation is None:
-                return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
-            activation = (self._activation_name(expr, scope, index) if expr is not None
-                          else op.activation)
-            return self._activation(activation, call) if activation else UNKNOWN
         return UNKNOWN
+    if transfer == "like" or transfer == "assign":
+        x = arg(0 if transfer == "like" else 1)
+        return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
+            x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
+    if transfer == "epsilon":
+        return replace(constant(ev.settings.epsilon), tensor=True)
+    if transfer == "exp":
+        x = arg(0)
+        if x.const is not None:
+            try:
+                return replace(constant(math.exp(x.const)), tensor=True)
+            except OverflowError:
+                return UNKNOWN
+        tags = {"exp"}
+        if x.hi == inf:
+            tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
+        return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
+                     node=call)
+    if transfer == "squared_difference":  # (x - y)², whatever names x and y have
+        a, b = arg(0), arg(1)
+        return square(subtract(a, b, a.known and b.known, True, call), call, "square")
+    if transfer in ("square", "abs", "norm"):
+        x = arg(0)
+        value = square(x, call, transfer)
+        return value
+    if transfer == "sqrt":
+        return sqrt_like(arg(0))
+    if transfer == "pow":
+        return power(arg(0), arg(1), call)
+    if transfer == "reduce":
+        axis = axis_argument(call)  # `axis=None` reduces over all axes, as no axis does
+        over_axes = axis is not None and not (isinstance(axis, cst.Name)
+                                              and axis.value == "None")
+        x = arg(0)
+        value = reduce(op.name, x, call, over_axes)
+        if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+                value.zero is None and _leading_axes(axis)):
+            # Summed over the rows (not the classes): how many rows have each class.
+            what = "the per-class count" if op.name == "reduce_sum" else "the class share"
+            value = replace(value, zero=Evidence(
+                call, what + " `{src}`", "which is 0 for a class that no row of the "
+                "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
+                            tags=value.tags | {"count"})
+        return value
+    if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
+        return reduce("reduce_sum", arg(0), call, True)
+    if transfer == "prod":  # a product of its elements: 0 where one of them is
+        x = arg(0)
+        if x.lo < 0:
+            return Value(known=x.known, tensor=True)
+        return Value(lo=0.0, hi=1.0 if x.hi <= 1 else inf, zero=x.zero, known=x.known,
+                     tensor=True)
+    if transfer in ("add", "subtract", "multiply", "divide"):
+        return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
+    if transfer == "divide_no_nan":
+        a, b = arg(0), arg(1)
+        value = divide(a, b, a.known and b.known, True, call)
+        return replace(value, zero=a.zero or b.zero)
+    if transfer == "maximum":
+        return maximum(arg(0), arg(1), call)
+    if transfer == "minimum":
+        a, b = arg(0), arg(1)
+        return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
+                     negative=a.negative or b.negative, known=a.known and b.known,
+                     tensor=True, integral=a.whole and b.whole)
+    if transfer == "clip":
+        return clip(arg(0), arg(1), arg(2), call)
+    if transfer == "cast":
+        x = arg(0)
+        if float_cast_of_parameter(ev.resolver, call, op, scope, index):
+            x = replace(x, tags=x.tags | {"mask_parameter"})
+        if "bool" in x.tags:
+            evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
+                                "condition is false", "high", discrete=True,
+                                producer="mask")
+            return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                         tags=frozenset({"mask"}), guards=x.guards,
+                         integral=op.integral is not False)
+        # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
+        integral = op.integral is not False and (
+            x.whole or casts_to_integer(ev.resolver, call, scope, index))
+        return replace(x, tensor=True, layer=None, integral=integral)
+    if transfer == "bool":
+        guards = None
+        callee = ev.resolver.callee(call.func, scope, index)
+        qualified = callee.qualified if callee is not None else None
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
+                positional) == 2:
+            guards = zeros_marked(ev, positional[0], positional[1], scope, index)
+        return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
+                     guards=guards, integral=True)
+    if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
+        x = arg(0)
+        return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
+                     tags=x.tags & {"binary"}, integral=x.whole)
+    if transfer == "join":  # concat / stack of a list: an element can be anywhere
+        expr = op_argument(call, op, 0)
+        if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
+            expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
+        if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+            parts = [ev.value(e.value, scope, index) for e in expr.elements]
+            joined = join(parts)
+            if any("mask_parameter" in p.tags for p in parts):
+                # Evidence like a zero: some elements are the mask's.
+                joined = replace(joined, tags=joined.tags | {"mask_parameter"})
+            return replace(joined, tensor=True, layer=None)
+        return Value(tensor=True)
+    if transfer == "einsum":
+        if any(a.star for a in call.args):
+            return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
+        operands = [ev.value(a.value, scope, index) for a in call.args[1:]
+                    if a.keyword is None]
+        if operands and all(o.nonnegative for o in operands):
+            return Value(lo=0.0, known=True, tensor=True,
+                         zero=next((o.zero for o in operands if o.zero), None))
+        return table_value(op, call)
+    if transfer == "where":
+        # A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the other
+        # branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
+        # idiom — so neither is evidence of a zero or a negative. A condition on
+        # something else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence.
+        # `tf.cond` and `K.switch` may take functions: their results are the branches.
+        branches = [_branch(ev, op_argument(call, op, 1), scope, index),
+                    _branch(ev, op_argument(call, op, 2), scope, index)]
+        fixed = [b.known and b.lo == b.hi for b in branches]
+        if any(fixed):
+            condition = op_argument(call, op, 0)
+            exprs = [op_argument(call, op, 1), op_argument(call, op, 2)]
+            branches = [replace(b, zero=None, negative=None) if is_fixed or (
+                condition is None or expr is None
+                or _tests(ev, condition, expr, b, scope, index)) else b
+                for b, expr, is_fixed in zip(branches, exprs, fixed)]
+        joined = replace(join(branches), tensor=True)
+        if any(fixed) and any("max" in b.tags for b in branches):
+            # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+            joined = replace(joined, tags=joined.tags | {"max"})
+        return joined
+    if transfer == "gradient":
+        return gradient(call)
+    if transfer == "map":  # the function's results, stacked
+        return replace(_branch(ev, op_argument(call, op, 0), scope, index), tensor=True,
+                       layer=None)
+    if transfer == "uniform":  # [minval, maxval), by default [0, 1)
+        low, high = op_argument(call, op, 1), op_argument(call, op, 2)
+        lo = ev.value(low, scope, index).const if low is not None else 0.0
+        hi = ev.value(high, scope, index).const if high is not None else 1.0
+        return Value(lo=-inf if lo is None else lo, hi=inf if hi is None else hi,
+                     hi_open=True, known=lo is not None and hi is not None, tensor=True)
+    if transfer == "variable":
+        trainable = keyword_argument(call, "trainable")
+        if isinstance(trainable, cst.Name) and trainable.value == "False":
+            return replace(arg(0), tensor=True)
+        initial = arg(0)
+        if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
+            # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
+            why, confidence = ("a trainable variable whose initial value can be 0 (its "
+                               f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
+                               "training can move through 0", "high")
+        else:
+            why, confidence = "a trainable variable that training can move through 0", (
+                "medium")
+        return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
+                                   aggregate=False, producer="variable"),
+                     known=True, tensor=True, tags=frozenset({"variable"}))
+    if transfer == "layer":
+        return layer(ev.resolver, op, call, scope, index)
+    if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
+        position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
+        expr = (op_argument(call, op, position) if position is not None
+                else keyword_argument(call, "activation"))
+        expr = expr if expr is not None else keyword_argument(call, "activation_fn")
+        if expr is None and op.activation is None:
+            return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
+        activation = (activation_name(ev.resolver, expr, scope, index) if expr is not None
+                      else op.activation)
+        return activation_value(activation, call) if activation else UNKNOWN
+    return UNKNOWN
 
-    def _matmul(self, op: Op, call: cst.Call, a: Value, b: Value, scope: Scope,
-                index: int) -> Value:
-        left, right = self.argument(call, op, 0), self.argument(call, op, 1)
-        if a.zero is not None and a.zero.aggregate and left is not None and (
-                right is not None and left.deep_equals(right)):
-            # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
-            # sign depends on the axes: a squared norm, or a Gram matrix).
-            return replace(self._fixed(op, call), zero=a.zero)
-        if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
-            return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
-        fixed = self._fixed(op, call)
-        if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
-            callee = self._callee(call.func, scope, index)
+
+def _matmul(ev: "Evaluator", op: Op, call: cst.Call, a: Value, b: Value, scope: Scope,
+            index: int) -> Value:
+    left, right = op_argument(call, op, 0), op_argument(call, op, 1)
+    if a.zero is not None and a.zero.aggregate and left is not None and (
+            right is not None and left.deep_equals(right)):
+        # `K.batch_dot(x, x)`: x dotted with itself is 0 where x is all zeros (its
+        # sign depends on the axes: a squared norm, or a Gram matrix).
+        return replace(table_value(op, call), zero=a.zero)
+    if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
+        return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
+    fixed = table_value(op, call)
+    if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
+        callee = ev.resolver.callee(call.func, scope, index)
+        spelling = optable.spelling_of(callee.qualified or "") if callee else None
+        if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
+            fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
+    return fixed
+
+
+def _gram_matrix(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
+    """``matmul(x, transpose(x))``, ``matmul(x, x, transpose_b=True)`` (or the transpose
+    first): the inner products of the rows (or columns) of one matrix."""
+    left, right = op_argument(call, op, 0), op_argument(call, op, 1)
+    if left is None or right is None:
+        return False
+    flipped = sum(flag.__class__ is cst.Name and flag.value == "True" for flag in (
+        keyword_argument(call, "transpose_a"), keyword_argument(call, "transpose_b")))
+    if flipped == 1 and left.deep_equals(right):
+        return True
+    for one, other in ((left, right), (right, left)):
+        if one.__class__ is cst.Call and one.args:
+            callee = ev.resolver.callee(one.func, scope, index)
             spelling = optable.spelling_of(callee.qualified or "") if callee else None
-            if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
-                fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
-        return fixed
+            if spelling in optable.TRANSPOSES and one.args[0].value.deep_equals(other):
+                return flipped == 0
+    return False
 
-    def _gram_matrix(self, op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
-        """``matmul(x, transpose(x))``, ``matmul(x, x, transpose_b=True)`` (or the transpose
-        first): the inner products of the rows (or columns) of one matrix."""
-        left, right = self.argument(call, op, 0), self.argument(call, op, 1)
-        if left is None or right is None:
-            return False
-        flipped = sum(flag.__class__ is cst.Name and flag.value == "True" for flag in (
-            self.keyword(call, "transpose_a"), self.keyword(call, "transpose_b")))
-        if flipped == 1 and left.deep_equals(right):
+
+def tuple_element(ev: "Evaluator", call: cst.Call, position: int, scope: Scope, index: int
+                   ) -> Optional[Value]:
+    """The element at ``position`` of the tuple an op returns (``mean, variance =
+    tf.nn.moments(x, axes)``): the value of the op ``TUPLE_RESULTS`` names there, from
+    the same arguments. None for a call that returns no known tuple."""
+    callee = ev.resolver.callee(call.func, scope, index)
+    if callee is None or not callee.qualified:
+        return None
+    names = TUPLE_RESULTS.get(optable.spelling_of(callee.qualified) or "")
+    if names is None or not 0 <= position < len(names):
+        return None
+    return output(ev, optable.TABLE.by_name[names[position]], call, scope, index)
+
+
+def _branch(ev: "Evaluator", expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
+    """A branch of a select: a value, or a function (a lambda, a def) that returns it."""
+    if expr is None:
+        return UNKNOWN
+    if isinstance(expr, cst.Lambda):
+        return ev.value(expr.body, ev.resolver.scope_for(expr, scope), END)
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        callee = ev.resolver.callee(expr, scope, index)
+        if callee is not None and callee.kind in ("function", "lambda"):
+            call = ev.branch_calls.get(id(expr))
+            if call is None:
+                call = ev.branch_calls[id(expr)] = cst.Call(func=expr)
+            return ev.value(call, scope, index)
+    return ev.value(expr, scope, index)
+
+
+def _tests(ev: "Evaluator", condition: cst.BaseExpression, branch: cst.BaseExpression,
+           value: Value, scope: Scope, index: int) -> bool:
+    """Whether a select's ``condition`` tests its ``branch``: they share a variable
+    (`where(x > 0, x, 1.)`, also through one assignment: `h = relu(x)`,
+    `where(x > 0, h, 1.)`), or an operand of the condition carries the branch's
+    evidence (`where(tf.equal(norm, 0.), 1., norm)`)."""
+    if value.zero is None and value.negative is None:
+        return True  # nothing to keep
+    if _names(ev, condition, scope, index) & _names(ev, branch, scope, index):
+        return True
+    marks = {id(e.node) for e in (value.zero, value.negative) if e is not None}
+    operands = [condition]
+    while operands:
+        operand = operands.pop()
+        found = ev.value(operand, scope, index)
+        if any(e is not None and id(e.node) in marks for e in (found.zero, found.negative)):
             return True
-        for one, other in ((left, right), (right, left)):
-            if one.__class__ is cst.Call and one.args:
-                callee = self._callee(one.func, scope, index)
-                spelling = optable.spelling_of(callee.qualified or "") if callee else None
-                if spelling in optable.TRANSPOSES and one.args[0].value.deep_equals(other):
-                    return flipped == 0
-        return False
+        if isinstance(operand, cst.Comparison):
+            operands += [operand.left, *(c.comparator for c in operand.comparisons)]
+        elif isinstance(operand, cst.BooleanOperation):
+            operands += [operand.left, operand.right]
+        elif isinstance(operand, cst.UnaryOperation):
+            operands.append(operand.expression)
+        elif isinstance(operand, cst.Call):
+            operands += [a.value for a in operand.args if not a.star]
+    return False
 
-    def _tuple_element(self, call: cst.Call, position: int, scope: Scope, index: int
-                       ) -> Optional[Value]:
-        """The element at ``position`` of the tuple an op returns (``mean, variance =
-        tf.nn.moments(x, axes)``): the value of the op ``TUPLE_RESULTS`` names there, from
-        the same arguments. None for a call that returns no known tuple."""
-        callee = self._callee(call.func, scope, index)
-        if callee is None or not callee.qualified:
-            return None
-        names = TUPLE_RESULTS.get(optable.spelling_of(callee.qualified) or "")
-        if names is None or not 0 <= position < len(names):
-            return None
-        return self._op(optable.TABLE.by_name[names[position]], call, scope, index)
 
-    def _branch(self, expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
-        """A branch of a select: a value, or a function (a lambda, a def) that returns it."""
-        if expr is None:
-            return UNKNOWN
-        if isinstance(expr, cst.Lambda):
-            return self._value(expr.body, self._scope_for(expr, scope), END)
-        if isinstance(expr, (cst.Name, cst.Attribute)):
-            callee = self._callee(expr, scope, index)
-            if callee is not None and callee.kind in ("function", "lambda"):
-                call = self._branch_calls.get(id(expr))
-                if call is None:
-                    call = self._branch_calls[id(expr)] = cst.Call(func=expr)
-                return self._value(call, scope, index)
-        return self._value(expr, scope, index)
+def _names(ev: "Evaluator", expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
+    """The variables ``expr`` reads, and those their assignments read (one level)."""
+    names: Set[str] = set()
+    for name in names_in(expr):
+        for binding, where in ev.resolver.reaching(name, scope, index):
+            if binding.kind in ("assign", "param", "augassign", "unpack", "element",
+                                "unknown"):
+                names.add(name)
+                if binding.kind == "assign" and binding.value is not None:
+                    names.update(names_in(binding.value))
+    return names
 
-    def _tests(self, condition: cst.BaseExpression, branch: cst.BaseExpression,
-               value: Value, scope: Scope, index: int) -> bool:
-        """Whether a select's ``condition`` tests its ``branch``: they share a variable
-        (`where(x > 0, x, 1.)`, also through one assignment: `h = relu(x)`,
-        `where(x > 0, h, 1.)`), or an operand of the condition carries the branch's
-        evidence (`where(tf.equal(norm, 0.), 1., norm)`)."""
-        if value.zero is None and value.negative is None:
-            return True  # nothing to keep
-        if self._names(condition, scope, index) & self._names(branch, scope, index):
-            return True
-        marks = {id(e.node) for e in (value.zero, value.negative) if e is not None}
-        operands = [condition]
-        while operands:
-            operand = operands.pop()
-            found = self._value(operand, scope, index)
-            if any(e is not None and id(e.node) in marks for e in (found.zero, found.negative)):
-                return True
-            if isinstance(operand, cst.Comparison):
-                operands += [operand.left, *(c.comparator for c in operand.comparisons)]
-            elif isinstance(operand, cst.BooleanOperation):
-                operands += [operand.left, operand.right]
-            elif isinstance(operand, cst.UnaryOperation):
-                operands.append(operand.expression)
-            elif isinstance(operand, cst.Call):
-                operands += [a.value for a in operand.args if not a.star]
-        return False
 
-    def _names(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
-        """The variables ``expr`` reads, and those their assignments read (one level)."""
-        names: Set[str] = set()
-        for name in names_in(expr):
-            for binding, where in self._reaching(name, scope, index):
-                if binding.kind in ("assign", "param", "augassign", "unpack", "element",
-                                    "unknown"):
-                    names.add(name)
-                    if binding.kind == "assign" and binding.value is not None:
-                        names.update(names_in(binding.value))
-        return names
-
-    def _zeros_marked(self, left: cst.BaseExpression, right: cst.BaseExpression,
-                      scope: Scope, index: int) -> Optional[cst.CSTNode]:
-        """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
-        whose zeros a mask of this comparison marks."""
-        if self._value(right, scope, index).const != 0:
-            return None
-        zero = self._value(left, scope, index).zero
-        return zero.node if zero is not None else None
+def zeros_marked(ev: "Evaluator", left: cst.BaseExpression, right: cst.BaseExpression,
+                  scope: Scope, index: int) -> Optional[cst.CSTNode]:
+    """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
+    whose zeros a mask of this comparison marks."""
+    if ev.value(right, scope, index).const != 0:
+        return None
+    zero = ev.value(left, scope, index).zero
+    return zero.node if zero is not None else None
 
 
 def _leading_axes(axis: Optional[cst.BaseExpression]) -> bool:

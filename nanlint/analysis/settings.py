@@ -51,7 +51,7 @@ def _role(conventions: Tuple[Tuple[str, FrozenSet[str]], ...], name: str) -> Opt
                  if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)), None)
 
 
-# What a parameter of each conventional role is, as evidence (``Expressions`` builds the
+# What a parameter of each conventional role is, as evidence (the ``Evaluator`` builds the
 # value): a tag that a later op turns into evidence (a mask's sum is a count), or evidence
 # the parameter carries itself ("huge": exp of it overflows).
 PARAMETER_ROLES = {

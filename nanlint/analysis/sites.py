@@ -1,7 +1,7 @@
 """Call sites: where the module calls one of its own functions or lambdas — by name, as a
 method through ``self``, through a ``keras.layers.Lambda`` layer, or mapped over a tensor
-(``tf.map_fn(fn, elems)``) — each with its place. The layer between ``producers`` and the
-expression walk, which joins a parameter over these sites.
+(``tf.map_fn(fn, elems)``) — each with its place; the calls of each canonical op; what the
+module's text spells. Given the resolver; the evaluator joins a parameter over these sites.
 """
 
 from __future__ import annotations
@@ -14,20 +14,22 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import is_static
-from nanlint.analysis.producers import Producers
+from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.scopes import END, Scope
-from nanlint.analysis.settings import Settings
 
 Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
 _WORD = re.compile(r"\w+")
 
 
-class Sites(Producers):
+class Sites:
     """The module's calls of each of its functions and lambdas (cached per function)."""
 
-    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
-                 source: Optional[str] = None) -> None:
-        super().__init__(module, settings, source)
+    def __init__(self, resolver: Resolver, source: Optional[str]) -> None:
+        self.resolver = resolver
+        self._source = source  # the module's text, when the engine has it
+        # `tf.map_fn(fn, elems)`: the call `fn(elems)` it makes, kept alive (values are
+        # cached by node id).
+        self._mapped_calls: Dict[int, cst.Call] = {}
         self._mentioned: Dict[Tuple[str, ...], bool] = {}
         self._sites: Dict[int, List[Tuple[cst.Call, Scope, int, bool]]] = {}
         self._calls_by_name: Optional[Dict[str, List[cst.Call]]] = None
@@ -37,18 +39,18 @@ class Sites(Producers):
     def calls_of(self, op_name: str) -> List[cst.Call]:
         """Every call of the module that invokes the canonical op ``op_name``, wherever it
         is (resolved through the module's imports)."""
-        if not self._mentions(optable.OP_LAST_NAMES[op_name]):
+        if not self.mentions(optable.OP_LAST_NAMES[op_name]):
             return []  # (every call the table resolves is spelled with one of these)
         if self._op_calls is None:
             found: Dict[str, List[cst.Call]] = {}
-            for call in self._named_calls():
-                callee = self._compute_callee(call.func, self.module_scope, END, 0)
+            for call in self.resolver.named_calls():
+                callee = self.resolver.compute_callee(call.func, self.resolver.module_scope, END, 0)
                 if callee is not None and callee.op is not None:
                     found.setdefault(callee.op.name, []).append(call)
             self._op_calls = found
         return self._op_calls.get(op_name, [])
 
-    def _mentions(self, words: Tuple[str, ...]) -> bool:
+    def mentions(self, words: Tuple[str, ...]) -> bool:
         """Whether the module's text holds one of ``words`` (answered once per module, as
         each answer reads the whole text; True when the text is unknown)."""
         found = self._mentioned.get(words)
@@ -57,7 +59,7 @@ class Sites(Producers):
                 word in self._source for word in words)
         return found
 
-    def _spelled(self, name: str) -> int:
+    def spelled(self, name: str) -> int:
         """How often the word ``name`` occurs in the module's text (strings and comments
         included; many when the text is unknown): one count of every word, once."""
         if self._source is None:
@@ -66,7 +68,7 @@ class Sites(Producers):
             self._words = Counter(_WORD.findall(self._source))
         return self._words[name]
 
-    def _call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
+    def call_sites(self, node: Callable) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The module's calls of the function or lambda ``node`` — by its name, or through
         a ``keras.layers.Lambda(node)`` layer — each with its place and whether it calls a
         method through ``self``."""
@@ -77,29 +79,30 @@ class Sites(Producers):
         if isinstance(node, cst.FunctionDef):
             name: Optional[str] = node.name.value
         else:
-            assign = self.parent(node)  # `f = lambda x: ...`
+            assign = self.resolver.parent(node)  # `f = lambda x: ...`
             name = _assigned_name(assign) if isinstance(assign, cst.Assign) else None
-        if name is not None and self._spelled(name) < 2:
+        if name is not None and self.spelled(name) < 2:
             return found  # spelled once, where it is defined: every call would spell it again
         found.extend(self._calls_named(name, node))
         for wrapper in self.calls_of("lambda_layer"):
-            scopes, statement = self._call_places.get(id(wrapper), ((), None))
-            where, index = self._place_of(scopes, [statement] if statement else [])
-            callee = self._made_callee(wrapper, where, index, 0)  # what `Lambda(f)(x)` calls
+            scopes, statement = self.resolver.call_places.get(id(wrapper), ((), None))
+            where, index = self.resolver.place_of(scopes, [statement] if statement else [])
+            # what `Lambda(f)(x)` calls
+            callee = self.resolver.made_callee(wrapper, where, index, 0)
             if callee is None or callee.node is not node:
                 continue
-            parent = self.parent(wrapper)
+            parent = self.resolver.parent(wrapper)
             if isinstance(parent, cst.Call) and parent.func is wrapper:  # `Lambda(f)(x)`
                 found.append((parent, where, index, False))
             elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
                 found.extend(self._calls_named(_assigned_name(parent), node))
         return found
 
-    def _by_last_name(self) -> Dict[str, List[cst.Call]]:
+    def by_last_name(self) -> Dict[str, List[cst.Call]]:
         """The module's calls `f(...)` and `a.b.f(...)`, by the callee's last name `f`."""
         if self._calls_by_name is None:
             by_name: Dict[str, List[cst.Call]] = {}
-            for call in self._named_calls():
+            for call in self.resolver.named_calls():
                 func = call.func
                 last = func.attr.value if isinstance(func, cst.Attribute) else func.value
                 by_name.setdefault(last, []).append(call)
@@ -110,10 +113,10 @@ class Sites(Producers):
                      ) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
         found = []
-        for call in self._by_last_name().get(name or "", ()):
-            scopes, statement = self._call_places.get(id(call), ((), None))
-            where, index = self._place_of(scopes, [statement] if statement else [])
-            callee = self._callee(call.func, where, index)
+        for call in self.by_last_name().get(name or "", ()):
+            scopes, statement = self.resolver.call_places.get(id(call), ((), None))
+            where, index = self.resolver.place_of(scopes, [statement] if statement else [])
+            callee = self.resolver.callee(call.func, where, index)
             if callee is not None and callee.kind in ("function", "lambda") and (
                     callee.node is node):
                 method = isinstance(call.func, cst.Attribute) and isinstance(
@@ -134,18 +137,18 @@ class Sites(Producers):
         if first is None or first.keyword is not None or not isinstance(
                 first.value, (cst.Name, cst.Attribute)):
             return None
-        scopes, statement = self._call_places.get(id(call), ((), None))
-        where, index = self._place_of(scopes, [statement] if statement else [])
-        passed = self._callee(first.value, where, index)
+        scopes, statement = self.resolver.call_places.get(id(call), ((), None))
+        where, index = self.resolver.place_of(scopes, [statement] if statement else [])
+        passed = self.resolver.callee(first.value, where, index)
         if passed is None or passed.kind != "function" or passed.node is not node:
             return None
-        site = self._branch_calls.get(id(call))
+        site = self._mapped_calls.get(id(call))
         if site is None:
-            callee = self._callee(call.func, where, index)
+            callee = self.resolver.callee(call.func, where, index)
             op = callee.op if callee is not None and callee.kind == "op" else None
             mapped = op is not None and op.transfer == "map"
-            elems = self.argument(call, op, 1) if mapped else None
-            site = self._branch_calls[id(call)] = cst.Call(
+            elems = self.resolver.argument(call, op, 1) if mapped else None
+            site = self._mapped_calls[id(call)] = cst.Call(
                 func=first.value, args=[cst.Arg(elems)] if elems is not None else [])
         method = isinstance(first.value, cst.Attribute) and not is_static(node)
         return site, where, index, method

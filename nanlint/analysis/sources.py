@@ -1,9 +1,8 @@
 """Where values start: what a layer's activation yields, the state a metric keeps, the
 gradients a tape returns, a parameter cast to a float; the dtype arguments of a call.
 
-Below ``producers`` (which gives each op's output from its arguments): these are the
-sources a producer's table entry points at, each asked only of the layers beneath it and of
-the ``_value`` hook.
+Functions of the resolver alone, used by the op model's transfer functions (``producers``)
+and the evaluator: none of them needs the value of another expression.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import argument_expression
-from nanlint.analysis.constants import Constants
+from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.analysis.scopes import Scope, dotted_parts
@@ -57,162 +56,159 @@ def is_update_gradient(name: str, function: cst.FunctionDef, cls: Optional[cst.C
     return params[1]
 
 
-class Sources(Constants):
-    """Values that start at a call: layers, state variables, gradients, casts."""
-
-    def _first_dtype(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
-        for position in range(min(2, max(1, len(op.args)))):
-            expr = self.argument(call, op, position)
-            if expr is not None:
-                dtype = self._value(expr, scope, index).dtype
-                if dtype:
-                    return dtype
+def dtype_argument(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
+    """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
+    expr = _dtype_expression(resolver, call, scope, index)
+    if expr is None:
         return None
+    return dtype_name(expr)
 
-    def _dtype_argument(self, call: cst.Call, scope: Scope, index: int) -> Optional[str]:
-        """``dtype=tf.float16`` or ``dtype="float16"``, or the dtype of ``tf.cast(x, D)``."""
-        expr = self._dtype_expression(call, scope, index)
-        if expr is None:
-            return None
-        return dtype_name(expr)
 
-    def _integer_dtype(self, call: cst.Call, scope: Scope, index: int) -> bool:
-        """``tf.cast(x, tf.int32)``, ``dtype="int64"``: an integer dtype (whole numbers)."""
-        return integer_dtype(self._dtype_expression(call, scope, index))
+def casts_to_integer(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> bool:
+    """``tf.cast(x, tf.int32)``, ``dtype="int64"``: an integer dtype (whole numbers)."""
+    return integer_dtype(_dtype_expression(resolver, call, scope, index))
 
-    def _dtype_expression(self, call: cst.Call, scope: Scope, index: int
-                          ) -> Optional[cst.BaseExpression]:
-        expr = self.keyword(call, "dtype")
-        callee = self._callee(call.func, scope, index)
-        if expr is None and callee is not None and callee.op is not None and (
-                callee.op.transfer == "cast") and len(call.args) > 1:
-            expr = call.args[1].value
-        return expr
 
-    def _state_variable(self, call: cst.Call, scope: Scope, index: int) -> Value:
-        """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
-        state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
-        trainable = self.keyword(call, "trainable")
-        if trainable is None:
-            metric = scope.cls is not None and any(
-                (dotted_parts(base.value) or [""])[-1].endswith("Metric")
-                for base in scope.cls.bases)
-            if not metric:
-                return Value(tensor=True)  # a layer's weight: trainable by default
-        elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
-            return Value(tensor=True)
-        if not self._zero_initializer(self.keyword(call, "initializer"), scope, index):
-            return Value(tensor=True)
-        evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
-                            "zeros initializer) and is 0 again after every reset, until an "
-                            "update", "medium",
-                            producer="state")
-        return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
+def _dtype_expression(resolver: Resolver, call: cst.Call, scope: Scope, index: int
+                      ) -> Optional[cst.BaseExpression]:
+    expr = resolver.keyword(call, "dtype")
+    callee = resolver.callee(call.func, scope, index)
+    if expr is None and callee is not None and callee.op is not None and (
+            callee.op.transfer == "cast") and len(call.args) > 1:
+        expr = call.args[1].value
+    return expr
 
-    def _zero_initializer(self, expr: Optional[cst.BaseExpression], scope: Scope,
-                          index: int) -> bool:
-        if isinstance(expr, cst.SimpleString):
-            return expr.evaluated_value in optable.ZERO_INITIALIZERS
-        if isinstance(expr, cst.Call):
-            expr = expr.func
-        if expr is None:
+
+def state_variable(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> Value:
+    """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
+    state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
+    trainable = resolver.keyword(call, "trainable")
+    if trainable is None:
+        metric = scope.cls is not None and any(
+            (dotted_parts(base.value) or [""])[-1].endswith("Metric")
+            for base in scope.cls.bases)
+        if not metric:
+            return Value(tensor=True)  # a layer's weight: trainable by default
+    elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
+        return Value(tensor=True)
+    if not _zero_initializer(resolver, resolver.keyword(call, "initializer"), scope, index):
+        return Value(tensor=True)
+    evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
+                        "zeros initializer) and is 0 again after every reset, until an "
+                        "update", "medium",
+                        producer="state")
+    return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
+
+
+def _zero_initializer(resolver: Resolver, expr: Optional[cst.BaseExpression], scope: Scope,
+                      index: int) -> bool:
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value in optable.ZERO_INITIALIZERS
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    if expr is None:
+        return False
+    callee = resolver.callee(expr, scope, index)
+    return callee is not None and callee.op is not None and (
+        callee.op.name == "zeros_initializer")
+
+
+def float_cast_of_parameter(resolver: Resolver, call: cst.Call, op: Op, scope: Scope,
+                             index: int) -> bool:
+    """``tf.cast(labels, tf.float32)`` of a parameter: summed, it counts by convention."""
+    expr = resolver.argument(call, op, 0)
+    if not isinstance(expr, cst.Name):
+        return False
+    binding, _ = resolver.resolve(expr.value, scope, index)
+    if binding is None or binding.kind != "param":
+        return False
+    dtype = dtype_argument(resolver, call, scope, index)
+    spelling = resolver.code(call.func).rsplit(".", 1)[-1]
+    return dtype in ("float32", "float16", "float64") or spelling in ("to_float",
+                                                                       "cast_to_floatx")
+
+
+def gradient_method(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> bool:
+    """``tape.gradient(y, x)``, ``opt.compute_gradients(loss)``: a method that returns
+    gradients, not a module's function (``np.gradient``)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    least = optable.GRADIENT_METHODS.get(func.attr.value)
+    if least is None or len([a for a in call.args if not a.star]) < least:
+        return False
+    parts = dotted_parts(func.value)
+    if parts:
+        binding, _ = resolver.resolve(parts[0], scope, index)
+        if binding is not None and binding.kind == "import":
             return False
-        callee = self._callee(expr, scope, index)
-        return callee is not None and callee.op is not None and (
-            callee.op.name == "zeros_initializer")
+    return True
 
-    def _float_cast_of_parameter(self, call: cst.Call, op: Op, scope: Scope,
-                                 index: int) -> bool:
-        """``tf.cast(labels, tf.float32)`` of a parameter: summed, it counts by convention."""
-        expr = self.argument(call, op, 0)
-        if not isinstance(expr, cst.Name):
-            return False
-        binding, _ = self._resolve(expr.value, scope, index)
-        if binding is None or binding.kind != "param":
-            return False
-        dtype = self._dtype_argument(call, scope, index)
-        spelling = self.code(call.func).rsplit(".", 1)[-1]
-        return dtype in ("float32", "float16", "float64") or spelling in ("to_float",
-                                                                           "cast_to_floatx")
 
-    def _gradient_method(self, call: cst.Call, scope: Scope, index: int) -> bool:
-        """``tape.gradient(y, x)``, ``opt.compute_gradients(loss)``: a method that returns
-        gradients, not a module's function (``np.gradient``)."""
-        func = call.func
-        if not isinstance(func, cst.Attribute):
-            return False
-        least = optable.GRADIENT_METHODS.get(func.attr.value)
-        if least is None or len([a for a in call.args if not a.star]) < least:
-            return False
-        parts = dotted_parts(func.value)
-        if parts:
-            binding, _ = self._resolve(parts[0], scope, index)
-            if binding is not None and binding.kind == "import":
-                return False
-        return True
+def layer(resolver: Resolver, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+    if op.activation is not None:
+        activation = op.activation
+    else:
+        expr = resolver.keyword(call, "activation")
+        if expr is None and "activation" in op.args:
+            expr = resolver.argument(call, op, op.args.index("activation"))
+        activation = activation_name(resolver, expr, scope, index)
+    if activation is None:
+        return UNKNOWN
+    return Value(layer=activation, node=call)
 
-    def _layer(self, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
-        if op.activation is not None:
-            activation = op.activation
-        else:
-            expr = self.keyword(call, "activation")
-            if expr is None and "activation" in op.args:
-                expr = self.argument(call, op, op.args.index("activation"))
-            activation = self._activation_name(expr, scope, index)
-        if activation is None:
-            return UNKNOWN
-        return Value(layer=activation, node=call)
 
-    def _activation_name(self, expr: Optional[cst.BaseExpression], scope: Scope,
-                         index: int) -> Optional[str]:
-        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
-            return "linear"  # no activation: a linear output
-        if isinstance(expr, cst.SimpleString):
-            return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
-        if isinstance(expr, cst.Name):  # `activation=activation`: a parameter, a variable
-            binding, where = self._resolve(expr.value, scope, index)
-            if binding is not None and where is not None and binding.kind == "param":
-                activation = self._within(where)
-                if activation is None or activation.scope is not where:
-                    self._param_readers.add(id(where.node))
-                    return None
-                argument = argument_expression(expr.value, activation)
-                if argument is None:
-                    return None
-                value, (at, at_index) = argument
-                return self._outside(lambda: self._activation_name(value, at, at_index))
-            if binding is not None and where is not None and binding.kind == "assign" and (
-                    isinstance(binding.value, cst.SimpleString)):
-                return self._activation_name(binding.value, where, binding.index)
-        callee = self._callee(expr, scope, index)
-        if callee is not None and callee.kind == "op" and callee.op is not None:
-            return callee.op.name
-        return None
-
-    def _activation(self, activation: str, node: cst.CSTNode) -> Value:
-        op = optable.TABLE.by_name.get(activation)
-        if op is None:
-            return UNKNOWN
-        if op.transfer == "exp":
-            return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}))
-        return self._fixed(op, node, "the output of `{src}`")
-
-    @staticmethod
-    def _fixed(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -> Value:
-        def evidence(reason: Optional[Reason]) -> Optional[Evidence]:
-            if reason is None:
+def activation_name(resolver: Resolver, expr: Optional[cst.BaseExpression], scope: Scope,
+                     index: int) -> Optional[str]:
+    if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+        return "linear"  # no activation: a linear output
+    if isinstance(expr, cst.SimpleString):
+        return optable.ACTIVATION_STRINGS.get(expr.evaluated_value)
+    if isinstance(expr, cst.Name):  # `activation=activation`: a parameter, a variable
+        binding, where = resolver.resolve(expr.value, scope, index)
+        if binding is not None and where is not None and binding.kind == "param":
+            activation = resolver.within(where)
+            if activation is None or activation.scope is not where:
+                resolver.param_readers.add(id(where.node))
                 return None
-            return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
-                            reason.discrete, tiny=reason.tiny, producer=op.name)
-        bound = None
-        tags = frozenset(op.tags)
-        if op.name in _BOUND_REACHED:
-            bound = Evidence(node, what, _BOUND_REACHED[op.name], "high", producer=op.name)
-        elif op.name == "l2_normalize":
-            tags = tags | {"unit"}  # a dot of two such rows is a cosine
-        return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
-                     zero=evidence(op.zero), negative=evidence(op.negative), known=True,
-                     tensor=True, tags=tags, node=node, bound=bound)
+            argument = argument_expression(expr.value, activation)
+            if argument is None:
+                return None
+            value, (at, at_index) = argument
+            return resolver.outside(lambda: activation_name(resolver, value, at, at_index))
+        if binding is not None and where is not None and binding.kind == "assign" and (
+                isinstance(binding.value, cst.SimpleString)):
+            return activation_name(resolver, binding.value, where, binding.index)
+    callee = resolver.callee(expr, scope, index)
+    if callee is not None and callee.kind == "op" and callee.op is not None:
+        return callee.op.name
+    return None
+
+
+def activation_value(activation: str, node: cst.CSTNode) -> Value:
+    op = optable.TABLE.by_name.get(activation)
+    if op is None:
+        return UNKNOWN
+    if op.transfer == "exp":
+        return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset({"exp"}))
+    return table_value(op, node, "the output of `{src}`")
+
+
+def table_value(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -> Value:
+    def evidence(reason: Optional[Reason]) -> Optional[Evidence]:
+        if reason is None:
+            return None
+        return Evidence(node, what, reason.why, reason.confidence, reason.aggregate,
+                        reason.discrete, tiny=reason.tiny, producer=op.name)
+    bound = None
+    tags = frozenset(op.tags)
+    if op.name in _BOUND_REACHED:
+        bound = Evidence(node, what, _BOUND_REACHED[op.name], "high", producer=op.name)
+    elif op.name == "l2_normalize":
+        tags = tags | {"unit"}  # a dot of two such rows is a cosine
+    return Value(lo=op.lo, hi=op.hi, lo_open=op.lo_open, hi_open=op.hi_open,
+                 zero=evidence(op.zero), negative=evidence(op.negative), known=True,
+                 tensor=True, tags=tags, node=node, bound=bound)
 
 
 # Ops whose output reaches the ends of its range (±1), and why (the lattice's ``bound``).

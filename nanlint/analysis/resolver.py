@@ -1,11 +1,14 @@
-"""Names, places and callees: which expression a name or a call stands for, where.
+"""The resolver: which expression a name, a call or an attribute stands for, and where.
 
-:class:`Bindings` is the lowest layer of the analysis object. It knows where the traversal
-is (the :class:`Cursor`), indexes scopes on first use (``scopes``), resolves a name at a
-place to its binding, a call to its :class:`Callee` (a canonical op through the module's
-imports, a function or lambda of the file, a Keras layer object), and ``self.x`` to the join
-of what the methods of the class assign to it. Computing a value is the job of the layers
-above; this one reaches them only through the hook :meth:`Bindings._value`.
+:class:`Resolver` knows where the traversal is (the :class:`Cursor`), indexes scopes on
+first use (``scopes``), resolves a name at a place to its binding, a call to its
+:class:`Callee` (a canonical op through the module's imports, a function or lambda of the
+file, a Keras layer object), and ``self.x`` to the join of what the methods of the class
+assign to it. It also keeps the one call of a module function being evaluated with its
+arguments (``active``), under which a parameter names the caller's argument.
+
+Computing a value is the evaluator's job: where resolving needs one (is this call's result
+a layer? what is ``self.x``?) the resolver asks the ``evaluate`` function it is given.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
                                         collect_calls, keyword_argument, op_argument)
 from nanlint.analysis.lattice import UNKNOWN, Value, join
+from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.tree import names_in
@@ -27,6 +31,8 @@ from nanlint.analysis.tree import dotted_code, generated
 from nanlint.optable import Op
 
 T = TypeVar("T")
+# (expression, path in a tuple or dict value, scope, index) -> what that piece can be
+Evaluate = Callable[[cst.BaseExpression, Tuple, Scope, int], Value]
 
 
 @dataclass
@@ -63,13 +69,15 @@ class Cursor:
         default_factory=list)
 
 
-class Bindings:
-    """Scope lookup and call resolution for one module (the base of ``Analysis``)."""
+class Resolver:
+    """Scope lookup and call resolution for one module. ``evaluate`` gives the value of an
+    expression (a piece of it, for a path) where resolving depends on one."""
 
-    def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
-                 source: Optional[str] = None) -> None:
+    def __init__(self, module: cst.Module, settings: Settings, source: Optional[str],
+                 evaluate: Evaluate) -> None:
         self.module = module
-        self.settings = settings or Settings()
+        self.evaluate = evaluate
+        self.settings = settings
         self._source = source  # the module's text, when the engine has it: searched, not walked
         # Walrus bindings are looked for only in a module that spells one (searched once).
         self._walrus = source is None or ":=" in source
@@ -80,14 +88,14 @@ class Bindings:
         self._in_progress: set = set()
         self._index: Optional[ModuleIndex] = None
         self._calls: Optional[List[cst.Call]] = None
-        self._here_cache: Optional[Tuple[Scope, int]] = None
+        self._where_cache: Optional[Tuple[Scope, int]] = None
         # One call of a module function evaluated with its arguments (see ``callsites``).
-        self._active: Optional[Activation] = None
-        self._param_readers: Set[int] = set()  # id(FunctionDef) whose parameters were read
-        self._call_places: Places = {}
-        self._escaped: Set[str] = set()  # names passed as values: their callers are unknown
+        self.active: Optional[Activation] = None
+        self.param_readers: Set[int] = set()  # id(FunctionDef) whose parameters were read
+        self.call_places: Places = {}
+        self.escaped: Set[str] = set()  # names passed as values: their callers are unknown
         self._code: Dict[cst.CSTNode, str] = {}  # keyed by the node: it stays alive
-        self.module_scope = self._scope_for(module, None)
+        self.module_scope = self.scope_for(module, None)
 
     def code(self, node: cst.CSTNode) -> str:
         """The node's source, as ``module.code_for_node`` gives it (cached: messages, fixes
@@ -100,26 +108,22 @@ class Bindings:
             self._code[node] = text
         return text
 
-    def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
-        """What ``expr`` can be at (scope, index): implemented by ``expressions``."""
-        raise NotImplementedError
-
     # -- the traversal tells the analysis where it is ---------------------------------------
     def enter_scope(self, node: cst.CSTNode) -> None:
         self.cursor.scopes.append(node)
-        self._here_cache = None
+        self._where_cache = None
 
     def leave_scope(self) -> None:
         self.cursor.scopes.pop()
-        self._here_cache = None
+        self._where_cache = None
 
     def enter_statement(self, node: cst.CSTNode) -> None:
         self.cursor.statements.append(node)
-        self._here_cache = None
+        self._where_cache = None
 
     def leave_statement(self) -> None:
         self.cursor.statements.pop()
-        self._here_cache = None
+        self._where_cache = None
 
     def enter_comprehension(self, names: Optional[FrozenSet[str]],
                             target: Optional[cst.BaseExpression] = None,
@@ -132,15 +136,15 @@ class Bindings:
                 names & set(names_in(iterable))):
             _element_paths(target, iterable, (), elements)
         self.cursor.elements.append(elements)
-        self._here_cache = None
+        self._where_cache = None
 
     def leave_comprehension(self) -> None:
         self.cursor.shadowed.pop()
         self.cursor.elements.pop()
-        self._here_cache = None
+        self._where_cache = None
 
     # -- scopes -----------------------------------------------------------------------------
-    def _scope_for(self, node: cst.CSTNode, parent: Optional[Scope],
+    def scope_for(self, node: cst.CSTNode, parent: Optional[Scope],
                    cls: Optional[cst.ClassDef] = None) -> Scope:
         scope = self._scopes.get(id(node))
         if scope is None:
@@ -149,15 +153,15 @@ class Bindings:
             self._scopes[id(node)] = scope
         return scope
 
-    def _here(self) -> Tuple[Scope, int]:
-        if self._here_cache is None:
-            self._here_cache = self._locate()
-        return self._here_cache
+    def where(self) -> Tuple[Scope, int]:
+        if self._where_cache is None:
+            self._where_cache = self._locate()
+        return self._where_cache
 
     def _locate(self) -> Tuple[Scope, int]:
-        return self._place_of(self.cursor.scopes[1:], self.cursor.statements)
+        return self.place_of(self.cursor.scopes[1:], self.cursor.statements)
 
-    def _place_of(self, scopes: Sequence[cst.CSTNode], statements: Sequence[cst.CSTNode]
+    def place_of(self, scopes: Sequence[cst.CSTNode], statements: Sequence[cst.CSTNode]
                   ) -> Tuple[Scope, int]:
         """The scope and statement order of a point inside ``scopes`` (outermost first,
         the module excluded) at the innermost of ``statements`` that scope orders."""
@@ -165,12 +169,12 @@ class Bindings:
         cls = None
         for node in scopes:  # (exact classes: no ABC isinstance)
             if node.__class__ is cst.ClassDef:
-                scope = self._scope_for(node, scope)
+                scope = self.scope_for(node, scope)
                 cls = node
             else:
                 # Methods see the enclosing scope of their class, not the class body.
                 parent = scope.parent if scope.node.__class__ is cst.ClassDef else scope
-                scope = self._scope_for(node, parent, cls if node.__class__ is cst.FunctionDef
+                scope = self.scope_for(node, parent, cls if node.__class__ is cst.FunctionDef
                                         else None)
                 cls = None
         statement = None
@@ -195,9 +199,9 @@ class Bindings:
         return parent
 
     # -- names ------------------------------------------------------------------------------
-    def _resolve(self, name: str, scope: Scope, index: int
+    def resolve(self, name: str, scope: Scope, index: int
                  ) -> Tuple[Optional[Binding], Optional[Scope]]:
-        if self.cursor.shadowed and (scope, index) == self._here():
+        if self.cursor.shadowed and (scope, index) == self.where():
             suspended = False  # None marks an outermost iterable: its comprehension is outside
             for names, elements in zip(reversed(self.cursor.shadowed),
                                        reversed(self.cursor.elements)):
@@ -226,9 +230,9 @@ class Bindings:
             index = END
         return None, None
 
-    def _reaching(self, name: str, scope: Scope, index: int) -> List[Tuple[Binding, Scope]]:
+    def reaching(self, name: str, scope: Scope, index: int) -> List[Tuple[Binding, Scope]]:
         """Every binding of ``name`` that can reach the use: branches join."""
-        binding, where = self._resolve(name, scope, index)
+        binding, where = self.resolve(name, scope, index)
         if binding is None or where is None:
             return []
         if binding.index < 0 or binding.node is binding.value is not None:
@@ -237,9 +241,9 @@ class Bindings:
         return [(b, where) for b in found] or [(binding, where)]
 
     # -- one call evaluated with its arguments ----------------------------------------------
-    def _within(self, scope: Scope) -> Optional[Activation]:
+    def within(self, scope: Scope) -> Optional[Activation]:
         """The activation being evaluated, if ``scope`` is its function or inside it."""
-        activation = self._active
+        activation = self.active
         if activation is None:
             return None
         inside = activation.inside.get(id(scope))
@@ -250,36 +254,36 @@ class Bindings:
             inside = activation.inside[id(scope)] = current is not None
         return activation if inside else None
 
-    def _outside(self, work: Callable[[], T]) -> T:
+    def outside(self, work: Callable[[], T]) -> T:
         """Run ``work`` with no activation: what lies outside the called function does not
         depend on the call."""
-        activation, self._active = self._active, None
+        activation, self.active = self.active, None
         try:
             return work()
         finally:
-            self._active = activation
+            self.active = activation
 
     # -- callees ----------------------------------------------------------------------------
-    def _callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+    def callee(self, func: cst.BaseExpression, scope: Scope, index: int,
                 depth: int = 0) -> Optional[Callee]:
-        activation = self._within(scope)
-        if self._active is not None and activation is None:
-            return self._outside(lambda: self._callee(func, scope, index, depth))
+        activation = self.within(scope)
+        if self.active is not None and activation is None:
+            return self.outside(lambda: self.callee(func, scope, index, depth))
         callees = activation.callees if activation is not None else self._callees
         key = id(func)
         if key in callees:
             return callees[key]
-        result = self._compute_callee(func, scope, index, depth)
+        result = self.compute_callee(func, scope, index, depth)
         callees[key] = result
         return result
 
-    def _compute_callee(self, func: cst.BaseExpression, scope: Scope, index: int,
+    def compute_callee(self, func: cst.BaseExpression, scope: Scope, index: int,
                         depth: int) -> Optional[Callee]:
         if depth > 8:
             return None
         kind = func.__class__  # exact classes: isinstance goes through the ABC machinery
         if kind is cst.Call:
-            return self._made_callee(func, scope, index, depth)
+            return self.made_callee(func, scope, index, depth)
         if kind is cst.Lambda:  # passed as an argument: `apply(lambda v: ..., x)`
             return Callee("lambda", node=func, scope=scope)
         parts = dotted_parts(func)
@@ -288,7 +292,7 @@ class Bindings:
         head, rest = parts[0], parts[1:]
         if head == "self" and len(rest) == 1 and scope.cls is not None:
             return self._self_callee(rest[0], scope)
-        binding, where = self._resolve(head, scope, index)
+        binding, where = self.resolve(head, scope, index)
         if binding is None or where is None:
             return None
         if binding.kind == "import" and binding.qualified:
@@ -300,15 +304,15 @@ class Bindings:
             return Callee("function", node=binding.node, scope=where)
         if binding.kind == "param" and not rest:
             # A function passed as an argument (`act=tf.nn.relu`): known for one call.
-            activation = self._within(where)
+            activation = self.within(where)
             if activation is None or activation.scope is not where:
-                self._param_readers.add(id(where.node))
+                self.param_readers.add(id(where.node))
                 return None
             argument = argument_expression(head, activation)
             if argument is None:
                 return None
             expr, (at, at_index) = argument
-            return self._outside(lambda: self._compute_callee(expr, at, at_index, depth + 1))
+            return self.outside(lambda: self.compute_callee(expr, at, at_index, depth + 1))
         if binding.kind == "assign" and binding.value is not None:
             target = binding.value
             if isinstance(target, (cst.Name, cst.Attribute)):
@@ -316,26 +320,26 @@ class Bindings:
                 alias = target
                 for part in rest:
                     alias = cst.Attribute(value=alias, attr=cst.Name(part))
-                return self._compute_callee(alias, where, binding.index, depth + 1)
+                return self.compute_callee(alias, where, binding.index, depth + 1)
             if isinstance(target, cst.Lambda) and not rest:
                 return Callee("lambda", node=target, scope=where)
             if isinstance(target, cst.Call) and not rest:
-                return self._made_callee(target, where, binding.index, depth)
+                return self.made_callee(target, where, binding.index, depth)
         return None
 
-    def _made_callee(self, call: cst.Call, scope: Scope, index: int, depth: int
+    def made_callee(self, call: cst.Call, scope: Scope, index: int, depth: int
                      ) -> Optional[Callee]:
         """What calling the result of ``call`` calls: a Keras layer object, the function
         that a ``keras.layers.Lambda(f)`` applies, or (``Flatten()``) the identity."""
-        callee = self._callee(call.func, scope, index)
+        callee = self.callee(call.func, scope, index)
         if callee is not None and callee.op is not None and callee.op.transfer == "apply":
             if not callee.op.args:  # `Dropout(rate)(x)` also scales what it keeps
                 return Callee("identity" if callee.op.integral is not False else "rescaling")
             function = self.argument(call, callee.op, 0)
             if function is None:
                 return None
-            return self._compute_callee(function, scope, index, depth + 1)
-        value = self._value(call, scope, index)
+            return self.compute_callee(function, scope, index, depth + 1)
+        value = self.evaluate(call, (), scope, index)
         return Callee("layer", value=value) if value.layer else None
 
     def _self_callee(self, attr: str, scope: Scope) -> Optional[Callee]:
@@ -349,7 +353,7 @@ class Bindings:
         stored = self._stored_function(attr, class_scope)
         if stored is not None:
             return stored
-        value = self._self_attribute(attr, class_scope)
+        value = self.self_attribute(attr, class_scope)
         return Callee("layer", value=value) if value.layer else None
 
     def _stored_function(self, attr: str, class_scope: Scope) -> Optional[Callee]:
@@ -360,13 +364,13 @@ class Bindings:
             for binding in bindings:
                 if binding.kind != "def":
                     continue
-                method_scope = self._scope_for(binding.node, class_scope.parent,
+                method_scope = self.scope_for(binding.node, class_scope.parent,
                                                class_scope.node)
                 for assigned in method_scope.self_attributes.get(attr, ()):
                     if assigned.position or not isinstance(
                             assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
                         return None
-                    callee = self._outside(lambda: self._compute_callee(
+                    callee = self.outside(lambda: self.compute_callee(
                         assigned.value, method_scope, assigned.index, 1))
                     if callee is None or callee.kind not in ("op", "function", "lambda"):
                         return None
@@ -375,15 +379,10 @@ class Bindings:
             return found[0]
         return None
 
-    def _piece(self, expr: cst.BaseExpression, path: Tuple[int, ...], scope: Scope,
-               index: int) -> Value:
-        """Element ``path`` of ``expr``'s value (the expression walk knows tuples)."""
-        return self._value(expr, scope, index) if not path else UNKNOWN
-
-    def _self_attribute(self, attr: str, class_scope: Scope) -> Value:
+    def self_attribute(self, attr: str, class_scope: Scope) -> Value:
         """``self.attr``: the join of what the methods of the class assign to it."""
-        if self._active is not None:
-            return self._outside(lambda: self._self_attribute(attr, class_scope))
+        if self.active is not None:
+            return self.outside(lambda: self.self_attribute(attr, class_scope))
         key = (id(class_scope.node), attr)
         cached = self._attributes.get(key)
         if cached is not None:
@@ -397,11 +396,11 @@ class Bindings:
                 for binding in bindings:
                     if binding.kind != "def":
                         continue
-                    method_scope = self._scope_for(binding.node, class_scope.parent,
+                    method_scope = self.scope_for(binding.node, class_scope.parent,
                                                    class_scope.node)
                     for assigned in method_scope.self_attributes.get(attr, ()):
-                        values.append(self._piece(assigned.value, assigned.position,
-                                                  method_scope, assigned.index))
+                        values.append(self.evaluate(assigned.value, assigned.position,
+                                                    method_scope, assigned.index))
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
@@ -413,10 +412,10 @@ class Bindings:
     keyword = staticmethod(keyword_argument)
     axis = staticmethod(axis_argument)
 
-    def _named_calls(self) -> List[cst.Call]:
+    def named_calls(self) -> List[cst.Call]:
         """Every call of the module whose callee is a name or a dotted name, in order."""
         if self._calls is None:
-            self._calls = collect_calls(self.module, self._call_places, self._escaped)
+            self._calls = collect_calls(self.module, self.call_places, self.escaped)
         return self._calls
 
     def module_index(self) -> ModuleIndex:
@@ -425,12 +424,75 @@ class Bindings:
             self._index = ModuleIndex(self.module)
         return self._index
 
+    def module_indexed(self) -> bool:
+        """Whether the module's index is made (asking for a parent makes it)."""
+        return self._index is not None
+
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The node that contains ``node`` (from the module's index)."""
         index = self._index
         if index is None:
             index = self.module_index()
         return index.parents.get(id(node))
+
+    def scope_of(self, node: cst.CSTNode) -> Optional[Scope]:
+        """The scope of a class or function already indexed, else None."""
+        return self._scopes.get(id(node))
+
+    def function_scope(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Scope:
+        """The scope of the function ``node`` defined in ``defined_in`` (a method's class
+        body is not a parent scope of its body)."""
+        parent, cls = defined_in, None
+        if parent is not None and isinstance(parent.node, cst.ClassDef):
+            parent, cls = parent.parent, parent.node
+        return self.scope_for(node, parent, cls)
+
+    def dict_entry(self, expr: cst.Subscript, scope: Scope, index: int
+                   ) -> Optional[Tuple[cst.BaseExpression, Scope, int]]:
+        """The entry ``config["key"]`` reads from a dict literal (or ``dict(key=...)``) bound
+        to a name, with the place to resolve it at."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        key = expr.slice[0].slice.value
+        if not (isinstance(key, cst.SimpleString) and isinstance(expr.value, cst.Name)):
+            return None
+        binding, where = self.resolve(expr.value.value, scope, index)
+        if binding is None or where is None or binding.kind != "assign":
+            return None
+        container, wanted = binding.value, key.evaluated_value
+        entry = None
+        if isinstance(container, cst.Dict):
+            entry = next((e.value for e in container.elements if isinstance(e, cst.DictElement)
+                          and isinstance(e.key, cst.SimpleString)
+                          and e.key.evaluated_value == wanted), None)
+        elif (isinstance(container, cst.Call) and isinstance(container.func, cst.Name)
+              and container.func.value == "dict"):
+            entry = self.keyword(container, wanted)
+        return (entry, where, binding.index) if entry is not None else None
+
+    # -- for the gradient flow, which works per unit (a function, or the module) ------------
+    def unit_callee(self, func: cst.BaseExpression, unit: Unit
+                    ) -> Tuple[Optional[str], Optional[cst.FunctionDef]]:
+        """The qualified name of a callee in ``unit``, or the module's function it is."""
+        scope = self._unit_scope(unit)
+        callee = self.compute_callee(func, scope, END, 0) if scope is not None else None
+        if callee is None:
+            return None, None
+        local = callee.node if callee.kind == "function" and isinstance(
+            callee.node, cst.FunctionDef) else None
+        return callee.qualified, local
+
+    def _unit_scope(self, unit: Unit) -> Optional[Scope]:
+        if isinstance(unit, cst.Module):
+            return self.module_scope
+        info = self.module_index().functions.get(id(unit))
+        outer_unit, cls = (info.unit, info.cls) if info is not None else (None, None)
+        outer = self._unit_scope(outer_unit) if outer_unit is not None else None
+        if outer is None:
+            return None
+        if cls is not None:
+            self.scope_for(cls, outer)
+        return self.scope_for(unit, outer, cls)
 
 
 def _element_paths(target: cst.BaseExpression, iterable: cst.BaseExpression,

@@ -1,11 +1,14 @@
-"""The expression walk: what an expression can be, through names, calls and operators.
+"""The evaluator: what an expression can be, through names, calls and operators.
 
-Names are followed to their bindings (assignments, augmented assignments, parameters; the
-join of those that can reach the use across branches), calls to the op semantics of
-``producers`` or to the results of the file's own functions and lambdas — computed with the
+:class:`Evaluator` is given the resolver (names, callees, attributes), the module's call
+sites and the gradient flow (for the assertions that guard a name). Names are followed to
+their bindings (assignments, augmented assignments, parameters; the join of those that can
+reach the use across branches), calls to the op model's transfer functions (``producers``)
+or to the results of the file's own functions and lambdas — computed with the
 caller's arguments, one level deep — operators to ``arithmetic``. A parameter is the join of
 the arguments of the function's call sites in the module. Results are cached per node (per
-call for a function evaluated with its arguments).
+call for a function evaluated with its arguments). A name read after an assertion that
+it is positive (``tf.debugging.assert_positive``, a control dependency on one) is guarded.
 """
 
 from __future__ import annotations
@@ -18,35 +21,52 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
+from nanlint.analysis.defuse import GUARDS
+from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace)
+from nanlint.analysis.producers import output, tuple_element, zeros_marked
+from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.sites import Callable, Sites
-from nanlint.analysis.sources import (gradient, is_update_gradient, log_density,
+from nanlint.analysis.sources import (activation_value, gradient, gradient_method,
+                                      is_update_gradient, log_density, state_variable,
                                       update_gradient)
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
-from nanlint.analysis.settings import PARAMETER_ROLES
+from nanlint.analysis.settings import PARAMETER_ROLES, Settings
 
 _MAX_DEPTH = 120
+_GUARD_WORDS = tuple(sorted(GUARDS))  # an assertion that guards is called by one of these
 
 Key = Union[int, str]  # a position in a tuple or a list, or a dict key
 Path = Tuple[Key, ...]
 
 
-class Expressions(Sites):
-    """Implements the ``_value`` hook of the layers below."""
+class Evaluator:
+    """``value(expr, scope, index)``: what ``expr`` can be at that place, for one module."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, resolver: Resolver, sites: Sites, flow: Flow,
+                 settings: Settings) -> None:
+        self.resolver = resolver
+        self.sites = sites
+        self.flow = flow
+        self.settings = settings
+        self._in_progress: set = set()  # parameters and results being computed: recursion
+        # `tf.cond(c, true_fn, ...)`: the call of each function branch, kept alive (values
+        # are cached by node id).
+        self.branch_calls: Dict[int, cst.Call] = {}
         self._values: Dict[int, Value] = {}
         self._returns: Dict[Tuple[int, Path], Value] = {}
         self._depth = 0
-        self._loss_re = re.compile(self.settings.loss_function_pattern)
+        self._loss_re = re.compile(settings.loss_function_pattern)
         self._call_results: Dict[Tuple[int, Path], Value] = {}
 
-    def _value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
-        activation = self._within(scope)
-        if self._active is not None and activation is None:
-            return self._outside(lambda: self._value(expr, scope, index))
+    def value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        """What ``expr`` can be at (scope, index) (cached per node; per call when the
+        resolver's active call is being evaluated with its arguments)."""
+        resolver = self.resolver
+        activation = resolver.within(scope)
+        if resolver.active is not None and activation is None:
+            return resolver.outside(lambda: self.value(expr, scope, index))
         values = activation.values if activation is not None else self._values
         key = id(expr)
         cached = values.get(key)
@@ -63,6 +83,21 @@ class Expressions(Sites):
         return value
 
     def _compute(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        """What ``expr`` can be; for a name read after ``tf.debugging.assert_positive(name)``
+        (or a control dependency on it), guarded: the assertion stops the program before a
+        0 gets through."""
+        value = self._walk(expr, scope, index)
+        if (isinstance(expr, cst.Name)
+                and (value.zero or value.negative or "mask_parameter" in value.tags)
+                and isinstance(scope.node, (cst.FunctionDef, cst.Module))
+                and self.sites.mentions(_GUARD_WORDS)  # (the module index spells no others)
+                and self.flow.has_assertions()):
+            asserted = self.flow.asserted(expr, scope.node)
+            if asserted is not None:
+                return _guarded(value, asserted)
+        return value
+
+    def _walk(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
         # Exact classes (``isinstance`` against libcst's goes through the ABC machinery).
         kind = expr.__class__
         if kind is cst.Integer or kind is cst.Float:
@@ -73,7 +108,7 @@ class Expressions(Sites):
         if kind is cst.Name:
             if expr.value in ("True", "False"):
                 return constant(1.0 if expr.value == "True" else 0.0)
-            reaching = self._reaching(expr.value, scope, index)
+            reaching = self.resolver.reaching(expr.value, scope, index)
             return join([self._binding_value(expr.value, binding, where)
                          for binding, where in reaching]) if reaching else UNKNOWN
         if kind is cst.Attribute:
@@ -82,15 +117,15 @@ class Expressions(Sites):
                 local = scope.assigned_before(expr.attr.value, index)
                 if local is not None and local.value is not None:
                     # `self.p = clip(self.p, ...)` earlier in this method: that value.
-                    return self._named(self._piece(local.value, local.position, scope,
+                    return self._named(self.piece(local.value, local.position, scope,
                                                    local.index), f"self.{expr.attr.value}")
-                class_scope = self._scopes.get(id(scope.cls))
+                class_scope = self.resolver.scope_of(scope.cls)
                 if class_scope is not None:
-                    return self._named(self._self_attribute(expr.attr.value, class_scope),
+                    return self._named(self.resolver.self_attribute(expr.attr.value, class_scope),
                                        f"self.{expr.attr.value}")
             return UNKNOWN
         if kind is cst.UnaryOperation:
-            operand = self._value(expr.expression, scope, index)
+            operand = self.value(expr.expression, scope, index)
             if isinstance(expr.operator, cst.Minus):
                 return Value(lo=-operand.hi, hi=-operand.lo, lo_open=operand.hi_open,
                              hi_open=operand.lo_open, known=operand.known,
@@ -101,8 +136,8 @@ class Expressions(Sites):
                 return operand
             return UNKNOWN
         if kind is cst.BinaryOperation:
-            left = self._value(expr.left, scope, index)
-            right = self._value(expr.right, scope, index)
+            left = self.value(expr.left, scope, index)
+            right = self.value(expr.right, scope, index)
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
             value = arithmetic(type(expr.operator).__name__, left, right, expr)
@@ -117,32 +152,32 @@ class Expressions(Sites):
             guards = None
             if len(expr.comparisons) == 1 and isinstance(
                     expr.comparisons[0].operator, (cst.Equal, cst.LessThanEqual)):
-                guards = self._zeros_marked(expr.left, expr.comparisons[0].comparator,
+                guards = zeros_marked(self, expr.left, expr.comparisons[0].comparator,
                                             scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
                          guards=guards)
         if kind is cst.Call:
             return self._call(expr, scope, index)
         if kind is cst.NamedExpr:  # `(d := x)` is x, named
-            return self._named(self._value(expr.value, scope, index), expr.target.value)
+            return self._named(self.value(expr.value, scope, index), expr.target.value)
         if kind is cst.IfExp:
-            return join([self._value(expr.body, scope, index),
-                          self._value(expr.orelse, scope, index)])
+            return join([self.value(expr.body, scope, index),
+                          self.value(expr.orelse, scope, index)])
         if kind is cst.Subscript:
             key = _literal_key(expr)
             if key is not None:  # `pair[1]` of a tuple, `out["count"]` of a dict
-                piece = self._piece(expr.value, (key,), scope, index)
+                piece = self.piece(expr.value, (key,), scope, index)
                 if piece is not UNKNOWN:
-                    return self._named(piece, self.code(expr))
-            entry = self._dict_entry(expr, scope, index)
+                    return self._named(piece, self.resolver.code(expr))
+            entry = self.resolver.dict_entry(expr, scope, index)
             if entry is not None:  # `params["scale"]` of a dict literal
-                return self._named(self._value(entry[0], entry[1], entry[2]),
-                                   self.code(expr))
+                return self._named(self.value(entry[0], entry[1], entry[2]),
+                                   self.resolver.code(expr))
             passed = self._parameter_entry(expr, scope, index)
             if passed is not None:  # `cfg["scale"]`, `cfg` a dict the callers pass
-                return self._named(passed, self.code(expr))
+                return self._named(passed, self.resolver.code(expr))
             # An element of a tensor has the tensor's range and evidence.
-            base = self._value(expr.value, scope, index)
+            base = self.value(expr.value, scope, index)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         return UNKNOWN
 
@@ -161,9 +196,9 @@ class Expressions(Sites):
                         continue
                     rest = [f for f in second if f is not other]
                     if len(rest) == 2 and rest[0].deep_equals(rest[1]):
-                        squared = square(self._value(rest[0], scope, index), expr, "square")
+                        squared = square(self.value(rest[0], scope, index), expr, "square")
                     elif len(rest) == 1:
-                        squared = self._value(rest[0], scope, index)
+                        squared = self.value(rest[0], scope, index)
                     else:
                         continue
                     if "square" in squared.tags and squared.zero is not None and (
@@ -181,30 +216,30 @@ class Expressions(Sites):
         """``b`` and ``1 - b`` (or two constants that sum to 1)."""
         if other.__class__ is cst.BinaryOperation and other.operator.__class__ is (
                 cst.Subtract) and other.right.deep_equals(weight):
-            return self._value(other.left, scope, index).const == 1
-        a, b = self._value(weight, scope, index).const, self._value(other, scope, index).const
+            return self.value(other.left, scope, index).const == 1
+        a, b = self.value(weight, scope, index).const, self.value(other, scope, index).const
         return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
         if binding.kind == "assign" and binding.value is not None:
-            value = self._value(binding.value, scope, binding.index)
+            value = self.value(binding.value, scope, binding.index)
         elif binding.kind == "augassign" and isinstance(binding.node, cst.AugAssign):
-            previous, where = self._resolve(name, scope, binding.index)
+            previous, where = self.resolver.resolve(name, scope, binding.index)
             left = self._binding_value(name, previous, where) if previous else UNKNOWN
-            right = self._value(binding.value, scope, binding.index)
+            right = self.value(binding.value, scope, binding.index)
             value = arithmetic(type(binding.node.operator).__name__.replace("Assign", ""),
                                      left, right, binding.node)
         elif binding.kind == "param":
             value = self._parameter(name, scope)
         elif binding.kind == "unpack" and binding.value is not None:
-            value = self._piece(binding.value, binding.position, scope, binding.index)
+            value = self.piece(binding.value, binding.position, scope, binding.index)
         elif binding.kind == "element" and binding.value is not None:
             value = self._element(binding.value, binding.position, scope, binding.index)
         else:
             return UNKNOWN
         return self._named(value, name)
 
-    def _piece(self, expr: cst.BaseExpression, path: Path, scope: Scope,
+    def piece(self, expr: cst.BaseExpression, path: Path, scope: Scope,
                index: int) -> Value:
         """Element ``path`` of what ``expr`` is, where that is a tuple, a list or a dict
         (a position, or a key): a pair a function returns and its caller unpacks
@@ -212,7 +247,7 @@ class Expressions(Sites):
         ``stats["count"]`` of a dict literal or set by ``stats["count"] = ...``; ``expr``
         itself for an empty path."""
         if not path:
-            return self._value(expr, scope, index)
+            return self.value(expr, scope, index)
         if self._depth > _MAX_DEPTH:
             return UNKNOWN
         self._depth += 1
@@ -231,44 +266,44 @@ class Expressions(Sites):
             if len(elements) <= key or any(
                     e.__class__ is cst.StarredElement for e in elements):
                 return UNKNOWN
-            return self._piece(elements[key].value, path[1:], scope, index)
+            return self.piece(elements[key].value, path[1:], scope, index)
         if kind is cst.Dict:
             entry = next((e.value for e in expr.elements if e.__class__ is cst.DictElement
                           and e.key.__class__ is cst.SimpleString
                           and e.key.evaluated_value == key), None)
-            return self._piece(entry, path[1:], scope, index) if entry is not None else UNKNOWN
+            return self.piece(entry, path[1:], scope, index) if entry is not None else UNKNOWN
         if kind is cst.Name:
             if isinstance(key, str):  # `out["count"] = ...` earlier
-                entries = [(b, w) for b, w in self._reaching(
+                entries = [(b, w) for b, w in self.resolver.reaching(
                     entry_name(expr, key), scope, index) if b.value is not None]
                 if entries:
-                    return join([self._piece(b.value, path[1:], w, b.index)
+                    return join([self.piece(b.value, path[1:], w, b.index)
                                  for b, w in entries])
             values = []
-            for binding, where in self._reaching(expr.value, scope, index):
+            for binding, where in self.resolver.reaching(expr.value, scope, index):
                 if binding.kind == "assign" and binding.value is not None:
-                    values.append(self._piece(binding.value, path, where, binding.index))
+                    values.append(self.piece(binding.value, path, where, binding.index))
                 elif binding.kind == "unpack" and binding.value is not None:
-                    values.append(self._piece(binding.value, (*binding.position, *path),
+                    values.append(self.piece(binding.value, (*binding.position, *path),
                                               where, binding.index))
                 else:
                     values.append(UNKNOWN)
             return join(values) if values else UNKNOWN
         if kind is not cst.Call:
             return UNKNOWN
-        callee = self._callee(expr.func, scope, index)
+        callee = self.resolver.callee(expr.func, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None or callee.kind == "external":
             if len(path) != 1 or not isinstance(key, int):
                 return UNKNOWN
             if callee.op is not None and "pieces" in callee.op.tags:
-                return self._value(expr, scope, index)  # `tf.unstack(x)`: like the tensor
-            element = self._tuple_element(expr, key, scope, index)
+                return self.value(expr, scope, index)  # `tf.unstack(x)`: like the tensor
+            element = tuple_element(self, expr, key, scope, index)
             return element if element is not None else UNKNOWN  # `tf.nn.moments(x)[1]`
         if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
             general = self._function_result(callee.node, callee.scope, path)
-            if self._active is None and expr.args and id(callee.node) in self._param_readers:
+            if self._with_arguments(expr, callee.node):
                 return self._result_for(expr, callee.node, callee.scope, scope, index, general,
                                         path)
             return general
@@ -280,7 +315,7 @@ class Expressions(Sites):
         argument's element through ``zip``/``enumerate``, a gradient of a list of gradients
         or of (gradient, variable) pairs, a row of a tensor."""
         if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and (
-                iterable.func.value in ("zip", "enumerate")) and path and self._resolve(
+                iterable.func.value in ("zip", "enumerate")) and path and self.resolver.resolve(
                 iterable.func.value, scope, index)[0] is None:
             positional = [a.value for a in iterable.args if a.keyword is None and not a.star]
             position = path[0] - (iterable.func.value == "enumerate")
@@ -289,9 +324,9 @@ class Expressions(Sites):
             return UNKNOWN
         listed = self._listed(iterable, scope, index)
         if listed is not None:  # a comprehension or a literal list: what it holds
-            return join([self._piece(item, path, at, at_index)
+            return join([self.piece(item, path, at, at_index)
                          for item, at, at_index in listed])
-        value = self._value(iterable, scope, index)
+        value = self.value(iterable, scope, index)
         if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
             return value if path in ((), (0,)) else UNKNOWN
         return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
@@ -302,7 +337,7 @@ class Expressions(Sites):
         comprehension (``[softmax(s) for s in scores]``), the elements of a literal; also
         through the one assignment of a name. None for anything else."""
         if iterable.__class__ is cst.Name:
-            reaching = self._reaching(iterable.value, scope, index)
+            reaching = self.resolver.reaching(iterable.value, scope, index)
             if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
                     reaching[0][0].value is None):
                 return None
@@ -337,18 +372,18 @@ class Expressions(Sites):
         otherwise the join of the arguments of its call sites in the module (and of the
         unknown, when the function is also passed somewhere as a value); otherwise, for a
         function nobody here calls, unknown — or by convention a probability."""
-        activation = self._within(scope)
+        activation = self.resolver.within(scope)
         if activation is not None and activation.scope is scope:
             argument = argument_expression(name, activation)
             if argument is None:
                 return UNKNOWN
             expr, (where, index) = argument
-            return self._outside(lambda: self._value(expr, where, index))
+            return self.resolver.outside(lambda: self.value(expr, where, index))
         node = scope.node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda)):
             return UNKNOWN
-        self._param_readers.add(id(node))
-        sites = self._outside(lambda: self._call_sites(node))
+        self.resolver.param_readers.add(id(node))
+        sites = self.resolver.outside(lambda: self.sites.call_sites(node))
         if not sites:
             return self._conventional_parameter(name, scope)
         key = (id(node), name)
@@ -357,31 +392,21 @@ class Expressions(Sites):
         values = []
         self._in_progress.add(key)
         try:
-            for call, argument in self._site_arguments(node, name, scope, sites):
+            for call, argument in site_arguments(node, name, scope, sites):
                 if argument is None:
                     values.append(UNKNOWN)
                     continue
                 expr, (at, at_index) = argument
-                passed = self._outside(lambda: self._value(expr, at, at_index))
+                passed = self.resolver.outside(lambda: self.value(expr, at, at_index))
                 values.append(_through(passed, call, node))
         finally:
             self._in_progress.discard(key)
-        if isinstance(node, cst.FunctionDef) and node.name.value in self._escaped:
+        if isinstance(node, cst.FunctionDef) and node.name.value in self.resolver.escaped:
             values.append(self._conventional_parameter(name, scope))
         joined = join(values)
         if joined == UNKNOWN:  # callers that pass what the file does not show: the name
             joined = self._conventional_parameter(name, scope)
         return _passed_here(joined, scope)
-
-    @staticmethod
-    def _site_arguments(node: cst.FunctionDef, name: str, scope: Scope, sites):
-        """For each call site of ``node``, the argument its parameter ``name`` gets there
-        with the scope and index to resolve it at, or None where the call binds nothing
-        to it."""
-        for call, where, index, method in sites:
-            yield call, argument_expression(name, Activation(
-                scope, bind_arguments(call, node, method), (where, index),
-                any(arg.star for arg in call.args)))
 
     def _parameter_entry(self, expr: cst.Subscript, scope: Scope, index: int
                          ) -> Optional[Value]:
@@ -389,19 +414,21 @@ class Expressions(Sites):
         dict literal for (or a name bound to one): the join of those entries."""
         if not isinstance(expr.value, cst.Name):
             return None
-        binding, where = self._resolve(expr.value.value, scope, index)
+        binding, where = self.resolver.resolve(expr.value.value, scope, index)
         if binding is None or where is None or binding.kind != "param":
             return None
         function = where.node
-        activation = self._within(where)
+        activation = self.resolver.within(where)
         from_sites = False
         if activation is not None and activation.scope is where:
             argument = argument_expression(expr.value.value, activation)
             arguments = [argument[0:1] + argument[1] if argument else None]
-        elif isinstance(function, cst.FunctionDef) and function.name.value not in self._escaped:
+        elif isinstance(function, cst.FunctionDef) and (
+                function.name.value not in self.resolver.escaped):
             from_sites = True
             arguments = []
-            for call, at, at_index, method in self._outside(lambda: self._call_sites(function)):
+            sites = self.resolver.outside(lambda: self.sites.call_sites(function))
+            for call, at, at_index, method in sites:
                 argument = argument_expression(expr.value.value, Activation(
                     where, bind_arguments(call, function, method), (at, at_index),
                     any(arg.star for arg in call.args)))
@@ -412,11 +439,11 @@ class Expressions(Sites):
         for argument in arguments:
             if argument is None or not isinstance(argument[0], cst.Name):
                 return None
-            entry = self._outside(lambda: self._dict_entry(
+            entry = self.resolver.outside(lambda: self.resolver.dict_entry(
                 expr.with_changes(value=argument[0]), argument[1], argument[2]))
             if entry is None:
                 return None
-            values.append(self._outside(lambda: self._value(*entry)))
+            values.append(self.resolver.outside(lambda: self.value(*entry)))
         if not values:
             return None
         return _passed_here(join(values), where) if from_sites else join(values)
@@ -424,7 +451,7 @@ class Expressions(Sites):
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
         """Unknown — except the gradient of an optimizer's update method, a
         probability-named parameter of a loss function, and a mask-named one (its sum is a
-        count: see ``Producers._reduce``)."""
+        count: see the ``reduce`` transfer in ``producers``)."""
         node = scope.node
         if isinstance(node, cst.FunctionDef):
             param = is_update_gradient(name, node, scope.cls)
@@ -460,13 +487,13 @@ class Expressions(Sites):
         return Value(tensor=True, huge=evidence)
 
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
-        callee = self._callee(call.func, scope, index)
-        if (callee is None or callee.kind == "external") and self._gradient_method(
-                call, scope, index):
+        callee = self.resolver.callee(call.func, scope, index)
+        if (callee is None or callee.kind == "external") and gradient_method(
+                self.resolver, call, scope, index):
             return gradient(call)
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
-            return self._state_variable(call, scope, index)
+            return state_variable(self.resolver, call, scope, index)
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in (
                 optable.LOG_DENSITY_METHODS):
@@ -474,36 +501,39 @@ class Expressions(Sites):
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:
-            value = self._op(callee.op, call, scope, index)
-            if self._active is not None and isinstance(call.func, cst.Name) and callee.qualified:
+            value = output(self, callee.op, call, scope, index)
+            if self.resolver.active is not None and isinstance(call.func, cst.Name) and (
+                    callee.qualified):
                 value = _passed_as(value, call, callee.qualified)
             return value
         if callee.kind == "function" and isinstance(callee.node, cst.FunctionDef):
             result = self._function_result(callee.node, callee.scope)
-            if self._active is None and call.args and id(callee.node) in self._param_readers:
+            if self._with_arguments(call, callee.node):
                 return self._result_for(call, callee.node, callee.scope, scope, index, result)
             return result
         if callee.kind == "lambda" and isinstance(callee.node, cst.Lambda):
-            lambda_scope = self._scope_for(callee.node, callee.scope)
-            result = self._value(callee.node.body, lambda_scope, END)
-            if self._active is None and call.args and id(callee.node) in self._param_readers:
+            lambda_scope = self.resolver.scope_for(callee.node, callee.scope)
+            result = self.value(callee.node.body, lambda_scope, END)
+            if self._with_arguments(call, callee.node):
                 return self._result_for(call, callee.node, callee.scope, scope, index, result)
             return result
         if callee.kind in ("identity", "rescaling") and call.args and (
                 call.args[0].keyword is None and not call.args[0].star):
-            value = self._value(call.args[0].value, scope, index)
+            value = self.value(call.args[0].value, scope, index)
             if value.integral and callee.kind == "rescaling":
                 value = replace(value, integral=False)
             return replace(value, layer=None) if value.layer else value
         if callee.kind == "layer" and callee.value is not None and callee.value.layer:
-            return self._activation(callee.value.layer, callee.value.node or call)
+            return activation_value(callee.value.layer, callee.value.node or call)
         return UNKNOWN
 
-    def _function_scope(self, node: cst.FunctionDef, defined_in: Optional[Scope]) -> Scope:
-        parent, cls = defined_in, None
-        if parent is not None and isinstance(parent.node, cst.ClassDef):
-            parent, cls = parent.parent, parent.node
-        return self._scope_for(node, parent, cls)
+    def _with_arguments(self, call: cst.Call, node: cst.CSTNode) -> bool:
+        """Whether to evaluate ``call`` of the module's function ``node`` with its arguments:
+        it passes some, the function reads its parameters, and no call is so evaluated
+        already (one level)."""
+        resolver = self.resolver
+        return resolver.active is None and bool(call.args) and (
+            id(node) in resolver.param_readers)
 
     def _result_for(self, call: cst.Call, node: Callable, defined_in: Optional[Scope],
                     scope: Scope, index: int, general: Value, piece: Path = ()
@@ -516,31 +546,31 @@ class Expressions(Sites):
         if cached is not None:
             return cached
         if isinstance(node, cst.Lambda):
-            function_scope = self._scope_for(node, defined_in)
+            function_scope = self.resolver.scope_for(node, defined_in)
             returns = [(node.body, END)]
             method = False
         else:
-            function_scope = self._function_scope(node, defined_in)
+            function_scope = self.resolver.function_scope(node, defined_in)
             returns = [(r.value, r.index) for r in function_scope.returns]
             method = isinstance(call.func, cst.Attribute) and not is_static(node)
         if key in self._in_progress or function_scope.is_generator or not returns:
             return general
-        self._active = Activation(function_scope, bind_arguments(call, node, method),
-                                  (scope, index), any(arg.star for arg in call.args))
+        self.resolver.active = Activation(function_scope, bind_arguments(call, node, method),
+                                          (scope, index), any(arg.star for arg in call.args))
         self._in_progress.add(key)
         try:
-            result = join([self._piece(expr, piece, function_scope, at)
+            result = join([self.piece(expr, piece, function_scope, at)
                            for expr, at in returns])
         finally:
-            self._active = None
+            self.resolver.active = None
             self._in_progress.discard(key)
         self._call_results[key] = result
         return result
 
     def _function_result(self, node: cst.FunctionDef, defined_in: Optional[Scope],
                          piece: Path = ()) -> Value:
-        if self._active is not None:
-            return self._outside(lambda: self._function_result(node, defined_in, piece))
+        if self.resolver.active is not None:
+            return self.resolver.outside(lambda: self._function_result(node, defined_in, piece))
         key = (id(node), piece)
         if key in self._returns:
             return self._returns[key]
@@ -548,16 +578,26 @@ class Expressions(Sites):
             return UNKNOWN
         self._in_progress.add(key)
         try:
-            scope = self._function_scope(node, defined_in)
+            scope = self.resolver.function_scope(node, defined_in)
             if scope.is_generator:
                 result = UNKNOWN
             else:
-                result = join([self._piece(r.value, piece, scope, r.index)
+                result = join([self.piece(r.value, piece, scope, r.index)
                                for r in scope.returns])
         finally:
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def site_arguments(node: cst.FunctionDef, name: str, scope: Scope, sites):
+    """For each call site of ``node``, the argument its parameter ``name`` gets there
+    with the scope and index to resolve it at, or None where the call binds nothing
+    to it."""
+    for call, where, index, method in sites:
+        yield call, argument_expression(name, Activation(
+            scope, bind_arguments(call, node, method), (where, index),
+            any(arg.star for arg in call.args)))
 
 
 def _literal_key(expr: cst.Subscript) -> Optional[Key]:
@@ -616,3 +656,15 @@ def _passed_as(value: Value, call: cst.Call, qualified: str) -> Value:
     if negative is not None and negative.node is call:
         negative = replace(negative, what=what)
     return replace(value, zero=zero, negative=negative)
+
+
+def _guarded(value: Value, asserted: str) -> Value:
+    """``value`` where an assertion proved it "positive", "nonnegative" or "nonzero"."""
+    if asserted == "nonzero":
+        return replace(value, zero=None)
+    lo, lo_open = (value.lo, value.lo_open) if value.lo >= 0 else (0.0, False)
+    if asserted == "positive":
+        # nor a mask by convention (a float cast of a parameter), whose sum may be 0
+        return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
+                       tags=value.tags - {"mask_parameter"})
+    return replace(value, negative=None, lo=lo, lo_open=lo_open)
