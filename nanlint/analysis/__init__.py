@@ -9,7 +9,8 @@ another (no arrow points back up)::
       │
       ├── evaluator   Evaluator(resolver, sites, flow): an expression to a Value, through
       │     │         names, operators (arithmetic) and the op model's transfer functions
-      │     ├── producers  what each TF/Keras op yields, by its ``transfer`` (optable)
+      │     ├── producers  the op model's transfer functions: TRANSFERS, one for each
+      │     │              ``Op.transfer`` of nanlint.optable
       │     └── sources    where values start (activations, state, gradients, casts)
       │
       ├── flow        Flow(callees, module index): gradient reach, where a value goes
@@ -24,10 +25,10 @@ another (no arrow points back up)::
             └── callsites, scopes, modindex   calls and places; scope indexes; one walk
                                               per module (parents, functions, call sites)
 
-    data         the scale of input data and ``name.method(...)`` uses; asks only the
-                 facade's questions
-    precision    the float16 dtype policy in force at each statement; asks only the
-                 facade's questions
+    data         the scale of input data and ``name.method(...)`` uses; given the
+                 resolver, the constants and the sites
+    precision    the float16 dtype policy in force at each statement; given the resolver
+                 and the sites
 
     arithmetic   the lattice's algebra and identities: pure functions of Values
     lattice      Value, Evidence, join, render: the bottom, imports nothing of nanlint

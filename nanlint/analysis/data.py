@@ -1,6 +1,7 @@
 """Data and uses: the scale of input data (``E[|x|^2]`` of an array, where the code shows
 it), and every ``name.method(...)`` call of a module. Used by the facade (``Analysis.moment``,
-``Analysis.method_calls``); it asks the analysis only its public questions.
+``Analysis.method_calls``); given the resolver (bindings, callees at a place), the
+constants and the call sites, it asks them nothing else.
 
 A training rule needs the scale of the data to turn a learning rate into a divergence (SGD
 on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call data "raw". The
@@ -66,14 +67,14 @@ class Origin:
     param: bool = False
 
 
-def origin(analysis, expr: cst.BaseExpression, place, path: Tuple[int, ...] = (),
+def origin(resolver, expr: cst.BaseExpression, place, path: Tuple[int, ...] = (),
            limit: int = 12) -> Optional[Origin]:
     """The backward walk the data questions share (``DataMoments``, NAN401's raw sources):
     None where it runs past ``limit`` steps or a name has no binding."""
     sliced = False
     for _ in range(limit):
         if isinstance(expr, cst.Name):
-            found = analysis.binding(expr.value, place)
+            found = resolver.binding(expr.value, place)
             if found is None:
                 return None
             binding, where = found
@@ -159,26 +160,28 @@ def _features(size: Optional[cst.BaseExpression], number) -> int:
 
 
 class DataMoments:
-    """Answers ``moment(expr, place)`` for one module, through the shared analysis."""
+    """Answers ``moment(expr, place)`` for one module, through the resolver and the
+    constants."""
 
-    def __init__(self, analysis) -> None:
-        self.analysis = analysis
+    def __init__(self, resolver, constants) -> None:
+        self.resolver = resolver
+        self.constants = constants
 
     def moment(self, expr: cst.BaseExpression, place=None) -> Optional[Moment]:
-        place = place or self.analysis.here()
+        place = place or self.resolver.here()
         return self._moment(expr, place, 0, ())
 
     # -- following the data backwards -------------------------------------------------------
     def _number(self, expr: Optional[cst.BaseExpression], place):
         if expr is None:
             return None
-        return self.analysis.number_at(expr, place)
+        return self.constants.number(expr, place.scope, place.index)
 
     def _moment(self, expr: cst.BaseExpression, place, depth: int,
                 path: Tuple[int, ...]) -> Optional[Moment]:
         if depth > 12:
             return None
-        found = origin(self.analysis, expr, place, path)
+        found = origin(self.resolver, expr, place, path)
         if found is None or found.expr is None:
             return None
         moment = self._produced(found.expr, found.place, depth + 1, found.path)
@@ -226,13 +229,13 @@ class DataMoments:
             span = _sorted(s * span[0] + t, s * span[1] + t) if span else None
         else:
             return None
-        text = " ".join(self.analysis.code(expr).split())
+        text = " ".join(self.resolver.code(expr).split())
         return Moment(square, mean, data.features, data.source,
                       f"`{text[:57] + '...' if len(text) > 60 else text}`", data.count, span)
 
     def _call(self, call: cst.Call, place, depth: int,
               path: Tuple[int, ...]) -> Optional[Moment]:
-        qualified = (self.analysis.qualified_at(call.func, place) or "")
+        qualified = (self.resolver.qualified_at(call.func, place) or "")
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
 
         def arg(position: int, *names: str) -> Optional[cst.BaseExpression]:
@@ -251,7 +254,7 @@ class DataMoments:
         def count(size: Optional[cst.BaseExpression]) -> Optional[int]:
             return _count(size, lambda e: self._number(e, place))
 
-        text = " ".join(self.analysis.code(call).split())
+        text = " ".join(self.resolver.code(call).split())
         what = f"`{text[:57] + '...' if len(text) > 60 else text}`"
         shape = cst.Tuple([cst.Element(p) for p in positional]) if positional else None
         if qualified in ("numpy.random.uniform", "numpy.random.RandomState.uniform"):
@@ -338,7 +341,7 @@ class DataMoments:
         if not values:
             return None
         square = sum(v * v for v in values) / len(values)
-        text = " ".join(self.analysis.code(source).split())
+        text = " ".join(self.resolver.code(source).split())
         return Moment(square, sum(values) / len(values), features, source,
                       f"`{text[:57] + '...' if len(text) > 60 else text}`", len(elements),
                       (min(values), max(values)))
@@ -383,7 +386,7 @@ _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
              cst.ConcatenatedString, cst.FormattedString)
 
 
-def data_sources(analysis, expr: cst.BaseExpression, place, budget: int = 60
+def data_sources(resolver, sites, expr: cst.BaseExpression, place, budget: int = 60
                  ) -> Optional[FrozenSet[int]]:
     """If ``expr`` is computed from data alone — placeholders, ``keras.Input``, numpy
     arrays, constants, shapes, and ops of the op model applied to those — the ids of the
@@ -393,7 +396,7 @@ def data_sources(analysis, expr: cst.BaseExpression, place, budget: int = 60
     all pass data, an attribute of ``self``, a call the model does not know) or the walk
     runs past ``budget`` steps: no weight is upstream of such data, so no gradient of the
     weights passes through it."""
-    walk = _DataWalk(analysis, budget)
+    walk = _DataWalk(resolver, sites, budget)
     return frozenset(walk.assigned) if walk.walk(expr, place) else None
 
 
@@ -401,8 +404,9 @@ class _DataWalk:
     """The backward walk of ``data_sources`` (a class, not a closure: a recursive closure
     is a reference cycle that would keep the tree alive)."""
 
-    def __init__(self, analysis, budget: int) -> None:
-        self.analysis = analysis
+    def __init__(self, resolver, sites, budget: int) -> None:
+        self.resolver = resolver
+        self.sites = sites
         self.budget = budget
         self.assigned: Set[int] = set()
 
@@ -410,26 +414,26 @@ class _DataWalk:
         self.budget -= 1
         if self.budget < 0:
             return False
-        analysis, walk = self.analysis, self.walk
+        resolver, walk = self.resolver, self.walk
         kind = node.__class__
         if kind in _LITERALS or kind is cst.Comparison:
             return True  # a comparison is boolean: no gradient passes it
         if kind is cst.Name:
             if node.value in ("True", "False", "None"):
                 return True
-            found = analysis.binding(node.value, where)
+            found = resolver.binding(node.value, where)
             if found is None:
                 return False
             binding, at = found
             if binding.kind == "param":  # data only if every caller in the module passes data
-                passed = analysis.arguments_of(node.value, at)
+                passed = self.sites.arguments_of(node.value, at)
                 return passed is not None and all(walk(expr, there) for expr, there in passed)
             if binding.kind not in ("assign", "unpack") or binding.value is None:
                 return False
             self.assigned.add(id(binding.value))
             return walk(binding.value, at)
         if kind is cst.Attribute:
-            qualified = analysis.qualified_at(node, where) or ""
+            qualified = resolver.qualified_at(node, where) or ""
             if qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras"):
                 return True  # a dtype, a constant
             base = node.value
@@ -448,7 +452,7 @@ class _DataWalk:
             return all(walk(element.value, where) for element in node.elements)
         if kind is cst.Call:
             func = node.func
-            qualified = analysis.qualified_at(func, where) or ""
+            qualified = resolver.qualified_at(func, where) or ""
             library = qualified.split(".", 1)[0]
             if library == "numpy" or (library in ("tensorflow", "keras")
                                       and qualified.rsplit(".", 1)[-1] in _DATA_SOURCES):
@@ -456,9 +460,9 @@ class _DataWalk:
             if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
             if (func.__class__ is cst.Name and func.value in _BUILTINS
-                    and analysis.binding(func.value, where) is None):
+                    and resolver.binding(func.value, where) is None):
                 return all(walk(arg.value, where) for arg in node.args)
-            op = analysis.op_at(node, where)
+            op = resolver.op_at(node, where)
             if op is None or op.transfer in _TRAINED:
                 return False
             return all(walk(arg.value, where) for arg in node.args)

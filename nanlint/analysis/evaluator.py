@@ -27,7 +27,7 @@ from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, 
                                       replace)
 from nanlint.analysis.producers import output, tuple_element, zeros_marked
 from nanlint.analysis.resolver import Resolver
-from nanlint.analysis.sites import Callable, Sites
+from nanlint.analysis.sites import Callable, Sites, site_arguments
 from nanlint.analysis.sources import (activation_value, gradient, gradient_method,
                                       is_update_gradient, log_density, state_variable,
                                       update_gradient)
@@ -588,16 +588,6 @@ class Evaluator:
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
-
-
-def site_arguments(node: cst.FunctionDef, name: str, scope: Scope, sites):
-    """For each call site of ``node``, the argument its parameter ``name`` gets there
-    with the scope and index to resolve it at, or None where the call binds nothing
-    to it."""
-    for call, where, index, method in sites:
-        yield call, argument_expression(name, Activation(
-            scope, bind_arguments(call, node, method), (where, index),
-            any(arg.star for arg in call.args)))
 
 
 def _literal_key(expr: cst.Subscript) -> Optional[Key]:

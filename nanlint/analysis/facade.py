@@ -2,8 +2,9 @@
 
 It composes the parts of the analysis, each given the others it needs: the resolver
 (names, scopes, callees, attributes), the module's call sites, the constants, the gradient
-flow and the evaluator (an expression to a ``Value``); the data and precision questions
-are made on first use. Each question is answered at the traversal's current position.
+flow and the evaluator (an expression to a ``Value``); data scale and precision are made
+on first use, from the resolver, the constants and the sites. Each question is answered at
+the traversal's current position.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from nanlint.analysis.constants import Constants, Number
 from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
                                    origin)
 from nanlint.analysis.defuse import Unit
-from nanlint.analysis.evaluator import Evaluator, site_arguments
+from nanlint.analysis.evaluator import Evaluator
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value
 from nanlint.analysis.modindex import ModuleIndex
@@ -83,12 +84,10 @@ class Analysis:
         self._wrt: Optional[FrozenSet[int]] = None  # see _differentiated
 
     def close(self) -> None:
-        """Cut the loops between the parts once the file is done (the resolver's
-        ``evaluate``, the helpers that refer back to the analysis): without the cycles,
-        reference counting frees the tree at once, where a cyclic collection would walk
-        all of it first."""
+        """Cut the loop between the resolver and the evaluator once the file is done (the
+        resolver's ``evaluate``): without the cycle, reference counting frees the tree at
+        once, where a cyclic collection would walk all of it first."""
         self.resolver.evaluate = _closed
-        self._moments = self._method_calls = self._precision = None
 
     # -- where the traversal is, and the module's structure (the resolver's) ----------------
     argument = staticmethod(op_argument)
@@ -176,14 +175,14 @@ class Analysis:
         """The scale of the data ``expr`` holds (E[x^2] per feature, the features of one
         example), where the code shows it: a literal range, a known dataset; else None."""
         if self._moments is None:
-            self._moments = DataMoments(self)
+            self._moments = DataMoments(self.resolver, self.constants)
         return self._moments.moment(expr, place)
 
     def origin(self, expr: cst.BaseExpression, place: Optional[Place] = None,
                path: Tuple[int, ...] = ()) -> Optional[Origin]:
         """Where the data ``expr`` holds comes from: back through assignments, tuple
         unpacking (``path``), subscripts, ``.values`` and ``.T`` (see ``data.origin``)."""
-        return origin(self, expr, place or self.here(), path)
+        return origin(self.resolver, expr, place or self.here(), path)
 
     # -- the dtype the layers compute in ----------------------------------------------------
     def dtype_policy(self) -> Optional[Policy]:
@@ -204,7 +203,7 @@ class Analysis:
 
     def _precise(self) -> Precision:
         if self._precision is None:
-            self._precision = Precision(self)
+            self._precision = Precision(self.resolver, self.sites)
         return self._precision
 
     @staticmethod
@@ -382,41 +381,32 @@ class Analysis:
 
     # -- following values backwards ---------------------------------------------------------
     def here(self) -> Place:
-        scope, index = self.resolver.where()
-        return Place(scope, index)
+        """The place of the traversal's current statement."""
+        return self.resolver.here()
 
     def binding(self, name: str, place: Optional[Place] = None
                 ) -> Optional[Tuple[Binding, Place]]:
         """What ``name`` is bound to at ``place`` (default: the current statement), and the
         place of that binding, where the names of its value are to be resolved."""
-        place = place or self.here()
-        binding, where = self.resolver.resolve(name, place.scope, place.index)
-        if binding is None or where is None:
-            return None
-        return binding, Place(where, binding.index)
+        return self.resolver.binding(name, place or self.resolver.here())
 
     def op_at(self, call: cst.Call, place: Place) -> Optional[Op]:
         """The canonical op ``call`` invokes, resolved at ``place``."""
-        callee = self.resolver.callee(call.func, place.scope, place.index)
-        return callee.op if callee is not None and callee.kind == "op" else None
+        return self.resolver.op_at(call, place)
 
     def calls_named(self, *names: str) -> List[cst.Call]:
         """Every call `f(...)` or `a.b.f(...)` of the module whose callee's last name is one
         of ``names``, wherever it is."""
-        found = self.sites.by_last_name()
-        return [call for name in names for call in found.get(name, ())]
+        return self.sites.calls_named(*names)
 
     def call_place(self, call: cst.Call) -> Place:
         """The place where ``call`` is made: its callee resolves there (a function's own
         imports included); the module's end for a call whose callee is not a name."""
-        self.resolver.named_calls()
-        scopes, statement = self.resolver.call_places.get(id(call), ((), None))
-        scope, index = self.resolver.place_of(scopes, [statement] if statement else [])
-        return Place(scope, index)
+        return self.resolver.call_place(call)
 
     def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
-        callee = self.resolver.callee(expr, place.scope, place.index)
-        return callee.qualified if callee is not None else None
+        """The qualified name ``expr`` stands for at ``place`` (through the imports)."""
+        return self.resolver.qualified_at(expr, place)
 
     def results(self, func: cst.BaseExpression, place: Place
                 ) -> List[Tuple[cst.BaseExpression, Place]]:
@@ -503,7 +493,7 @@ class Analysis:
         reach = self.reach(node)
         if not reach.gradient or not isinstance(node, cst.BaseExpression):
             return reach
-        sources = data_sources(self, node, self.here())
+        sources = data_sources(self.resolver, self.sites, node, self.here())
         if sources is None or sources & self._differentiated():
             return reach
         return Reach(NONE, "computed from data alone: no trainable value is upstream")
@@ -514,17 +504,7 @@ class Analysis:
         is in, each with the place to resolve it at; None where a caller is not shown
         (nobody here calls the function, it is passed as a value, a call binds nothing to
         the parameter)."""
-        node = place.scope.node
-        if not isinstance(node, cst.FunctionDef) or node.name.value in self.resolver.escaped:
-            return None
-        passed = []
-        for _, argument in site_arguments(node, name, place.scope,
-                                                self.sites.call_sites(node)):
-            if argument is None:
-                return None
-            expr, (at, at_index) = argument
-            passed.append((expr, Place(at, at_index)))
-        return passed or None
+        return self.sites.arguments_of(name, place)
 
     def _differentiated(self) -> FrozenSet[int]:
         """The ids of the expressions assigned to the names a gradient is asked with
@@ -577,4 +557,5 @@ class Analysis:
 
 
 def _closed(*_) -> Value:
+    """The resolver's ``evaluate`` once the analysis is closed: nothing asks it any more."""
     raise RuntimeError("the analysis of this module is closed")

@@ -1,6 +1,6 @@
 """Precision: the float dtype the module's Keras layers compute in. Used by the facade
-(``Analysis.dtype_policy``, ``Analysis.layer_dtypes``); it asks the analysis only its public
-questions.
+(``Analysis.dtype_policy``, ``Analysis.layer_dtypes``); given the resolver (callees and
+places of calls) and the call sites, it asks them nothing else.
 
 A dtype policy is set for the whole process by a call (``set_global_policy``, TF 2.3's
 ``mixed_precision.experimental.set_policy``, ``set_floatx``), so the policy in force at a
@@ -75,8 +75,9 @@ def integer_dtype(expr: Optional[cst.BaseExpression]) -> bool:
 class Precision:
     """Answers ``policy(statements)`` and ``layers()`` for one module."""
 
-    def __init__(self, analysis) -> None:
-        self.analysis = analysis
+    def __init__(self, resolver, sites) -> None:
+        self.resolver = resolver
+        self.sites = sites
         self._at: Optional[Dict[int, Optional[Policy]]] = None
         self._layers: Optional[List[Tuple[cst.Call, str]]] = None
 
@@ -94,9 +95,9 @@ class Precision:
     def name(self, expr: Optional[cst.BaseExpression], last_object: Optional[str]
               ) -> Optional[str]:
         if isinstance(expr, cst.Call):
-            op = self.analysis.op_at(expr, self.analysis.call_place(expr))
+            op = self.resolver.op_at(expr, self.resolver.call_place(expr))
             if op is not None and op.name == "dtype_policy":
-                return self.name(self.analysis.argument(expr, op, 0), None)
+                return self.name(self.resolver.argument(expr, op, 0), None)
             return None
         if isinstance(expr, cst.Name):
             return last_object  # `policy = Policy(...)`, then `set_global_policy(policy)`
@@ -105,10 +106,10 @@ class Precision:
     def _policies(self) -> Dict[int, Optional[Policy]]:
         """The policy in force at each statement, in one walk in source order (only for a
         module that sets a policy)."""
-        analysis = self.analysis
+        resolver = self.resolver
         setters, objects = {}, set()
-        for call in analysis.calls_named(*NAMES):
-            op = analysis.op_at(call, analysis.call_place(call))
+        for call in self.sites.calls_named(*NAMES):
+            op = resolver.op_at(call, resolver.call_place(call))
             if op is not None and op.name in ("set_dtype_policy", "set_floatx"):
                 setters[id(call)] = op
             elif op is not None and op.name == "dtype_policy":
@@ -116,7 +117,7 @@ class Precision:
         if not setters:
             return {}
         walk = _PolicyWalk(self, setters, objects)
-        visit(analysis.module, walk)
+        visit(resolver.module, walk)
         return walk.at
 
     # -- layers that choose their own dtype -------------------------------------------------
@@ -129,39 +130,39 @@ class Precision:
         return self._layers
 
     def _dtype_layers(self) -> List[Layer]:
-        layers = _DtypeLayers(self.analysis)
-        visit(self.analysis.module, layers)
+        layers = _DtypeLayers(self.resolver)
+        visit(self.resolver.module, layers)
         return layers.found
 
 
 class _DtypeLayers(cst.CSTVisitor):
     """The Keras layers made with a dtype of their own (``Precision.layers``)."""
 
-    def __init__(self, analysis) -> None:
-        self.analysis = analysis
+    def __init__(self, resolver) -> None:
+        self.resolver = resolver
         self.found: List[Layer] = []
 
     def visit_Call(self, node: cst.Call) -> None:
-        analysis = self.analysis
-        dtype = analysis.keyword(node, "dtype")
-        autocast = analysis.keyword(node, "autocast")
+        resolver = self.resolver
+        dtype = resolver.keyword(node, "dtype")
+        autocast = resolver.keyword(node, "autocast")
         if dtype is None and autocast is None:
             return
-        place = analysis.call_place(node)
-        qualified = analysis.qualified_at(node.func, place) or ""
+        place = resolver.call_place(node)
+        qualified = resolver.qualified_at(node.func, place) or ""
         if not qualified.startswith(("keras.", "tensorflow.keras.", "tf_keras.")):
             return
         if isinstance(autocast, cst.Name) and autocast.value == "False":
-            self.found.append(Layer(node, "float32", analysis.function_of(node)))
+            self.found.append(Layer(node, "float32", resolver.function_of(node)))
             return
         if isinstance(dtype, cst.Call):
-            op = analysis.op_at(dtype, place)
-            dtype = analysis.argument(dtype, op, 0) if op is not None and (
+            op = resolver.op_at(dtype, place)
+            dtype = resolver.argument(dtype, op, 0) if op is not None and (
                 op.name == "dtype_policy") else None
         name = dtype_name(dtype)
         if name in FLOAT16 or name in ("float32", "float64"):
             self.found.append(Layer(node, "float16" if name in FLOAT16 else "float32",
-                                    analysis.function_of(node)))
+                                    resolver.function_of(node)))
 
 
 class _PolicyWalk(cst.CSTVisitor):
@@ -186,7 +187,7 @@ class _PolicyWalk(cst.CSTVisitor):
             if op.name == "set_floatx" and self.explicit:
                 return
             self.explicit = self.explicit or op.name == "set_dtype_policy"
-            name = self.precision.name(self.precision.analysis.argument(node, op, 0),
+            name = self.precision.name(self.precision.resolver.argument(node, op, 0),
                                        self.last_object)
             if name in FLOAT16:
                 self.policy = Policy("mixed_float16" if name == "mixed_float16" else "float16",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import TYPE_CHECKING, Optional, Set
+from typing import Callable, Dict, Optional, Protocol, Set
 
 import libcst as cst
 
@@ -25,10 +25,20 @@ from nanlint.analysis.sources import (activation_name, activation_value, casts_t
                                       dtype_argument, float_cast_of_parameter, gradient,
                                       layer, table_value)
 from nanlint.analysis.tree import names_in
+from nanlint.analysis.resolver import Resolver
+from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
 
-if TYPE_CHECKING:  # the evaluator calls these functions with itself
-    from nanlint.analysis.evaluator import Evaluator
+
+class Evaluation(Protocol):
+    """What the transfer functions ask of the evaluator that calls them with itself."""
+
+    resolver: Resolver
+    settings: Settings
+    branch_calls: Dict[int, cst.Call]  # synthesized calls of function branches, kept alive
+
+    def value(self, expr: cst.BaseExpression, scope: Scope, index: int) -> Value:
+        ...
 
 
 # Ops that return a tuple, and the op whose value each element has (from the same
@@ -40,7 +50,7 @@ TUPLE_RESULTS = {
 }
 
 
-def output(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+def output(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
     """What ``call`` of ``op`` yields: its transfer's value, with its dtype and the op as
     its origin."""
     value = _transfer(ev, op, call, scope, index)
@@ -55,7 +65,7 @@ def output(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) ->
     return replace(value, origin=op.name, dtype=dtype)
 
 
-def _first_dtype(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int
+def _first_dtype(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int
                  ) -> Optional[str]:
     for position in range(min(2, max(1, len(op.args)))):
         expr = op_argument(call, op, position)
@@ -66,219 +76,333 @@ def _first_dtype(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: i
     return None
 
 
-def _transfer(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
-    transfer = op.transfer
+class Application:
+    """One op applied: the call, its op, the place it is evaluated at and the evaluator
+    that gives its arguments' values. What a transfer function is given."""
 
-    def arg(position: int) -> Value:
-        expr = op_argument(call, op, position)
-        return ev.value(expr, scope, index) if expr is not None else UNKNOWN
+    __slots__ = ("ev", "op", "call", "scope", "index")
 
-    if transfer == "range":
-        value = table_value(op, call)
-        if op.integral and all(
-                op_argument(call, op, position) is None or arg(position).whole
-                for position in range(2, len(op.args))):
-            value = replace(value, integral=True)
-        return value
-    if transfer == "matmul":
-        a, b = arg(0), arg(1)
-        if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
-            return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
-                         tags=frozenset({"cosine", "inner"}), node=call,
-                         bound=cosine_evidence(call))
-        value = _matmul(ev, op, call, a, b, scope, index)
-        tags = {"inner", "gram_matrix"} if _gram_matrix(ev, op, call, scope, index) else {
-            "inner"}
-        return replace(value, tags=value.tags | tags)
-    if transfer == "any":
-        return Value(known=True, tensor=True)
-    if transfer == "diagonal":
-        if "gram_matrix" in arg(0).tags:
-            # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
-            return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
-                         node=call)
-        return UNKNOWN
-    if transfer == "like" or transfer == "assign":
-        x = arg(0 if transfer == "like" else 1)
-        return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
-            x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
-    if transfer == "epsilon":
-        return replace(constant(ev.settings.epsilon), tensor=True)
-    if transfer == "exp":
-        x = arg(0)
-        if x.const is not None:
-            try:
-                return replace(constant(math.exp(x.const)), tensor=True)
-            except OverflowError:
-                return UNKNOWN
-        tags = {"exp"}
-        if x.hi == inf:
-            tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
-        return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
-                     node=call)
-    if transfer == "squared_difference":  # (x - y)², whatever names x and y have
-        a, b = arg(0), arg(1)
-        return square(subtract(a, b, a.known and b.known, True, call), call, "square")
-    if transfer in ("square", "abs", "norm"):
-        x = arg(0)
-        value = square(x, call, transfer)
-        return value
-    if transfer == "sqrt":
-        return sqrt_like(arg(0))
-    if transfer == "pow":
-        return power(arg(0), arg(1), call)
-    if transfer == "reduce":
-        axis = axis_argument(call)  # `axis=None` reduces over all axes, as no axis does
-        over_axes = axis is not None and not (isinstance(axis, cst.Name)
-                                              and axis.value == "None")
-        x = arg(0)
-        value = reduce(op.name, x, call, over_axes)
-        if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
-                value.zero is None and _leading_axes(axis)):
-            # Summed over the rows (not the classes): how many rows have each class.
-            what = "the per-class count" if op.name == "reduce_sum" else "the class share"
-            value = replace(value, zero=Evidence(
-                call, what + " `{src}`", "which is 0 for a class that no row of the "
-                "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
-                            tags=value.tags | {"count"})
-        return value
-    if transfer == "sum":  # a sum of the first argument's elements (segments, a trace)
-        return reduce("reduce_sum", arg(0), call, True)
-    if transfer == "prod":  # a product of its elements: 0 where one of them is
-        x = arg(0)
-        if x.lo < 0:
-            return Value(known=x.known, tensor=True)
-        return Value(lo=0.0, hi=1.0 if x.hi <= 1 else inf, zero=x.zero, known=x.known,
-                     tensor=True)
-    if transfer in ("add", "subtract", "multiply", "divide"):
-        return arithmetic(transfer.capitalize(), arg(0), arg(1), call)
-    if transfer == "divide_no_nan":
-        a, b = arg(0), arg(1)
-        value = divide(a, b, a.known and b.known, True, call)
-        return replace(value, zero=a.zero or b.zero)
-    if transfer == "maximum":
-        return maximum(arg(0), arg(1), call)
-    if transfer == "minimum":
-        a, b = arg(0), arg(1)
-        return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
-                     negative=a.negative or b.negative, known=a.known and b.known,
-                     tensor=True, integral=a.whole and b.whole)
-    if transfer == "clip":
-        return clip(arg(0), arg(1), arg(2), call)
-    if transfer == "cast":
-        x = arg(0)
-        if float_cast_of_parameter(ev.resolver, call, op, scope, index):
-            x = replace(x, tags=x.tags | {"mask_parameter"})
-        if "bool" in x.tags:
-            evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
-                                "condition is false", "high", discrete=True,
-                                producer="mask")
-            return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
-                         tags=frozenset({"mask"}), guards=x.guards,
-                         integral=op.integral is not False)
-        # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
-        integral = op.integral is not False and (
-            x.whole or casts_to_integer(ev.resolver, call, scope, index))
-        return replace(x, tensor=True, layer=None, integral=integral)
-    if transfer == "bool":
-        guards = None
-        callee = ev.resolver.callee(call.func, scope, index)
-        qualified = callee.qualified if callee is not None else None
-        positional = [a.value for a in call.args if a.keyword is None and not a.star]
-        if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
-                positional) == 2:
-            guards = zeros_marked(ev, positional[0], positional[1], scope, index)
-        return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
-                     guards=guards, integral=True)
-    if transfer == "diag":  # the argument on the diagonal, 0 elsewhere
-        x = arg(0)
-        return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
-                     tags=x.tags & {"binary"}, integral=x.whole)
-    if transfer == "join":  # concat / stack of a list: an element can be anywhere
-        expr = op_argument(call, op, 0)
-        if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
-            expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
-        if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-            parts = [ev.value(e.value, scope, index) for e in expr.elements]
-            joined = join(parts)
-            if any("mask_parameter" in p.tags for p in parts):
-                # Evidence like a zero: some elements are the mask's.
-                joined = replace(joined, tags=joined.tags | {"mask_parameter"})
-            return replace(joined, tensor=True, layer=None)
-        return Value(tensor=True)
-    if transfer == "einsum":
-        if any(a.star for a in call.args):
-            return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
-        operands = [ev.value(a.value, scope, index) for a in call.args[1:]
-                    if a.keyword is None]
-        if operands and all(o.nonnegative for o in operands):
-            return Value(lo=0.0, known=True, tensor=True,
-                         zero=next((o.zero for o in operands if o.zero), None))
-        return table_value(op, call)
-    if transfer == "where":
-        # A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the other
-        # branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
-        # idiom — so neither is evidence of a zero or a negative. A condition on
-        # something else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence.
-        # `tf.cond` and `K.switch` may take functions: their results are the branches.
-        branches = [_branch(ev, op_argument(call, op, 1), scope, index),
-                    _branch(ev, op_argument(call, op, 2), scope, index)]
-        fixed = [b.known and b.lo == b.hi for b in branches]
-        if any(fixed):
-            condition = op_argument(call, op, 0)
-            exprs = [op_argument(call, op, 1), op_argument(call, op, 2)]
-            branches = [replace(b, zero=None, negative=None) if is_fixed or (
-                condition is None or expr is None
-                or _tests(ev, condition, expr, b, scope, index)) else b
-                for b, expr, is_fixed in zip(branches, exprs, fixed)]
-        joined = replace(join(branches), tensor=True)
-        if any(fixed) and any("max" in b.tags for b in branches):
-            # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
-            joined = replace(joined, tags=joined.tags | {"max"})
-        return joined
-    if transfer == "gradient":
-        return gradient(call)
-    if transfer == "map":  # the function's results, stacked
-        return replace(_branch(ev, op_argument(call, op, 0), scope, index), tensor=True,
-                       layer=None)
-    if transfer == "uniform":  # [minval, maxval), by default [0, 1)
-        low, high = op_argument(call, op, 1), op_argument(call, op, 2)
-        lo = ev.value(low, scope, index).const if low is not None else 0.0
-        hi = ev.value(high, scope, index).const if high is not None else 1.0
-        return Value(lo=-inf if lo is None else lo, hi=inf if hi is None else hi,
-                     hi_open=True, known=lo is not None and hi is not None, tensor=True)
-    if transfer == "variable":
-        trainable = keyword_argument(call, "trainable")
-        if isinstance(trainable, cst.Name) and trainable.value == "False":
-            return replace(arg(0), tensor=True)
-        initial = arg(0)
-        if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
-            # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
-            why, confidence = ("a trainable variable whose initial value can be 0 (its "
-                               f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
-                               "training can move through 0", "high")
-        else:
-            why, confidence = "a trainable variable that training can move through 0", (
-                "medium")
-        return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
-                                   aggregate=False, producer="variable"),
-                     known=True, tensor=True, tags=frozenset({"variable"}))
-    if transfer == "layer":
-        return layer(ev.resolver, op, call, scope, index)
-    if transfer == "layer_fn":  # `activation=` (tf.layers) or `activation_fn=` (slim)
-        position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
-        expr = (op_argument(call, op, position) if position is not None
-                else keyword_argument(call, "activation"))
-        expr = expr if expr is not None else keyword_argument(call, "activation_fn")
-        if expr is None and op.activation is None:
-            return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
-        activation = (activation_name(ev.resolver, expr, scope, index) if expr is not None
-                      else op.activation)
-        return activation_value(activation, call) if activation else UNKNOWN
+    def __init__(self, ev: Evaluation, op: Op, call: cst.Call, scope: Scope,
+                 index: int) -> None:
+        self.ev, self.op, self.call, self.scope, self.index = ev, op, call, scope, index
+
+    def expr(self, position: int) -> Optional[cst.BaseExpression]:
+        """The argument expression at ``position`` of the op's signature (or its keyword)."""
+        return op_argument(self.call, self.op, position)
+
+    def arg(self, position: int) -> Value:
+        """The value of the argument at ``position``; unknown where it is not passed."""
+        expr = op_argument(self.call, self.op, position)
+        return self.ev.value(expr, self.scope, self.index) if expr is not None else UNKNOWN
+
+    def value(self, expr: cst.BaseExpression) -> Value:
+        """The value of another expression, at the place of the call."""
+        return self.ev.value(expr, self.scope, self.index)
+
+
+def _transfer(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
+    transfer = TRANSFERS.get(op.transfer)
+    return transfer(Application(ev, op, call, scope, index)) if transfer else UNKNOWN
+
+
+# -- the transfer functions, one for each ``Op.transfer`` --------------------------------------
+def _range(app: Application) -> Value:
+    """The range (and the zero and negative reasons) of the op's table entry."""
+    op, call = app.op, app.call
+    value = table_value(op, call)
+    if op.integral and all(app.expr(position) is None or app.arg(position).whole
+                           for position in range(2, len(op.args))):
+        value = replace(value, integral=True)
+    return value
+
+
+def _matmul_transfer(app: Application) -> Value:
+    a, b = app.arg(0), app.arg(1)
+    call = app.call
+    if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
+        return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
+                     tags=frozenset({"cosine", "inner"}), node=call,
+                     bound=cosine_evidence(call))
+    value = _matmul(app.ev, app.op, call, a, b, app.scope, app.index)
+    tags = {"inner", "gram_matrix"} if _gram_matrix(app.ev, app.op, call, app.scope,
+                                                    app.index) else {"inner"}
+    return replace(value, tags=value.tags | tags)
+
+
+def _any(app: Application) -> Value:
+    return Value(known=True, tensor=True)
+
+
+def _diagonal(app: Application) -> Value:
+    if "gram_matrix" in app.arg(0).tags:
+        # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
+        return Value(lo=0.0, known=True, tensor=True, tags=frozenset({"sum_of_squares"}),
+                     node=app.call)
     return UNKNOWN
 
 
-def _matmul(ev: "Evaluator", op: Op, call: cst.Call, a: Value, b: Value, scope: Scope,
+def _like(app: Application) -> Value:
+    """Like its first argument (``assign``: like the value it assigns, the second)."""
+    op = app.op
+    x = app.arg(0 if op.transfer == "like" else 1)
+    return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
+        x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
+
+
+def _epsilon(app: Application) -> Value:
+    return replace(constant(app.ev.settings.epsilon), tensor=True)
+
+
+def _exp(app: Application) -> Value:
+    x = app.arg(0)
+    if x.const is not None:
+        try:
+            return replace(constant(math.exp(x.const)), tensor=True)
+        except OverflowError:
+            return UNKNOWN
+    tags = {"exp"}
+    if x.hi == inf:
+        tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
+    return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
+                 node=app.call)
+
+
+def _squared_difference(app: Application) -> Value:
+    """(x - y)², whatever names x and y have."""
+    a, b = app.arg(0), app.arg(1)
+    return square(subtract(a, b, a.known and b.known, True, app.call), app.call, "square")
+
+
+def _square(app: Application) -> Value:
+    """``square``, ``abs`` and ``norm``: non-negative, 0 where the input is."""
+    return square(app.arg(0), app.call, app.op.transfer)
+
+
+def _sqrt(app: Application) -> Value:
+    return sqrt_like(app.arg(0))
+
+
+def _pow(app: Application) -> Value:
+    return power(app.arg(0), app.arg(1), app.call)
+
+
+def _reduce(app: Application) -> Value:
+    op, call = app.op, app.call
+    axis = axis_argument(call)  # `axis=None` reduces over all axes, as no axis does
+    over_axes = axis is not None and not (isinstance(axis, cst.Name)
+                                          and axis.value == "None")
+    x = app.arg(0)
+    value = reduce(op.name, x, call, over_axes)
+    if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
+            value.zero is None and _leading_axes(axis)):
+        # Summed over the rows (not the classes): how many rows have each class.
+        what = "the per-class count" if op.name == "reduce_sum" else "the class share"
+        value = replace(value, zero=Evidence(
+            call, what + " `{src}`", "which is 0 for a class that no row of the "
+            "batch has", "medium", discrete=op.name == "reduce_sum", producer="count"),
+                        tags=value.tags | {"count"})
+    return value
+
+
+def _sum(app: Application) -> Value:
+    """A sum of the first argument's elements (segments, a trace)."""
+    return reduce("reduce_sum", app.arg(0), app.call, True)
+
+
+def _prod(app: Application) -> Value:
+    """A product of its elements: 0 where one of them is."""
+    x = app.arg(0)
+    if x.lo < 0:
+        return Value(known=x.known, tensor=True)
+    return Value(lo=0.0, hi=1.0 if x.hi <= 1 else inf, zero=x.zero, known=x.known,
+                 tensor=True)
+
+
+def _arithmetic(app: Application) -> Value:
+    """``add``, ``subtract``, ``multiply``, ``divide``: as the operators."""
+    return arithmetic(app.op.transfer.capitalize(), app.arg(0), app.arg(1), app.call)
+
+
+def _divide_no_nan(app: Application) -> Value:
+    a, b = app.arg(0), app.arg(1)
+    value = divide(a, b, a.known and b.known, True, app.call)
+    return replace(value, zero=a.zero or b.zero)
+
+
+def _maximum(app: Application) -> Value:
+    return maximum(app.arg(0), app.arg(1), app.call)
+
+
+def _minimum(app: Application) -> Value:
+    a, b = app.arg(0), app.arg(1)
+    return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
+                 negative=a.negative or b.negative, known=a.known and b.known,
+                 tensor=True, integral=a.whole and b.whole)
+
+
+def _clip(app: Application) -> Value:
+    return clip(app.arg(0), app.arg(1), app.arg(2), app.call)
+
+
+def _cast(app: Application) -> Value:
+    op, call, resolver = app.op, app.call, app.ev.resolver
+    x = app.arg(0)
+    if float_cast_of_parameter(resolver, call, op, app.scope, app.index):
+        x = replace(x, tags=x.tags | {"mask_parameter"})
+    if "bool" in x.tags:
+        evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
+                            "condition is false", "high", discrete=True,
+                            producer="mask")
+        return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
+                     tags=frozenset({"mask"}), guards=x.guards,
+                     integral=op.integral is not False)
+    # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
+    integral = op.integral is not False and (
+        x.whole or casts_to_integer(resolver, call, app.scope, app.index))
+    return replace(x, tensor=True, layer=None, integral=integral)
+
+
+def _bool(app: Application) -> Value:
+    call, scope, index = app.call, app.scope, app.index
+    guards = None
+    callee = app.ev.resolver.callee(call.func, scope, index)
+    qualified = callee.qualified if callee is not None else None
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
+            positional) == 2:
+        guards = zeros_marked(app.ev, positional[0], positional[1], scope, index)
+    return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
+                 guards=guards, integral=True)
+
+
+def _diag(app: Application) -> Value:
+    """The argument on the diagonal, 0 elsewhere."""
+    x = app.arg(0)
+    return Value(lo=min(x.lo, 0.0), hi=max(x.hi, 0.0), known=x.known, tensor=True,
+                 tags=x.tags & {"binary"}, integral=x.whole)
+
+
+def _join(app: Application) -> Value:
+    """``concat`` / ``stack`` of a list: an element can be anywhere."""
+    call = app.call
+    expr = app.expr(0)
+    if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
+        expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
+    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+        parts = [app.value(e.value) for e in expr.elements]
+        joined = join(parts)
+        if any("mask_parameter" in p.tags for p in parts):
+            # Evidence like a zero: some elements are the mask's.
+            joined = replace(joined, tags=joined.tags | {"mask_parameter"})
+        return replace(joined, tensor=True, layer=None)
+    return Value(tensor=True)
+
+
+def _einsum(app: Application) -> Value:
+    call = app.call
+    if any(a.star for a in call.args):
+        return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
+    operands = [app.value(a.value) for a in call.args[1:] if a.keyword is None]
+    if operands and all(o.nonnegative for o in operands):
+        return Value(lo=0.0, known=True, tensor=True,
+                     zero=next((o.zero for o in operands if o.zero), None))
+    return table_value(app.op, call)
+
+
+def _where(app: Application) -> Value:
+    """A select. A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the
+    other branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
+    idiom — so neither is evidence of a zero or a negative. A condition on something
+    else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence. `tf.cond` and
+    `K.switch` may take functions: their results are the branches."""
+    ev, scope, index = app.ev, app.scope, app.index
+    branches = [_branch(ev, app.expr(1), scope, index), _branch(ev, app.expr(2), scope, index)]
+    fixed = [b.known and b.lo == b.hi for b in branches]
+    if any(fixed):
+        condition = app.expr(0)
+        exprs = [app.expr(1), app.expr(2)]
+        branches = [replace(b, zero=None, negative=None) if is_fixed or (
+            condition is None or expr is None
+            or _tests(ev, condition, expr, b, scope, index)) else b
+            for b, expr, is_fixed in zip(branches, exprs, fixed)]
+    joined = replace(join(branches), tensor=True)
+    if any(fixed) and any("max" in b.tags for b in branches):
+        # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
+        joined = replace(joined, tags=joined.tags | {"max"})
+    return joined
+
+
+def _gradient(app: Application) -> Value:
+    return gradient(app.call)
+
+
+def _map(app: Application) -> Value:
+    """The function's results, stacked."""
+    return replace(_branch(app.ev, app.expr(0), app.scope, app.index), tensor=True,
+                   layer=None)
+
+
+def _uniform(app: Application) -> Value:
+    """[minval, maxval), by default [0, 1)."""
+    low, high = app.expr(1), app.expr(2)
+    lo = app.value(low).const if low is not None else 0.0
+    hi = app.value(high).const if high is not None else 1.0
+    return Value(lo=-inf if lo is None else lo, hi=inf if hi is None else hi,
+                 hi_open=True, known=lo is not None and hi is not None, tensor=True)
+
+
+def _variable(app: Application) -> Value:
+    call = app.call
+    trainable = keyword_argument(call, "trainable")
+    if isinstance(trainable, cst.Name) and trainable.value == "False":
+        return replace(app.arg(0), tensor=True)
+    initial = app.arg(0)
+    if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
+        # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
+        why, confidence = ("a trainable variable whose initial value can be 0 (its "
+                           f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
+                           "training can move through 0", "high")
+    else:
+        why, confidence = "a trainable variable that training can move through 0", (
+            "medium")
+    return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
+                               aggregate=False, producer="variable"),
+                 known=True, tensor=True, tags=frozenset({"variable"}))
+
+
+def _layer(app: Application) -> Value:
+    return layer(app.ev.resolver, app.op, app.call, app.scope, app.index)
+
+
+def _layer_fn(app: Application) -> Value:
+    """``activation=`` (tf.layers) or ``activation_fn=`` (slim)."""
+    op, call = app.op, app.call
+    position = next((i for i, name in enumerate(op.args) if name == "activation"), None)
+    expr = (app.expr(position) if position is not None
+            else keyword_argument(call, "activation"))
+    expr = expr if expr is not None else keyword_argument(call, "activation_fn")
+    if expr is None and op.activation is None:
+        return UNKNOWN  # the default is not known (a slim.arg_scope may set it)
+    activation = (activation_name(app.ev.resolver, expr, app.scope, app.index)
+                  if expr is not None else op.activation)
+    return activation_value(activation, call) if activation else UNKNOWN
+
+
+# ``Op.transfer`` -> its function; a transfer with none (``object``, ``apply``) is unknown.
+TRANSFERS: Dict[str, Callable[[Application], Value]] = {
+    "range": _range, "matmul": _matmul_transfer, "any": _any, "diagonal": _diagonal,
+    "like": _like, "assign": _like, "epsilon": _epsilon, "exp": _exp,
+    "squared_difference": _squared_difference, "square": _square, "abs": _square,
+    "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
+    "prod": _prod, "add": _arithmetic, "subtract": _arithmetic, "multiply": _arithmetic,
+    "divide": _arithmetic, "divide_no_nan": _divide_no_nan, "maximum": _maximum,
+    "minimum": _minimum, "clip": _clip, "cast": _cast, "bool": _bool, "diag": _diag,
+    "join": _join, "einsum": _einsum, "where": _where, "gradient": _gradient, "map": _map,
+    "uniform": _uniform, "variable": _variable, "layer": _layer, "layer_fn": _layer_fn,
+}
+
+
+def _matmul(ev: Evaluation, op: Op, call: cst.Call, a: Value, b: Value, scope: Scope,
             index: int) -> Value:
     left, right = op_argument(call, op, 0), op_argument(call, op, 1)
     if a.zero is not None and a.zero.aggregate and left is not None and (
@@ -297,7 +421,7 @@ def _matmul(ev: "Evaluator", op: Op, call: cst.Call, a: Value, b: Value, scope: 
     return fixed
 
 
-def _gram_matrix(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
+def _gram_matrix(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
     """``matmul(x, transpose(x))``, ``matmul(x, x, transpose_b=True)`` (or the transpose
     first): the inner products of the rows (or columns) of one matrix."""
     left, right = op_argument(call, op, 0), op_argument(call, op, 1)
@@ -316,7 +440,7 @@ def _gram_matrix(ev: "Evaluator", op: Op, call: cst.Call, scope: Scope, index: i
     return False
 
 
-def tuple_element(ev: "Evaluator", call: cst.Call, position: int, scope: Scope, index: int
+def tuple_element(ev: Evaluation, call: cst.Call, position: int, scope: Scope, index: int
                    ) -> Optional[Value]:
     """The element at ``position`` of the tuple an op returns (``mean, variance =
     tf.nn.moments(x, axes)``): the value of the op ``TUPLE_RESULTS`` names there, from
@@ -330,7 +454,7 @@ def tuple_element(ev: "Evaluator", call: cst.Call, position: int, scope: Scope, 
     return output(ev, optable.TABLE.by_name[names[position]], call, scope, index)
 
 
-def _branch(ev: "Evaluator", expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
+def _branch(ev: Evaluation, expr: Optional[cst.BaseExpression], scope: Scope, index: int) -> Value:
     """A branch of a select: a value, or a function (a lambda, a def) that returns it."""
     if expr is None:
         return UNKNOWN
@@ -346,7 +470,7 @@ def _branch(ev: "Evaluator", expr: Optional[cst.BaseExpression], scope: Scope, i
     return ev.value(expr, scope, index)
 
 
-def _tests(ev: "Evaluator", condition: cst.BaseExpression, branch: cst.BaseExpression,
+def _tests(ev: Evaluation, condition: cst.BaseExpression, branch: cst.BaseExpression,
            value: Value, scope: Scope, index: int) -> bool:
     """Whether a select's ``condition`` tests its ``branch``: they share a variable
     (`where(x > 0, x, 1.)`, also through one assignment: `h = relu(x)`,
@@ -374,7 +498,7 @@ def _tests(ev: "Evaluator", condition: cst.BaseExpression, branch: cst.BaseExpre
     return False
 
 
-def _names(ev: "Evaluator", expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
+def _names(ev: Evaluation, expr: cst.BaseExpression, scope: Scope, index: int) -> Set[str]:
     """The variables ``expr`` reads, and those their assignments read (one level)."""
     names: Set[str] = set()
     for name in names_in(expr):
@@ -387,7 +511,7 @@ def _names(ev: "Evaluator", expr: cst.BaseExpression, scope: Scope, index: int) 
     return names
 
 
-def zeros_marked(ev: "Evaluator", left: cst.BaseExpression, right: cst.BaseExpression,
+def zeros_marked(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
                   scope: Scope, index: int) -> Optional[cst.CSTNode]:
     """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
     whose zeros a mask of this comparison marks."""

@@ -470,6 +470,38 @@ class Resolver:
             entry = self.keyword(container, wanted)
         return (entry, where, binding.index) if entry is not None else None
 
+    # -- questions at a place (rules, data and precision follow values backwards) ---------
+    def here(self) -> Place:
+        """The place of the traversal's current statement."""
+        scope, index = self.where()
+        return Place(scope, index)
+
+    def binding(self, name: str, place: Place) -> Optional[Tuple[Binding, Place]]:
+        """What ``name`` is bound to at ``place``, and the place of that binding, where the
+        names of its value are to be resolved."""
+        binding, where = self.resolve(name, place.scope, place.index)
+        if binding is None or where is None:
+            return None
+        return binding, Place(where, binding.index)
+
+    def op_at(self, call: cst.Call, place: Place) -> Optional[Op]:
+        """The canonical op ``call`` invokes, resolved at ``place``."""
+        callee = self.callee(call.func, place.scope, place.index)
+        return callee.op if callee is not None and callee.kind == "op" else None
+
+    def qualified_at(self, expr: cst.BaseExpression, place: Place) -> Optional[str]:
+        """The qualified name ``expr`` stands for at ``place`` (through the imports)."""
+        callee = self.callee(expr, place.scope, place.index)
+        return callee.qualified if callee is not None else None
+
+    def call_place(self, call: cst.Call) -> Place:
+        """The place where ``call`` is made: its callee resolves there (a function's own
+        imports included); the module's end for a call whose callee is not a name."""
+        self.named_calls()
+        scopes, statement = self.call_places.get(id(call), ((), None))
+        scope, index = self.place_of(scopes, [statement] if statement else [])
+        return Place(scope, index)
+
     # -- for the gradient flow, which works per unit (a function, or the module) ------------
     def unit_callee(self, func: cst.BaseExpression, unit: Unit
                     ) -> Tuple[Optional[str], Optional[cst.FunctionDef]]:

@@ -13,8 +13,9 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.callsites import is_static
-from nanlint.analysis.resolver import Resolver
+from nanlint.analysis.callsites import (Activation, argument_expression, bind_arguments,
+                                        is_static)
+from nanlint.analysis.resolver import Place, Resolver
 from nanlint.analysis.scopes import END, Scope
 
 Callable = Union[cst.FunctionDef, cst.Lambda]  # what a call of the module can run
@@ -109,6 +110,12 @@ class Sites:
             self._calls_by_name = by_name
         return self._calls_by_name
 
+    def calls_named(self, *names: str) -> List[cst.Call]:
+        """Every call `f(...)` or `a.b.f(...)` of the module whose callee's last name is one
+        of ``names``, wherever it is."""
+        found = self.by_last_name()
+        return [call for name in names for call in found.get(name, ())]
+
     def _calls_named(self, name: Optional[str], node: Callable
                      ) -> List[Tuple[cst.Call, Scope, int, bool]]:
         """The calls ``name(...)`` or ``x.name(...)`` of the module that call ``node``."""
@@ -153,6 +160,33 @@ class Sites:
         method = isinstance(first.value, cst.Attribute) and not is_static(node)
         return site, where, index, method
 
+
+    def arguments_of(self, name: str, place: Place
+                     ) -> Optional[List[Tuple[cst.BaseExpression, Place]]]:
+        """What the module's calls pass to the parameter ``name`` of the function ``place``
+        is in, each with the place to resolve it at; None where a caller is not shown
+        (nobody here calls the function, it is passed as a value, a call binds nothing to
+        the parameter)."""
+        node = place.scope.node
+        if not isinstance(node, cst.FunctionDef) or node.name.value in self.resolver.escaped:
+            return None
+        passed = []
+        for _, argument in site_arguments(node, name, place.scope, self.call_sites(node)):
+            if argument is None:
+                return None
+            expr, (at, at_index) = argument
+            passed.append((expr, Place(at, at_index)))
+        return passed or None
+
+
+def site_arguments(node: cst.FunctionDef, name: str, scope: Scope, sites):
+    """For each call site of ``node``, the argument its parameter ``name`` gets there
+    with the scope and index to resolve it at, or None where the call binds nothing
+    to it."""
+    for call, where, index, method in sites:
+        yield call, argument_expression(name, Activation(
+            scope, bind_arguments(call, node, method), (where, index),
+            any(arg.star for arg in call.args)))
 
 def _assigned_name(assign: cst.Assign) -> Optional[str]:
     """``f`` of ``f = ...``: the one plain name an assignment binds, else None."""
