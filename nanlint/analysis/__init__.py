@@ -20,7 +20,7 @@ another (no arrow points back up)::
       ├── sites       Sites(resolver): the module's calls by op and by name, the call sites
       │               of each of its functions and lambdas
       │
-      └── resolver    Resolver(module, settings, source, evaluate): where the traversal is
+      └── resolver    Resolver(module, source, evaluate): where the traversal is
             │         (Cursor, Place), scopes, names, callees (Callee), self-attributes
             └── callsites, scopes, modindex   calls and places; scope indexes; one walk
                                               per module (parents, functions, call sites)

@@ -63,7 +63,7 @@ class Analysis:
         # `self.x`), and the evaluator asks the resolver for names: ``close`` cuts the loop.
         evaluator: Optional[Evaluator] = None
         self.resolver = resolver = Resolver(
-            module, settings, source,
+            module, source,
             evaluate=lambda expr, path, scope, index: evaluator.piece(expr, path, scope, index))
         self.cursor = resolver.cursor
         self.sites = Sites(resolver, source)

@@ -101,7 +101,7 @@ class Application:
 
 
 def _transfer(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> Value:
-    transfer = TRANSFERS.get(op.transfer)
+    transfer = TRANSFERS.get(op.transfer)  # (none for the transfers of NO_VALUE)
     return transfer(Application(ev, op, call, scope, index)) if transfer else UNKNOWN
 
 
@@ -388,7 +388,10 @@ def _layer_fn(app: Application) -> Value:
     return activation_value(activation, call) if activation else UNKNOWN
 
 
-# ``Op.transfer`` -> its function; a transfer with none (``object``, ``apply``) is unknown.
+# Transfers whose call makes an object, not a value: an initializer (``object``), a layer that
+# applies a function (``apply``: what calling it yields, the resolver's ``made_callee`` says).
+NO_VALUE = frozenset({"object", "apply"})
+# ``Op.transfer`` -> its function: every transfer of the op table has one, or is in NO_VALUE.
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "range": _range, "matmul": _matmul_transfer, "any": _any, "diagonal": _diagonal,
     "like": _like, "assign": _like, "epsilon": _epsilon, "exp": _exp,

@@ -26,7 +26,6 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.tree import names_in
-from nanlint.analysis.settings import Settings
 from nanlint.analysis.tree import dotted_code, generated
 from nanlint.optable import Op
 
@@ -73,13 +72,11 @@ class Resolver:
     """Scope lookup and call resolution for one module. ``evaluate`` gives the value of an
     expression (a piece of it, for a path) where resolving depends on one."""
 
-    def __init__(self, module: cst.Module, settings: Settings, source: Optional[str],
-                 evaluate: Evaluate) -> None:
+    def __init__(self, module: cst.Module, source: Optional[str], evaluate: Evaluate) -> None:
         self.module = module
         self.evaluate = evaluate
-        self.settings = settings
-        self._source = source  # the module's text, when the engine has it: searched, not walked
-        # Walrus bindings are looked for only in a module that spells one (searched once).
+        # Walrus bindings are looked for only in a module that spells one (its text, when the
+        # engine has it, is searched once).
         self._walrus = source is None or ":=" in source
         self.cursor = Cursor(scopes=[module])
         self._scopes: Dict[int, Scope] = {}
