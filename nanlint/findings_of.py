@@ -16,6 +16,7 @@ import libcst as cst
 
 from nanlint import notebook, suppression
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, render
+from nanlint.analysis.tree import is_a
 from nanlint.dispatch import COMPOUND, Crash
 from nanlint.finding import Finding
 from nanlint.fix_edits import one_fix_per_hazard, text_edits
@@ -110,7 +111,7 @@ def suppressed(report: Report, positions: Any, comments: suppression.Suppression
     statement = positions.get(report.statement) if report.statement is not None else None
     if statement is not None:
         span_start = min(span_start, statement.start.line)
-        if not isinstance(report.statement, COMPOUND):
+        if not is_a(report.statement, COMPOUND):
             span_end = max(span_end, statement.end.line)
     return comments.suppresses(report.rule.code, range(span_start, span_end + 1))
 

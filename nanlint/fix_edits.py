@@ -13,7 +13,7 @@ import libcst as cst
 
 from nanlint import wrapping
 from nanlint.analysis import Analysis
-from nanlint.analysis.tree import generated
+from nanlint.analysis.tree import generated, is_a
 from nanlint.rule import Fix, Report
 
 # Comments that tools read as instructions for their line: the pragmas ruff's formatter
@@ -67,10 +67,10 @@ def text_edits(module: cst.Module, fix: Optional[Fix], positions: Any, lines: Li
     edits = []
     # One expression written (other replacements remove whole statements): it may break
     # inside brackets around it, which no other replacement is in.
-    alone = sum(isinstance(new, cst.CSTNode) for _, new in fix.replacements) == 1
+    alone = sum(is_a(new, cst.CSTNode) for _, new in fix.replacements) == 1
     for old, new in fix.replacements:
         wrapped, code = False, None
-        if alone and isinstance(new, cst.CSTNode):
+        if alone and is_a(new, cst.CSTNode):
             code = analysis.code(new)  # the rule's help line often showed it already
             fitted = wrapping.fit(module, old, new, lines, positions.get, analysis.parent,
                                   None if in_notebook else analysis.settings.line_length, code)

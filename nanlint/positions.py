@@ -157,7 +157,7 @@ class Positions:
         anything else."""
         place = self._computed.get(node)
         if (place is None or place.start.line != place.end.line
-                or not isinstance(node, cst.BaseExpression) or getattr(node, "lpar", ())):
+                or not is_a(node, cst.BaseExpression) or getattr(node, "lpar", ())):
             return None
         line = lines[place.start.line - 1]
         if "\x0c" in line:

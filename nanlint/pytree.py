@@ -99,7 +99,7 @@ def from_python(chain: List[cst.CSTNode], theirs: List[ast.stmt], index: Dict[in
         return lines.place(twin)
     if kind is None or not isinstance(twin, kind) or getattr(node, "lpar", ()):
         return None
-    if isinstance(node, cst.Name) and twin.id != node.value:
+    if node.__class__ is cst.Name and twin.id != node.value:
         return None
     return lines.place(twin)
 
@@ -162,20 +162,21 @@ def statements(module: cst.Module) -> List[cst.CSTNode]:
     stack: List[Any] = list(reversed(module.body))
     while stack:
         statement = stack.pop()
-        if isinstance(statement, cst.SimpleStatementLine):
+        kind = statement.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.SimpleStatementLine:
             found.extend(statement.body)
             continue
         found.append(statement)
-        if isinstance(statement, cst.BaseSmallStatement):  # of a one-line suite
+        if is_a(statement, cst.BaseSmallStatement):  # of a one-line suite
             continue
-        if isinstance(statement, cst.Match):
+        if kind is cst.Match:
             suites = [case.body for case in statement.cases]
         else:
             suites = [statement.body, *(handler.body for handler in
                                         getattr(statement, "handlers", ()))]
         inner: List[Any] = [child for suite in suites for child in suite.body]
         orelse = getattr(statement, "orelse", None)
-        if isinstance(orelse, cst.If):
+        if orelse.__class__ is cst.If:
             inner.append(orelse)
         elif orelse is not None:
             inner.extend(orelse.body.body)

@@ -22,7 +22,7 @@ from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
-from nanlint.analysis.tree import children, names_in, terms
+from nanlint.analysis.tree import children, is_a, names_in, terms
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
@@ -210,7 +210,7 @@ class Rule:
         element)."""
         place = self.analysis.here()
         for _ in range(6):
-            while isinstance(expr, cst.Call) and expr is not producer:
+            while expr.__class__ is cst.Call and expr is not producer:  # (no ABC isinstance)
                 op = self.analysis.op_at(expr, place)
                 if op is None or not expr.args:
                     return None
@@ -235,7 +235,7 @@ class Rule:
         where the finding is: a file that imports `from tensorflow import reduce_sum` has
         no `tf`, and a fix that wrote one would raise NameError."""
         for old, new in fix.replacements:
-            if isinstance(new, cst.CSTNode):
+            if is_a(new, cst.CSTNode):
                 unbound = {name for name in _module_names(new, old)
                            if self.analysis.binding(name) is None}
                 if unbound and not unbound <= set(_module_names(old)):
@@ -256,7 +256,7 @@ class Rule:
         out: `1 / (2 * n)` becomes `1 / ((2 * n) + 1e-7)`, as ``new`` shows, not
         `1 / (((2 * n) + 1e-7))` (the node around it is rewritten with ``new`` in its place)."""
         parent = self.analysis.parent(old) if getattr(old, "lpar", None) else None
-        if isinstance(parent, (cst.BaseExpression, cst.Arg)):
+        if is_a(parent, (cst.BaseExpression, cst.Arg)):
             old, new = parent, parent.deep_replace(old, new)
         return Fix(description, ((old, new),), safety or self.fix_safety or "unsafe")
 

@@ -18,7 +18,7 @@ from typing import Callable, List, Optional, Tuple
 
 import libcst as cst
 
-from nanlint.analysis.tree import generated
+from nanlint.analysis.tree import generated, is_a
 
 STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Module)
 
@@ -34,7 +34,7 @@ def fit(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, lines: List[str]
     fix written on one line must not turn into one long line. ``place`` gives a node's
     position (``Positions.get``); no ``limit``: no breaking. ``text``: ``new``'s code, if
     the caller has it."""
-    position = place(old) if isinstance(new, cst.CSTNode) and limit else None
+    position = place(old) if is_a(new, cst.CSTNode) and limit else None
     if position is None:
         return old, new
     first = lines[position.start.line - 1].rstrip("\r\n")

@@ -56,11 +56,11 @@ class Body:
         self.globals: Set[str] = set()
         self.paths: Dict[int, object] = {}  # node -> where its value ends (gradient reach)
         env: Env = {}
-        if isinstance(node, cst.FunctionDef):
+        if node.__class__ is cst.FunctionDef:
             params = node.params
             for param in (*params.posonly_params, *params.params, *params.kwonly_params,
                           params.star_arg, params.star_kwarg):
-                if isinstance(param, cst.Param):
+                if param.__class__ is cst.Param:  # (exact classes: no ABC isinstance)
                     self.params[param.name.value] = self._define(param.name, env)
             self._suite(node.body, env)
         else:

@@ -87,9 +87,9 @@ class Evaluator:
         (or a control dependency on it), guarded: the assertion stops the program before a
         0 gets through."""
         value = self._walk(expr, scope, index)
-        if (isinstance(expr, cst.Name)
+        if (expr.__class__ is cst.Name  # (exact classes: no ABC isinstance)
                 and (value.zero or value.negative or "mask_parameter" in value.tags)
-                and isinstance(scope.node, (cst.FunctionDef, cst.Module))
+                and scope.node.__class__ in (cst.FunctionDef, cst.Module)
                 and self.sites.mentions(_GUARD_WORDS)  # (the module index spells no others)
                 and self.flow.has_assertions()):
             asserted = self.flow.asserted(expr, scope.node)

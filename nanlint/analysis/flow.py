@@ -237,7 +237,7 @@ class Flow:
     def _context(self, unit: Unit) -> Optional[Reach]:
         """NONE for all of a function under ``@tf.custom_gradient``, a test, a metric's
         bookkeeping (the configured pattern) or a method of a Metric class."""
-        if not isinstance(unit, cst.FunctionDef):
+        if unit.__class__ is not cst.FunctionDef:
             return None
         key = id(unit)
         if key in self._contexts:
@@ -294,35 +294,37 @@ class Flow:
         if kind is cst.Call:
             return _PASSES if child is parent.func else self._argument(body, parent, child)
         if kind is cst.BinaryOperation:
-            if isinstance(parent.operator, cst.FloorDivide):
+            operator = parent.operator.__class__
+            if operator is cst.FloorDivide:
                 return True, sinks.CUT, _EMPTY
-            if isinstance(parent.operator, cst.Modulo) and isinstance(
-                    parent.left, (cst.SimpleString, cst.ConcatenatedString)):
+            if operator is cst.Modulo and parent.left.__class__ in (cst.SimpleString,
+                                                                    cst.ConcatenatedString):
                 return True, sinks.LOGGED, _EMPTY
             return _PASSES
-        if isinstance(parent, cst.UnaryOperation):
-            return (True, sinks.CUT, _EMPTY) if isinstance(parent.operator, cst.Not) else _PASSES
-        ended = _ENDS.get(type(parent))
+        if kind is cst.UnaryOperation:
+            return (True, sinks.CUT, _EMPTY) if parent.operator.__class__ is cst.Not else (
+                _PASSES)
+        ended = _ENDS.get(kind)
         if ended is not None:
             return True, ended, _EMPTY
-        if isinstance(parent, cst.IfExp):
+        if kind is cst.IfExp:
             return (True, sinks.CONDITION, _EMPTY) if child is parent.test else _PASSES
-        if isinstance(parent, (cst.Subscript, cst.DictElement)):
+        if kind is cst.Subscript or kind is cst.DictElement:
             return _PASSES if child is parent.value else (True, sinks.CUT, _EMPTY)  # a key
-        if isinstance(parent, cst.Attribute):
+        if kind is cst.Attribute:
             return self._attribute(body, parent)
-        if isinstance(parent, cst.Return):
-            if isinstance(body.node, cst.FunctionDef):
+        if kind is cst.Return:
+            if body.node.__class__ is cst.FunctionDef:
                 self._functions[id(body.node)] = body.node
                 return True, NOWHERE, frozenset((id(body.node),))
             return True, REACH_UNKNOWN, _EMPTY
-        if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = ([t.target for t in parent.targets] if isinstance(parent, cst.Assign)
+        if kind is cst.Assign or kind is cst.AnnAssign or kind is cst.AugAssign:
+            targets = ([t.target for t in parent.targets] if kind is cst.Assign
                        else [parent.target])
             return self._into(body, targets)
-        if isinstance(parent, (cst.For, cst.CompFor)):
+        if kind is cst.For or kind is cst.CompFor:
             return self._into(body, [parent.target])
-        if isinstance(parent, cst.WithItem) and parent.asname is not None:
+        if kind is cst.WithItem and parent.asname is not None:
             return self._into(body, [parent.asname.name])
         return True, REACH_UNKNOWN, _EMPTY  # an unused expression, a default, a decorator
 

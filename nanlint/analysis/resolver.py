@@ -222,7 +222,7 @@ class Resolver:
                 # Bound later in this scope only: a use before assignment (loops) — unknown.
                 return Binding("unknown", -1), current
             current = current.parent
-            while current is not None and isinstance(current.node, cst.ClassDef):
+            while current is not None and current.node.__class__ is cst.ClassDef:
                 current = current.parent
             index = END
         return None, None

@@ -154,14 +154,15 @@ class _Indexer:
 
     def index(self) -> None:
         node = self.scope.node
-        if isinstance(node, cst.Module):
+        kind = node.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Module:
             self._block(node.body)
-        elif isinstance(node, cst.Lambda):
+        elif kind is cst.Lambda:
             self._params(node.params)
-        elif isinstance(node, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             self._params(node.params)
             self._suite(node.body)
-        elif isinstance(node, cst.ClassDef):
+        elif kind is cst.ClassDef:
             self._suite(node.body)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -192,11 +193,11 @@ class _Indexer:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             self._bind(param.name.value, Binding("param", -1, node=param))
         for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
+            if star.__class__ is cst.Param:
                 self._bind(star.name.value, Binding("unknown", -1, node=star))
 
     def _suite(self, suite: cst.BaseSuite) -> None:
-        if isinstance(suite, cst.IndentedBlock):
+        if suite.__class__ is cst.IndentedBlock:
             self._block(suite.body)
         else:  # SimpleStatementSuite: `if x: y = 1`
             for small in suite.body:
@@ -207,7 +208,7 @@ class _Indexer:
             self._statement(statement)
 
     def _statement(self, statement: cst.CSTNode) -> None:
-        if isinstance(statement, cst.SimpleStatementLine):
+        if statement.__class__ is cst.SimpleStatementLine:
             for small in statement.body:
                 self._small(small)
             return
@@ -271,22 +272,23 @@ class _Indexer:
         index = self._next(small)
         if self.walrus:
             self._named([small], index)
-        if isinstance(small, cst.Assign):
+        kind = small.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Assign:
             for target in small.targets:
                 self._target(target.target, index, small.value)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 self._target(small.target, index, small.value)
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             if isinstance(small.target, cst.Name):
                 self._bind(small.target.value,
                            Binding("augassign", index, value=small.value, node=small))
-        elif isinstance(small, cst.Return):
+        elif kind is cst.Return:
             if small.value is not None:
                 self.scope.returns.append(Binding("return", index, value=small.value))
-        elif isinstance(small, cst.Expr) and isinstance(small.value, (cst.Yield, cst.Await)):
+        elif kind is cst.Expr and isinstance(small.value, (cst.Yield, cst.Await)):
             self.scope.is_generator = isinstance(small.value, cst.Yield)
-        elif isinstance(small, cst.Import):
+        elif kind is cst.Import:
             for alias in small.names:
                 dotted = _dotted(alias.name)
                 if alias.asname is not None:
@@ -294,7 +296,7 @@ class _Indexer:
                 else:
                     head = dotted.split(".", 1)[0]
                     self._bind(head, Binding("import", index, qualified=head))
-        elif isinstance(small, cst.ImportFrom):
+        elif kind is cst.ImportFrom:
             if isinstance(small.names, cst.ImportStar):
                 return
             if small.relative or small.module is None:
