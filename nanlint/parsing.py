@@ -219,9 +219,13 @@ def _long_statements(tree: ast.Module, lines: List[str]) -> List[Tuple[ast.stmt,
     found = []
     while statements:
         statement = statements.pop()
-        inner = [child for name in ("body", "orelse", "finalbody", "handlers")
-                 for child in getattr(statement, name, ()) if isinstance(child, ast.AST)]
-        inner.extend(child for case in getattr(statement, "cases", ()) for child in case.body)
+        inner = []
+        fields = statement._fields
+        if "body" in fields or "cases" in fields:  # (a compound statement: most are not)
+            inner = [child for name in ("body", "orelse", "finalbody", "handlers")
+                     for child in getattr(statement, name, ()) if isinstance(child, ast.AST)]
+            inner.extend(child for case in getattr(statement, "cases", ())
+                         for child in case.body)
         start = offsets[statement.lineno - 1] + statement.col_offset
         if inner:
             statements.extend(inner)

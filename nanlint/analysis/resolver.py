@@ -91,18 +91,21 @@ class Resolver:
         self.param_readers: Set[int] = set()  # id(FunctionDef) whose parameters were read
         self.call_places: Places = {}
         self.escaped: Set[str] = set()  # names passed as values: their callers are unknown
-        self._code: Dict[cst.CSTNode, str] = {}  # keyed by the node: it stays alive
+        # id(node) -> (the node, its code): by id, as libcst's ``__hash__`` is a Python call;
+        # the node is kept so that its id is not another's.
+        self._code: Dict[int, Tuple[cst.CSTNode, str]] = {}
         self.module_scope = self.scope_for(module, None)
 
     def code(self, node: cst.CSTNode) -> str:
         """The node's source, as ``module.code_for_node`` gives it (cached: messages, fixes
         and spellings ask for the same nodes many times, and each costs a code generation)."""
-        text = self._code.get(node)
+        known = self._code.get(id(node))
+        if known is not None:
+            return known[1]
+        text = dotted_code(node)
         if text is None:
-            text = dotted_code(node)
-            if text is None:
-                text = generated(node, self.module)
-            self._code[node] = text
+            text = generated(node, self.module)
+        self._code[id(node)] = (node, text)
         return text
 
     # -- the traversal tells the analysis where it is ---------------------------------------
