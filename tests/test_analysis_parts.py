@@ -38,3 +38,36 @@ def test_every_transfer_of_the_op_table_has_its_function():
     assert used - NO_VALUE <= set(TRANSFERS), sorted(used - NO_VALUE - set(TRANSFERS))
     assert not NO_VALUE & set(TRANSFERS)
     assert set(TRANSFERS) <= used, sorted(set(TRANSFERS) - used)  # no function left over
+
+
+def test_each_identity_of_a_difference_decides_for_its_own_form():
+    # One pair of sides per rule of arithmetic.DIFFERENCES, and the rule that decides it.
+    import libcst as cst
+
+    from nanlint.analysis.arithmetic import DIFFERENCES, subtract
+    from nanlint.analysis.lattice import Evidence, Value, constant
+
+    node = cst.parse_expression("a - b")
+    cause = Evidence(node, "x", "which is 0", producer="relu")
+    one = constant(1.0)
+    pairs = {
+        "_one_minus_probability": (one, Value(lo=0.0, hi=1.0, known=True, tensor=True,
+                                              tags=frozenset({"probability"}))),
+        "_minus_nothing": (Value(zero=cause, tensor=True), constant(0.0)),
+        "_union": (Value(tensor=True, tags=frozenset({"sum_of_products"})),
+                   Value(tensor=True, tags=frozenset({"overlap"}))),
+        "_mask_pairs": (Value(tensor=True, tags=frozenset({"mask"})),
+                        Value(tensor=True, tags=frozenset({"binary"}))),
+        "_gram_expansion": (Value(tensor=True, tags=frozenset({"squared_norms"})),
+                            Value(tensor=True, tags=frozenset({"inner"}))),
+        "_of_two_values": (Value(tensor=True), Value(tensor=True)),
+    }
+    for rule in DIFFERENCES:
+        if rule.__name__ not in pairs:
+            continue  # `_from_its_bound` needs a bound's producer: tests/test_values.py
+        a, b = pairs[rule.__name__]
+        deciding = next(r for r in DIFFERENCES if r(a, b, node) is not None)
+        assert deciding is rule, (rule.__name__, deciding.__name__)
+        found = rule(a, b, node)
+        value = subtract(a, b, True, True, node)
+        assert (value.zero, value.tags - {"shifted"}) == found

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import FrozenSet, Optional
+from typing import Callable, FrozenSet, Optional, Tuple
 
 import libcst as cst
 
@@ -185,36 +185,81 @@ def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
                    producer="variance_epsilon")
 
 
+# -- the identities of a difference -----------------------------------------------------------
+# Each rule reads the two sides of `a - b` and, where it applies, says what the difference is
+# whatever the names: (evidence that it is 0, or None; the tags the difference carries). The
+# first rule that applies decides; a new identity is one more function in DIFFERENCES.
+Found = Tuple[Optional[Evidence], FrozenSet[str]]
+NONE: FrozenSet[str] = frozenset()
+
+
+def _one_minus_probability(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`1 - p`: a probability saturates to exactly 1 in float32."""
+    if a.const is None or "probability" not in b.tags or b.hi != a.const or b.hi_open:
+        return None
+    base = b.zero
+    return Evidence(node, "`{src}`", "which is exactly 0 once the probability saturates to 1 "
+                    "in float32", confidence=base.confidence if base else "medium",
+                    aggregate=False, convention=bool(base and base.convention), tiny=True,
+                    producer="one_minus_probability"), NONE
+
+
+def _minus_nothing(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`x - 0` is `x`."""
+    return (a.zero, NONE) if a.zero and b.const == 0 else None
+
+
+def _from_its_bound(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`1 - x` of a value that reaches 1 (see ``bounded_difference``)."""
+    bounded = bounded_difference(a, b, node) if b.bound is not None else None
+    return (bounded, NONE) if bounded is not None else None
+
+
+def _union(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`area1 + area2 - overlap`: the union of an IoU."""
+    if "sum_of_products" in a.tags and "overlap" in b.tags:
+        return union_evidence(node), NONE
+    return None
+
+
+def _mask_pairs(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce)."""
+    if "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
+        return None, frozenset({"difference", "mask_difference"})
+    return None
+
+
+def _gram_expansion(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`|a|² + |b|² - 2<a, b>`; `|a|² - 2<a, b>`, the other squared norm still to add."""
+    if "inner" not in b.tags or not a.tags & {"sum_of_squares", "squared_norms"}:
+        return None
+    if "squared_norms" in a.tags:
+        return gram_evidence(node), NONE
+    return None, frozenset({"gram_partial"})
+
+
+def _of_two_values(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """A difference of two values: 0 where they are equal (a hand-computed variance, two
+    sums: see ``tiny_difference``)."""
+    if a.const is None and b.const is None:
+        return tiny_difference(a, b, node), frozenset({"difference"})
+    return None
+
+
+DIFFERENCES: Tuple[Callable[[Value, Value, cst.CSTNode], Optional[Found]], ...] = (
+    _one_minus_probability, _minus_nothing, _from_its_bound, _union, _mask_pairs,
+    _gram_expansion, _of_two_values)
+
+
 def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
     lo = a.lo - b.hi if a.lo > -inf and b.hi < inf else -inf
     hi = a.hi - b.lo if a.hi < inf and b.lo > -inf else inf
-    zero = None
-    tags: FrozenSet[str] = frozenset()
-    if a.const is not None and "probability" in b.tags and b.hi == a.const and not b.hi_open:
-        # `1 - p`: a probability saturates to exactly 1 in float32.
-        base = b.zero
-        zero = Evidence(node, "`{src}`", "which is exactly 0 once the probability "
-                        "saturates to 1 in float32",
-                        confidence=base.confidence if base else "medium",
-                        aggregate=False, convention=bool(base and base.convention),
-                        tiny=True, producer="one_minus_probability")
-    elif a.zero and b.const == 0:
-        zero = a.zero
-    elif b.bound is not None and (bounded := bounded_difference(a, b, node)) is not None:
-        zero = bounded
-    elif "sum_of_products" in a.tags and "overlap" in b.tags:
-        zero = union_evidence(node)
-    elif "mask" in a.tags and b.const is None and {"mask", "binary"} & b.tags:
-        # `cast(adjacency) - eye(n)`: 0/1 minus 0/1, its sum still counts (see _reduce).
-        tags = frozenset({"difference", "mask_difference"})
-    elif "inner" in b.tags and a.tags & {"sum_of_squares", "squared_norms"}:
-        if "squared_norms" in a.tags:  # `|a|² + |b|² - 2<a, b>`
-            zero = gram_evidence(node)
-        else:  # `|a|² - 2<a, b>`, the other squared norm still to add
-            tags = frozenset({"gram_partial"})
-    elif a.const is None and b.const is None:
-        tags = frozenset({"difference"})
-        zero = tiny_difference(a, b, node)
+    zero, tags = None, NONE
+    for rule in DIFFERENCES:
+        found = rule(a, b, node)
+        if found is not None:
+            zero, tags = found
+            break
     if "max" in b.tags and a.const is None:
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}
