@@ -8,6 +8,10 @@ import libcst as cst
 
 from nanlint.rule import Evidence, Option, Rule, Value, names_in, terms
 
+# Tests of a result for inf or NaN (`tf.math.is_inf`, `np.isnan`, ...).
+_RESULT_TESTS = frozenset({"is_inf", "is_nan", "is_finite", "isinf", "isnan",
+                           "isfinite"})
+
 
 class UnguardedDivision(Rule):
     """
@@ -106,7 +110,9 @@ class UnguardedDivision(Rule):
     reported, one step less confident, saying so: an inf metric is still a bug. But there, a
     division inside `tf.where(den > 0, a / den, 0)` is guarded (only its gradient would be
     NaN, and none flows), also when the condition is assigned first (`ok = tf.not_equal(den,
-    0)`) and wherever no gradient is shown to flow; where one does, NAN204 reports it in place
+    0)`) and wherever no gradient is shown to flow, and so is a result that every read
+    passes through one select testing it for inf or NaN (`d = deg ** -0.5`, then
+    `d = tf.where(tf.math.is_inf(d), 0.0, d)`); where one does, NAN204 reports it in place
     of this rule (one division, one finding) and says why the where does not guard it.
 
     ## Options
@@ -210,7 +216,8 @@ class UnguardedDivision(Rule):
             return
         if self._tested_first(node, denominator) or self._exits_first(node, denominator):
             return
-        if self._where_guarded(node, denominator) and not self.gradient_shown(node):
+        if (self._where_guarded(node, denominator) or self._fixed_after(node)) and (
+                not self.gradient_shown(node)):
             return  # the select keeps the value; only the dropped branch's gradient is NaN
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
@@ -305,6 +312,28 @@ class UnguardedDivision(Rule):
             return False
         return self._tests(call.args[0].value, self.source(denominator), None, 0)
 
+    def _fixed_after(self, node: cst.CSTNode) -> bool:
+        """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``: every
+        read of the result is in one select whose condition tests it for inf or NaN (a
+        check of the result followed by its fix)."""
+        readers = self.analysis.readers(node)
+        if not readers or readers == [node]:
+            return False
+        selects, tested = set(), False
+        for read in readers:
+            child, parent = read, self.analysis.parent(read)
+            while parent is not None and not (isinstance(parent, cst.Call) and (
+                    op := self.analysis.op_of(parent)) is not None and op.name == "where"):
+                if isinstance(parent, cst.Call) and _called(parent) in _RESULT_TESTS:
+                    tested = True
+                if isinstance(parent, cst.BaseSmallStatement):
+                    return False
+                child, parent = parent, self.analysis.parent(parent)
+            if parent is None or len(parent.args) < 3:
+                return False
+            selects.add(id(parent))
+        return tested and len(selects) == 1
+
     def _tests(self, condition: cst.BaseExpression, shown: str, place, depth: int) -> bool:
         """Whether ``condition`` compares the denominator (written ``shown``): directly, in a
         part of it (`cast(d > 0)`, `(d > 0) & m`), or in what one of its names was assigned
@@ -385,3 +414,10 @@ def _leaves(body: cst.BaseSuite) -> bool:
     if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         last = last.body[-1] if last.body else None
     return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+def _called(call: cst.Call) -> str:
+    """The last name of what a call calls: `is_inf` for `tf.math.is_inf`."""
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else (
+        func.value if isinstance(func, cst.Name) else "")

@@ -144,6 +144,10 @@ def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
     assert np.isinf((degree ** -1).numpy()).any()
     assert np.isinf(np.power(degree.numpy(), -0.5)).any()
     assert np.isfinite(tf.pow(tf.maximum(degree, 1.0), -0.5).numpy()).all()
+    # the result checked and fixed: finite wherever it was inf
+    scale = tf.pow(degree, -0.5)
+    fixed = tf.where(tf.math.is_inf(scale), tf.zeros_like(scale), scale)
+    assert np.isfinite(fixed.numpy()).all()
 
 
 def test_an_optimizer_update_of_a_dead_units_gradient_is_0_over_0():
