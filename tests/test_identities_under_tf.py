@@ -162,6 +162,7 @@ def test_an_optimizer_update_of_a_dead_units_gradient_is_0_over_0():
     v = tf.Variable(tf.zeros_like(w))
     v_t = tf.compat.v1.assign(v, 0.999 * v + 0.001 * tf.square(grad))
     assert np.array_equal(np.asarray(v_t), (0.001 * tf.square(grad)).numpy())
+    assert np.array_equal(np.asarray(tf.Variable(tf.zeros_like(w)).assign(v_t)), np.asarray(v_t))
     m_t = 0.1 * grad
     assert np.isnan((m_t / tf.sqrt(v_t)).numpy()[0, 1])
     assert np.isfinite((m_t / (tf.sqrt(v_t) + 1e-7)).numpy()).all()

@@ -498,6 +498,9 @@ class Evaluator:
                 call.func, cst.Attribute) and call.func.attr.value in (
                 optable.LOG_DENSITY_METHODS):
             return log_density(call)
+        assigned = _assigned(call) if callee is None or callee.kind == "external" else None
+        if assigned is not None:
+            return self.value(assigned, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None:
@@ -658,3 +661,12 @@ def _guarded(value: Value, asserted: str) -> Value:
         return replace(value, zero=None, negative=None, lo=lo, lo_open=lo_open or lo == 0,
                        tags=value.tags - {"mask_parameter"})
     return replace(value, negative=None, lo=lo, lo_open=lo_open)
+
+
+def _assigned(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """``v.assign(x)``: a variable's assignment has the value it assigns, ``x``."""
+    func = call.func
+    if func.__class__ is not cst.Attribute or func.attr.value != "assign" or len(
+            call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    return call.args[0].value
