@@ -289,7 +289,7 @@ class Sites:
     def _whole_row_zero(self, expr: cst.BaseExpression) -> bool:
         """A prediction whose whole row can be 0: masked (a product), or a value whose 0
         survives a sum (a relu output); a plain parameter is a softmax's rows by design."""
-        expr = self._unwrapped(expr, 2)
+        expr = self._unwrapped(expr, levels=1)
         if (expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Multiply
                 ) or (expr.__class__ is cst.Call and self._call_name(expr) == "multiply"):
             return True
@@ -311,22 +311,22 @@ class Sites:
 
     def _integer_cast(self, expr: cst.BaseExpression) -> bool:
         """`tf.cast(x, tf.int32)`: an integer tensor takes no gradient."""
-        expr = self._unwrapped(expr, 3)
+        expr = self._unwrapped(expr, levels=0)
         return expr.__class__ is cst.Call and self._call_name(expr) in ("cast", "astype") and (
             integer_dtype(_keyword(expr, "dtype") or (
                 expr.args[-1].value if expr.args else None)))
 
-    def _unwrapped(self, expr: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression:
-        """What a name was assigned, through ops that keep their input's values
-        (`np.array(adj.sum(1))` is a sum)."""
+    def _unwrapped(self, expr: cst.BaseExpression, levels: int = 3) -> cst.BaseExpression:
+        """What a name was assigned, through up to ``levels`` ops that keep their input's
+        values (`np.array(adj.sum(1))` is a sum)."""
         if expr.__class__ is cst.Name:
             expr = self.analysis.definition(expr) or expr
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
             assigned = self.analysis.attribute_values(expr)
             expr = assigned[0] if len(assigned) == 1 else expr
-        if depth < 3 and expr.__class__ is cst.Call and expr.args and (
+        if levels > 0 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
-            return self._unwrapped(expr.args[0].value, depth + 1)
+            return self._unwrapped(expr.args[0].value, levels - 1)
         return expr
 
     def _of_constants(self, call: cst.Call) -> bool:

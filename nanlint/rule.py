@@ -22,12 +22,12 @@ from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
-from nanlint.analysis.tree import children, is_a, names_in, terms
+from nanlint.analysis.tree import children, is_a, last_name, names_in, terms
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree", "FLOAT16",
-           "FLOAT16_MAX", "names_in", "terms"]
+           "FLOAT16_MAX", "last_name", "names_in", "terms"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 

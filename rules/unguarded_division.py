@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Option, Rule, Value, names_in, terms
+from nanlint.rule import Evidence, Option, Rule, Value, last_name, names_in, terms
 
 # Tests of a result for inf or NaN (`tf.math.is_inf`, `np.isnan`, ...).
 _RESULT_TESTS = frozenset({"is_inf", "is_nan", "is_finite", "isinf", "isnan",
@@ -324,7 +324,7 @@ class UnguardedDivision(Rule):
             child, parent = read, self.analysis.parent(read)
             while parent is not None and not (isinstance(parent, cst.Call) and (
                     op := self.analysis.op_of(parent)) is not None and op.name == "where"):
-                if isinstance(parent, cst.Call) and _called(parent) in _RESULT_TESTS:
+                if isinstance(parent, cst.Call) and last_name(parent.func) in _RESULT_TESTS:
                     tested = True
                 if isinstance(parent, cst.BaseSmallStatement):
                     return False
@@ -414,10 +414,3 @@ def _leaves(body: cst.BaseSuite) -> bool:
     if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         last = last.body[-1] if last.body else None
     return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))
-
-
-def _called(call: cst.Call) -> str:
-    """The last name of what a call calls: `is_inf` for `tf.math.is_inf`."""
-    func = call.func
-    return func.attr.value if isinstance(func, cst.Attribute) else (
-        func.value if isinstance(func, cst.Name) else "")

@@ -50,8 +50,8 @@ def is_update_gradient(name: str, function: cst.FunctionDef, cls: Optional[cst.C
     if (cls is None or function.name.value not in optable.UPDATE_METHODS or len(params) < 2
             or params[1].name.value != name):
         return None
-    if not any((dotted_parts(base.value) or [""])[-1].startswith("Optimizer") or (
-            dotted_parts(base.value) or [""])[-1].endswith("Optimizer") for base in cls.bases):
+    bases = [(dotted_parts(base.value) or [""])[-1] for base in cls.bases]
+    if not any(b.startswith("Optimizer") or b.endswith("Optimizer") for b in bases):
         return None
     return params[1]
 
