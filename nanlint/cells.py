@@ -67,8 +67,17 @@ def in_cells(document: notebook.Notebook, findings: List[Finding], program: str
             finding, cell=cell, line=line, column=column, end_line=end_line,
             end_column=end_column, source_lines=shown,
             fix=_fix_in_cell(document, finding.fix, cell),
-            evidence=_evidence_in_cell(document, finding.evidence)))
+            evidence=_evidence_in_cell(document, finding.evidence),
+            origins=tuple(_origin_in_cell(document, origin) for origin in finding.origins)))
     return result
+
+
+def _origin_in_cell(document: notebook.Notebook, origin: Dict[str, Any]) -> Dict[str, Any]:
+    """An origin's lines in its cell."""
+    cell, line = document.place(origin["line"])
+    end_cell, end_line = document.place(origin["end_line"])
+    return {**origin, "cell": cell, "line": line,
+            "end_line": end_line if end_cell == cell else line}
 
 
 def _evidence_in_cell(document: notebook.Notebook, evidence: Optional[Dict[str, Any]]

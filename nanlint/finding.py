@@ -33,6 +33,9 @@ class Finding:
     # `nanlint suspects` only: how suspect the line is (higher first) and why, in words.
     score: Optional[float] = None
     why: Optional[str] = None
+    # `nanlint suspects` only: the assignments of the names the operand reads, where the
+    # value at the bad point is made: {name, line, end_line} (and cell in a notebook).
+    origins: Tuple[Dict[str, Any], ...] = ()
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.

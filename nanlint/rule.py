@@ -78,6 +78,8 @@ class Report:
     reach: Any = None  # where the value goes (analysis.reach), for the suspects' ranking
     score: float = 0.0  # `nanlint suspects`: how suspect the line is, and why in words
     why: str = ""
+    operand: Optional[cst.CSTNode] = None  # `nanlint suspects`: the value at the bad point
+    origins: Tuple[Dict[str, Any], ...] = ()  # and the assignments of its names
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance

@@ -24,6 +24,7 @@ from nanlint.analysis import Analysis, Evidence
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
+from nanlint.origins import Origins, names_read
 from nanlint.hazard_sites import FLOAT16_MAX, FLOAT16_OVERFLOW, KINDS, Site, Sites
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
@@ -162,6 +163,9 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
            describe_line: Callable[[int], str]) -> List[Finding]:
     """The suspects of one file as findings with ``score`` and ``why``, best first."""
     covered = {id(node) for report in reports for node in (report.node, *report.covers)}
+    operands = {id(site.node): site.operand for site in sites.found}
+    for report in reports:
+        report.operand = operands.get(id(report.node))
     candidates = list(reports)
     float16: Optional[bool] = None  # whether the file shows float16, read once if asked
     for site in sites.found:
@@ -198,6 +202,12 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
             best[line] = report
     kept = sorted(best.values(), key=lambda r: (-r.score, positions[r.node].start.line,
                                                 positions[r.node].start.column))
+    origins = Origins(text[1])
+    for report in kept:
+        place = positions[report.node]
+        report.origins = tuple(
+            {"name": name, "line": line, "end_line": end} for name, line, end in
+            origins.of(names_read(report.operand), place.start.line, place.end.line))
     return as_findings(analysis, positions, kept, path, lines, describe_line,
                        with_fixes=False)
 
@@ -245,7 +255,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
         message += ": {evidence}"
     report = Report(Family(kind.code, kind.name), site.node, message,
                     evidence.confidence if evidence is not None else "low", evidence, None,
-                    site.statement, gradient=site.reach.gradient, reach=site.reach)
+                    site.statement, gradient=site.reach.gradient, reach=site.reach,
+                    operand=site.operand)
     report.score = score
     report.why = _why(words, site.reach, place)
     return report

@@ -40,7 +40,8 @@ def to_json(path_suspects: List[Tuple[str, List[Finding]]]) -> Dict[str, Any]:
                 "end_column": suspect.end_column, "rank": rank,
                 "score": round(suspect.score or 0.0, 2), "code": suspect.code,
                 "message": suspect.message, "why": suspect.why,
-                "evidence": suspect.evidence, "gradient": suspect.gradient})
+                "evidence": suspect.evidence, "gradient": suspect.gradient,
+                "origins": [dict(origin) for origin in suspect.origins]})
     rows.sort(key=lambda row: (-row["score"], row["path"], row["rank"]))
     return {"suspects": rows}
 
@@ -60,6 +61,8 @@ def report_text(path_suspects: List[Tuple[str, List[Finding]]], files: int,
             stream.write(f"{rank:>4}. {suspect.location}  {suspect.code}  "
                          f"{suspect.message}\n")
             stream.write(f"      why: {suspect.why} (score {suspect.score or 0.0:.1f})\n")
+            if suspect.origins:
+                stream.write(f"      from: {_origins(suspect.origins)}\n")
             if rank <= FRAMES:
                 for line in frame(suspect):
                     stream.write(f"      {line}\n")
@@ -70,3 +73,22 @@ def report_text(path_suspects: List[Tuple[str, List[Finding]]], files: int,
                      f"{len(path_suspects)} of {files} {noun}, best first in each file.\n")
     else:
         stream.write(f"No operation that can produce NaN or inf in {files} {noun}.\n")
+
+
+
+
+def _origins(origins: Tuple[Dict[str, Any], ...]) -> str:
+    """``den (lines 9, 8), EPS (line 3)``: where the operand's names are set, nearest
+    first; in a notebook ``count (cell 1:2)``, as locations name a cell."""
+    spans: Dict[str, List[str]] = {}
+    for origin in origins:
+        last = origin["end_line"]
+        span = f"{origin['line']}" + (f"-{last}" if last != origin["line"] else "")
+        if origin.get("cell") is not None:
+            span = f"cell {origin['cell']}:{span}"
+        spans.setdefault(origin["name"], []).append(span)
+    parts = []
+    for name, at in spans.items():
+        word = "" if at[0].startswith("cell") else "lines " if len(at) > 1 else "line "
+        parts.append(f"`{name}` ({word}{', '.join(at)})")
+    return ", ".join(parts)

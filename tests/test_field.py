@@ -196,6 +196,10 @@ def test_upstream_recall_lints_the_files_of_the_snapshots_and_names_the_missing(
         {"id": "someone-project-log", "repo": "someone/project", "commit": bug,
          "path": "loss.py", "line": 6, "category": "log", "style": "tf2", "batch": 1,
          "source": source, "fixed": {"commit": fix, "path": "loss.py", "line": 5}},
+        # the line that makes the value: the suspect's origin (where `probs` is set)
+        {"id": "someone-project-softmax", "repo": "someone/project", "commit": bug,
+         "path": "loss.py", "line": 5, "category": "log", "style": "tf2", "batch": 1,
+         "source": source},
         {"id": "nobody-else-log", "repo": "nobody/else", "commit": bug, "path": "loss.py",
          "line": 6, "category": "log", "style": "tf2", "batch": 1, "source": source}]
     bugs = tmp_path / "bugs.yaml"
@@ -205,9 +209,9 @@ def test_upstream_recall_lints_the_files_of_the_snapshots_and_names_the_missing(
     captured = capsys.readouterr()
     assert "1 of 2 repositories have no snapshot" in captured.err
     assert "  nobody/else" in captured.err and "git clone --mirror" in captured.err
-    assert "bugs measured: 1 from 1 projects" in captured.out
-    assert "check recall:        1 / 1" in captured.out
-    assert "suspects top-1:      1 / 1" in captured.out
+    assert "bugs measured: 2 from 1 projects" in captured.out
+    assert "check recall:        1 / 2" in captured.out
+    assert "suspects top-1:      2 / 2   100.0%   (on the op's line only: 1 / 2" in captured.out
     assert "fixes: 1 lower the file's count" in captured.out
     # Without any snapshot: a clear message and exit 1, no traceback.
     assert field_recall.main(["--upstream", "--bugs", str(bugs), "--snapshots",

@@ -772,7 +772,8 @@ async def test_settings_from_the_client_override_select(client, workspace):
 @in_server
 async def test_the_suspects_setting_adds_the_best_suspects_as_hints(client, workspace):
     path = workspace / "main" / "hunted.py"
-    text = SOFTMAX_CE + "\n\ndef scaled(total, count):\n    return total / count\n"
+    text = SOFTMAX_CE + ("\n\ndef scaled(total, items):\n    count = tf.size(items)\n"
+                         "    return total / count\n")
     before = await published(client, path.as_uri(), lambda: open_file(client, path, text))
     assert [d.code for d in before] == ["NAN103"]
 
@@ -788,8 +789,14 @@ async def test_the_suspects_setting_adds_the_best_suspects_as_hints(client, work
                                    settings({"low-confidence-as-hint": True}))
     hints = [d for d in hunted if d.message.startswith("suspect ")]
     assert [(d.code, d.range.start.line, d.severity) for d in hints] == [
-        ("NAN101", 9, types.DiagnosticSeverity.Hint)]  # 0-based: line 10
+        ("NAN101", 10, types.DiagnosticSeverity.Hint)]  # 0-based: line 11
     assert "why: " in hints[0].message
+    # where the operand is set, as related information: the whole line 10
+    [origin] = hints[0].related_information
+    assert (origin.location.range.start.line, origin.location.range.start.character,
+            origin.location.range.end.line, origin.location.range.end.character) == (
+        9, 0, 9, len("    count = tf.size(items)"))
+    assert origin.message == "`count` is set here"
     assert [as_tuple(d) for d in hunted if d not in hints] == [as_tuple(d) for d in before]
     assert [as_tuple(d) for d in restored] == [as_tuple(d) for d in before]
     close_file(client, path)

@@ -102,7 +102,7 @@ def test_json_has_the_documented_fields_and_ranks_per_file(tmp_path):
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)["suspects"]
     keys = {"path", "cell", "line", "column", "end_line", "end_column", "rank", "score",
-            "code", "message", "why", "evidence", "gradient"}
+            "code", "message", "why", "evidence", "gradient", "origins"}
     assert all(set(row) == keys for row in rows)
     for path in ("train.py", "other.py"):
         ranks = sorted(row["rank"] for row in rows if row["path"] == path)
@@ -177,9 +177,9 @@ def test_the_walk_through_in_the_docs_is_what_the_command_prints(tmp_path):
                       re.DOTALL).group(1)
     make(tmp_path, {"train.py": script})
     printed = run_cli("suspects", "train.py", "--no-cache", cwd=tmp_path).stdout
-    entries = re.compile(r"^ +\d+\. .*$|^ +why: .*$", re.MULTILINE)
+    entries = re.compile(r"^ +\d+\. .*$|^ +why: .*$|^ +from: .*$", re.MULTILINE)
     assert entries.findall(printed) == entries.findall(shown)
-    assert len(entries.findall(shown)) == 10
+    assert len(entries.findall(shown)) == 12
 
 
 def test_the_form_of_an_operand_is_evidence_whatever_the_names():
@@ -508,3 +508,54 @@ def test_a_hand_computed_variance_is_listed_where_it_is_computed():
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[7].why.startswith("a hand-computed variance")
     assert 8 not in by_line
+
+
+ORIGINS = """import tensorflow as tf
+
+EPS = 1e-12
+
+
+def pooled(adjacency, pooling, degrees, scale):
+    num = tf.linalg.trace(adjacency)
+    den = tf.linalg.trace(tf.matmul(pooling, degrees))
+    den = tf.reshape(den, [-1])
+
+    def unused():
+        scale = 2.0
+        return scale
+
+    ratio = -(num / den)
+    return ratio + tf.math.log(scale + EPS)
+"""
+
+
+def test_each_suspect_names_where_its_operand_is_set():
+    by_line = {s.line: s for s in suspects(ORIGINS)}
+    # the last assignment above, and the one it rebinds from; not the numerator's
+    assert [(o["name"], o["line"]) for o in by_line[15].origins] == [("den", 9), ("den", 8)]
+    # a parameter has none (not the nested function's), a module constant its line
+    assert [(o["name"], o["line"]) for o in by_line[16].origins] == [("EPS", 3)]
+
+
+def test_origins_are_in_json_and_text_and_in_a_notebooks_cells(tmp_path):
+    make(tmp_path, {"pool.py": ORIGINS})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    division = next(row for row in rows if row["line"] == 15)
+    assert division["origins"] == [{"name": "den", "line": 9, "end_line": 9},
+                                   {"name": "den", "line": 8, "end_line": 8}]
+    text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
+    assert "      from: `den` (lines 9, 8)\n" in text
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": source} for source in (
+        "import tensorflow as tf\ncount = tf.reduce_sum(mask)\n",
+        "x = 1.0\nmean = total / count\n")]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    make(tmp_path, {"pool.py": "", "train.ipynb": json.dumps(notebook)})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    division = next(row for row in rows if row["path"] == "train.ipynb")
+    assert (division["cell"], division["line"]) == (2, 2)
+    assert division["origins"] == [{"name": "count", "cell": 1, "line": 2, "end_line": 2}]
+    text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
+    assert "      from: `count` (cell 1:2)\n" in text

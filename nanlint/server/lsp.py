@@ -89,9 +89,12 @@ def diagnostics(uri: str, text: str, findings: List[Finding], codec: Any,
                 low_confidence_as_hint and finding.confidence == "low"):
             severity = types.DiagnosticSeverity.Hint
         url = documentation_url(finding.code)
-        related = None
-        if finding.evidence is not None:
-            related = [_related(uri, lines, finding.evidence, cells, codec, documents)]
+        places = [finding.evidence] if finding.evidence is not None else []
+        places += [{**origin, "column": 1, "end_column": None,
+                    "message": f"`{origin['name']}` is set here"}
+                   for origin in finding.origins]  # a suspect's: where its operand is set
+        related = [_related(uri, lines, place, cells, codec, documents)
+                   for place in places] or None
         result.append(types.Diagnostic(
             range=span(lines, finding.line, finding.column, finding.end_line,
                        finding.end_column, codec),
@@ -110,8 +113,12 @@ def _related(uri: str, lines: Sequence[str], evidence: Dict[str, Any],
         where_uri = cells[min(evidence["cell"], len(cells)) - 1]
         document = documents.get(where_uri)
         where_lines = source_lines(document.source) if document is not None else []
+    end_column = evidence["end_column"]
+    if end_column is None:  # to the end of the line
+        last = evidence["end_line"]
+        end_column = len(where_lines[last - 1]) + 1 if last <= len(where_lines) else 1
     return types.DiagnosticRelatedInformation(
         location=types.Location(uri=where_uri, range=span(
             where_lines, evidence["line"], evidence["column"], evidence["end_line"],
-            evidence["end_column"], codec)),
+            end_column, codec)),
         message=evidence["message"])

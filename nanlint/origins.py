@@ -1,0 +1,170 @@
+"""Where a suspect's operand gets its value: the assignments `nanlint suspects` shows with it.
+
+A division by ``den`` is often fixed where ``den`` is computed (an epsilon added to a
+count, a floor under a variance), a line or a screen above the division. So the hunt names,
+with each suspect, the assignments of the names its operand reads: in the same function,
+the last one above the suspect (or the module's, for a name the function neither binds nor
+takes), and for an assignment that rebinds the name from itself (``v = tf.reshape(v, s)``,
+``count += 1``) the one before it too. The lines come from Python's tree of the source.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from nanlint.analysis.tree import children
+
+LIMIT = 3  # origins shown per suspect
+CHAIN = 2  # earlier assignments followed through a name rebound from itself
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@dataclass
+class _Assignment:
+    line: int
+    end_line: int
+    targets: Set[str]
+    value: ast.expr
+    augmented: bool
+
+    def reads(self, name: str) -> bool:
+        return self.augmented or any(isinstance(node, ast.Name) and node.id == name
+                                     for node in ast.walk(self.value))
+
+
+@dataclass
+class _Unit:
+    """A function (or the module): its lines, parameters and assignments in line order."""
+
+    start: int
+    end: int
+    parameters: Set[str] = field(default_factory=set)
+    assignments: List[_Assignment] = field(default_factory=list)
+
+
+class Origins:
+    """The assignments of a module, by function, read once from Python's tree (its
+    statements only: no expression is walked but an assignment's targets)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.module = _Unit(1, 1 << 30)
+        self._at: Dict[int, _Unit] = {}  # line -> the innermost function holding it
+        self._collect(tree.body, self.module)
+
+    def of(self, names: Sequence[str], line: int, end_line: int
+           ) -> List[Tuple[str, int, int]]:
+        """``(name, line, end_line)`` of the assignments that give ``names`` their value
+        at ``line``, nearest first, at most LIMIT; none on the suspect's own lines."""
+        unit = self._at.get(line, self.module)
+        found: List[Tuple[str, int, int]] = []
+        for name in dict.fromkeys(names):
+            home = unit
+            if name not in unit.parameters and not any(
+                    name in a.targets for a in unit.assignments):
+                home = self.module  # a module-level constant, read in a function
+            before = line
+            for _ in range(1 + CHAIN):
+                assignment = _last_before(home, name, before)
+                if assignment is None:
+                    break
+                if not (assignment.line <= end_line and assignment.end_line >= line):
+                    found.append((name, assignment.line, assignment.end_line))
+                if not assignment.reads(name):
+                    break
+                before = assignment.line
+        found.sort(key=lambda item: (line - item[1], item[0]))
+        return list(dict.fromkeys(found))[:LIMIT]
+
+    def _collect(self, body: List[ast.stmt], unit: _Unit) -> None:
+        """The assignments of ``body`` (and of the blocks inside it) into ``unit``; a
+        function inside it is a unit of its own, whose lines it claims."""
+        for node in _statements(body):
+            kind = node.__class__
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                inner = _Unit(node.lineno, node.end_lineno or node.lineno,
+                              {a.arg for a in _arguments(node.args)})
+                for number in range(inner.start, inner.end + 1):
+                    self._at[number] = inner  # outer first: an inner function overwrites
+                self._collect(node.body, inner)
+                continue
+            if kind is ast.ClassDef:
+                self._collect(node.body, _Unit(node.lineno, node.lineno))  # methods only
+                continue
+            if kind is ast.Assign:
+                targets, value = node.targets, node.value
+            elif (kind is ast.AnnAssign or kind is ast.AugAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            else:
+                continue
+            names = {n.id for target in targets for n in ast.walk(target)
+                     if n.__class__ is ast.Name}
+            if names:
+                unit.assignments.append(_Assignment(
+                    node.lineno, node.end_lineno or node.lineno, names, value,
+                    kind is ast.AugAssign))
+        unit.assignments.sort(key=lambda a: a.line)
+
+
+def _statements(body: List[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a block and of the blocks inside it; a definition is yielded, not
+    entered."""
+    for node in body:
+        yield node
+        if isinstance(node, _SCOPES):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            yield from _statements(getattr(node, name, None) or [])
+        for handler in getattr(node, "handlers", None) or []:
+            yield from _statements(handler.body)
+        for case in getattr(node, "cases", None) or []:
+            yield from _statements(case.body)
+
+
+def _arguments(args: ast.arguments) -> Iterator[ast.arg]:
+    yield from args.posonlyargs
+    yield from args.args
+    yield from args.kwonlyargs
+    if args.vararg is not None:
+        yield args.vararg
+    if args.kwarg is not None:
+        yield args.kwarg
+
+
+def _last_before(unit: _Unit, name: str, line: int) -> Optional[_Assignment]:
+    last = None
+    for assignment in unit.assignments:
+        if assignment.line >= line:
+            break
+        if name in assignment.targets:
+            last = assignment
+    return last
+
+
+def names_read(expr: Optional[cst.CSTNode]) -> List[str]:
+    """The plain names an expression reads, in order: not the attribute names of a dotted
+    name (``tf.math.log`` reads ``tf``), nor keyword names, nor a called function's."""
+    if expr is None:
+        return []
+    found: Dict[str, None] = {}
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind is cst.Name:
+            found[node.value] = None
+            continue
+        if kind is cst.Attribute:
+            stack.append(node.value)
+            continue
+        if kind is cst.Call:
+            stack.extend(arg.value for arg in reversed(node.args))
+            continue
+        if kind is cst.Lambda:
+            continue
+        stack.extend(reversed(children(node)))
+    return list(found)
