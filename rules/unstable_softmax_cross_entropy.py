@@ -33,6 +33,11 @@ class UnstableSoftmaxCrossEntropy(Rule):
     a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
     Nor is a log that only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`): -inf is a probability of 0 there, never drawn, and no gradient flows.
+    Nor is a softmax of logits the analysis bounds to a spread of at most 40 (a `tanh`,
+    cosines of l2-normalized rows or of a row and the mean of such rows, over a temperature
+    of 0.05 or more): each probability is at least exp(-40) / n, never 0; nor a sigmoid of a
+    value at least -40 (and `1 - sigmoid(x)` of one at most 15). A range that is only a
+    naming convention (a loss's `y_pred`) bounds nothing.
 
     ## Why is this bad?
     In float32 a softmax output underflows to exactly 0 once two logits are about 100 apart,

@@ -206,6 +206,32 @@ def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_d
     assert np.isfinite(safe.numpy()).all()
 
 
+def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_does():
+    from nanlint.analysis.producers import SIGMOID_BELOW_ONE, SPAN
+
+    n = 100_000  # one logit at the top of the span, all the others at its bottom
+    for span in (SPAN, 2.0, 2.0 / 0.05):
+        logits = np.full((1, n), -span / 2, np.float32)
+        logits[0, 0] = span / 2
+        p = tf.nn.softmax(logits).numpy()
+        assert p.min() > 0 and np.isfinite(np.log(p)).all()
+    logits[0, 0] = 100.0
+    assert tf.nn.softmax(logits).numpy().min() == 0  # a wider span underflows
+    assert tf.sigmoid(tf.constant(-SPAN)).numpy() > 0
+    assert tf.sigmoid(tf.constant(-110.0)).numpy() == 0
+    assert 1.0 - tf.sigmoid(tf.constant(SIGMOID_BELOW_ONE)).numpy() > 0
+    assert 1.0 - tf.sigmoid(tf.constant(17.0)).numpy() == 0
+
+
+def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
+    rows = tf.math.l2_normalize(ROWS, axis=-1)
+    same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)
+    for refs in (rows, same, -rows[:1]):
+        centroid = tf.reduce_mean(refs, axis=0, keepdims=True)
+        scores = (rows @ tf.transpose(centroid)).numpy()
+        assert np.abs(scores).max() <= 1.0 + 1e-6
+
+
 # Each form above, written in a loss, is what the rules report; the guarded forms are not.
 FORMS = [
     ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
@@ -218,6 +244,11 @@ FORMS = [
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance))", "NAN101"),
     ("degree = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1)\n"
      "    return tf.reduce_sum(tf.pow(degree, -0.5) * y)", "NAN101"),
+    ("a, b = tf.math.l2_normalize(x, -1), tf.math.l2_normalize(y, -1)\n"
+     "    p = tf.nn.softmax(tf.matmul(a, b, transpose_b=True) / 0.01)\n"
+     "    return -tf.reduce_sum(tf.math.log(p))", "NAN103"),
+    ("p = tf.sigmoid(tf.tanh(x) * 20.0)\n"
+     "    return -tf.reduce_sum(tf.math.log(1.0 - p))", "NAN102"),
 ]
 GUARDED = [
     ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
@@ -230,6 +261,15 @@ GUARDED = [
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance + 1e-5))"),
     ("degree = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1)\n"
      "    return tf.reduce_sum(tf.pow(tf.maximum(degree, 1.0), -0.5) * y)"),
+    # cosines over a temperature of 0.1 span 20; a tanh 2; a centroid's inner products 2
+    ("a, b = tf.math.l2_normalize(x, -1), tf.math.l2_normalize(y, -1)\n"
+     "    p = tf.nn.softmax(tf.matmul(a, b, transpose_b=True) / 0.1)\n"
+     "    return -tf.reduce_sum(tf.math.log(p))"),
+    ("p = tf.sigmoid(tf.tanh(x) * 5.0)\n"
+     "    return -tf.reduce_sum(tf.math.log(p) + tf.math.log(1.0 - p))"),
+    ("c = tf.reduce_mean(tf.math.l2_normalize(y, -1), axis=0, keepdims=True)\n"
+     "    p = tf.nn.softmax(tf.math.l2_normalize(x, -1) @ tf.transpose(c))\n"
+     "    return -tf.reduce_sum(tf.math.log(p))"),
 ]
 
 

@@ -115,7 +115,29 @@ def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> V
         return divide(a, b, known, tensor, node)
     if operator == "Power":
         return power(a, b, node)
+    if operator == "MatrixMultiply":
+        return inner_of_normalized(a, b, node) or Value(known=False, tensor=tensor)
     return Value(known=False, tensor=tensor)
+
+
+# A value whose range is a naming convention (a loss's `y_pred` holds probabilities): no
+# guarantee, so no bound that guards (see the squash transfer in ``producers``). Kept through
+# scaling.
+CONVENTIONAL = frozenset({"parameter"})
+
+
+def inner_of_normalized(a: Value, b: Value, node: cst.CSTNode) -> Optional[Value]:
+    """A matrix product of l2-normalized rows (``unit``) or of centroids of such rows (the
+    mean of normalized rows, ``ball``: norm at most 1): in [-1, 1] by Cauchy-Schwarz. Of two
+    normalized rows it is a cosine, 1 for a row with itself. None for other operands."""
+    if "unit" in a.tags and "unit" in b.tags:
+        return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
+                     tags=frozenset({"cosine", "inner"}), node=node,
+                     bound=cosine_evidence(node))
+    if a.tags & {"unit", "ball"} and b.tags & {"unit", "ball"}:
+        return Value(lo=-1.0, hi=1.0, known=True, tensor=True, tags=frozenset({"inner"}),
+                     node=node)
+    return None
 
 
 def add(a: Value, b: Value, known: bool, tensor: bool,
@@ -302,6 +324,7 @@ def multiply(a: Value, b: Value, known: bool, tensor: bool) -> Value:
     elif (a.const is not None and "inner" in b.tags) or (b.const is not None
                                                          and "inner" in a.tags):
         tags = tags | {"inner"}  # `2 * <a, b>`: the cross term of a squared distance
+    tags = tags | ((a.tags | b.tags) & CONVENTIONAL)
     for this, other in ((a, b), (b, a)):
         if "one_hot" in this.tags and other.zero is not None:
             # `p * one_hot(y)`: summed over the classes, the probability of the label.
@@ -344,12 +367,16 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
             hi = a.hi / b.lo
     elif b.nonnegative and a.hi <= 0 and a.known and b.known:
         hi = 0.0  # `-(x ** 2) / (2 * sigma ** 2)`: a Gaussian exponent stays <= 0
+    kept = a.tags & CONVENTIONAL
+    if b.const and a.known:  # by a constant (a temperature): the interval scales
+        lo, hi = sorted((a.lo / b.const, a.hi / b.const))
+        lo_open = a.lo_open if b.const > 0 else a.hi_open
     zero = a.zero
     negative = a.negative if b.positive else None
     exp_node = scaled_exp(a, UNKNOWN)
     return Value(lo=lo, hi=hi, lo_open=lo_open, zero=zero, negative=negative,
                  known=known, tensor=tensor, node=exp_node,
-                 tags=frozenset({"exp_scaled"}) if exp_node is not None else frozenset())
+                 tags=kept | ({"exp_scaled"} if exp_node is not None else frozenset()))
 
 
 def power(a: Value, b: Value, node: cst.CSTNode) -> Value:

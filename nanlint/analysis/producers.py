@@ -15,10 +15,10 @@ from typing import Callable, Dict, Optional, Protocol, Set
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import (arithmetic, clip, divide, maximum, power, reduce,
+from nanlint.analysis.arithmetic import (CONVENTIONAL, arithmetic, clip, divide,
+                                         inner_of_normalized, maximum, power, reduce,
                                          sqrt_like, square, subtract)
-from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, cosine_evidence,
-                                      join, replace)
+from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, replace
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
@@ -116,13 +116,36 @@ def _range(app: Application) -> Value:
     return value
 
 
+# Logits that span at most this much (a tanh, a cosine over a temperature of 0.05 or more):
+# a softmax of them is at least exp(-SPAN) / n, a normal float32 for any n below 1e20, and
+# a sigmoid of a value at least -SPAN is at least exp(-SPAN). Neither underflows to 0.
+SPAN = 40.0
+# A sigmoid of a value at most this is below 1 in float32 (1 - 3e-7; from 17 on it is 1).
+SIGMOID_BELOW_ONE = 15.0
+
+
+def _squash(app: Application) -> Value:
+    """``softmax`` and ``sigmoid``: their table range, which reaches 0 by underflow; but not
+    for an input the analysis bounds (softmax: its whole spread; sigmoid: from below, and
+    from above for 1 - sigmoid)."""
+    value = _range(app)
+    x = app.arg(0)
+    if x.tags & CONVENTIONAL:
+        return value  # a range by convention bounds nothing
+    low = x.hi - x.lo if app.op.name == "softmax" else -x.lo
+    if value.zero is not None and low <= SPAN:
+        value = replace(value, lo_open=True, zero=None)
+    if app.op.name == "sigmoid" and x.hi <= SIGMOID_BELOW_ONE:
+        value = replace(value, hi_open=True)
+    return value
+
+
 def _matmul_transfer(app: Application) -> Value:
     a, b = app.arg(0), app.arg(1)
     call = app.call
-    if "unit" in a.tags and "unit" in b.tags:  # normalized rows: cosines
-        return Value(lo=-1.0, hi=1.0, known=True, tensor=True,
-                     tags=frozenset({"cosine", "inner"}), node=call,
-                     bound=cosine_evidence(call))
+    bounded = inner_of_normalized(a, b, call)
+    if bounded is not None:
+        return bounded
     value = _matmul(app.ev, app.op, call, a, b, app.scope, app.index)
     tags = {"inner", "gram_matrix"} if _gram_matrix(app.ev, app.op, call, app.scope,
                                                     app.index) else {"inner"}
@@ -193,6 +216,11 @@ def _reduce(app: Application) -> Value:
                                           and axis.value == "None")
     x = app.arg(0)
     value = reduce(op.name, x, call, over_axes)
+    if op.name == "reduce_mean" and "unit" in x.tags and axis.__class__ is cst.Integer and (
+            axis.value == "0"):
+        # The mean of normalized rows (a centroid): its norm is at most 1, so its inner
+        # product with a normalized row lies in [-1, 1] (Cauchy-Schwarz).
+        value = replace(value, tags=value.tags | {"ball"})
     if "one_hot" in x.tags and op.name in ("reduce_sum", "reduce_mean") and (
             value.zero is None and _leading_axes(axis)):
         # Summed over the rows (not the classes): how many rows have each class.
@@ -393,8 +421,8 @@ def _layer_fn(app: Application) -> Value:
 NO_VALUE = frozenset({"object", "apply"})
 # ``Op.transfer`` -> its function: every transfer of the op table has one, or is in NO_VALUE.
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
-    "range": _range, "matmul": _matmul_transfer, "any": _any, "diagonal": _diagonal,
-    "like": _like, "assign": _like, "epsilon": _epsilon, "exp": _exp,
+    "range": _range, "squash": _squash, "matmul": _matmul_transfer, "any": _any,
+    "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon, "exp": _exp,
     "squared_difference": _squared_difference, "square": _square, "abs": _square,
     "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
     "prod": _prod, "add": _arithmetic, "subtract": _arithmetic, "multiply": _arithmetic,
