@@ -752,7 +752,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
     "unary_any": {
         "tf": (
             "angle bitcast conj fake_quant_with_min_max_args fake_quant_with_min_max_vars "
-            "fake_quant_with_min_max_vars_per_channel floormod imag lbeta mod negative real "
+            "fake_quant_with_min_max_vars_per_channel floormod imag lbeta mod real "
             "scalar_mul sparse_maximum sparse_minimum sparse_to_dense truncatemod"
         ),
         # sparse maxima and minima count the implicit zeros: neither input's elements
@@ -780,14 +780,14 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         # sum of penalties
         **_contrib("apply_regularization rev_block repeat spatial_softmax stack"),
         "tf.math": (
-            "angle conj cumulative_logsumexp floormod imag lbeta mod multiply_no_nan negative "
+            "angle conj cumulative_logsumexp floormod imag lbeta mod multiply_no_nan "
             "nextafter real reciprocal_no_nan scalar_mul xlog1py"
         ),
         "tf.nn": "leaky_relu",
         "ops": (
             "angle bartlett blackman conj conjugate deg2rad fmod glu hamming hanning "
             "hard_shrink heaviside i0 imag kaiser ldexp leaky_relu logaddexp logaddexp2 mod "
-            "nan_to_num negative nextafter rad2deg real sinc soft_shrink sparsemax "
+            "nan_to_num nextafter rad2deg real sinc soft_shrink sparsemax "
             "tanh_shrink threshold"
         ),
         "activations": (
@@ -796,7 +796,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": (
             "angle bartlett blackman conj conjugate copysign deg2rad degrees divmod fmod "
             "frexp hamming hanning heaviside i0 imag kaiser ldexp logaddexp logaddexp2 mod "
-            "modf nan_to_num negative nextafter rad2deg radians real remainder sinc spacing "
+            "modf nan_to_num nextafter rad2deg radians real remainder sinc spacing "
             "unwrap"
         ),
     },

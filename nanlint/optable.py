@@ -179,6 +179,8 @@ OPS: Tuple[Op, ...] = (
                    "activations.hard_sigmoid"),
        lo=0.0, hi=1.0, zero=_UNDERFLOW, tags=("sigmoid", "probability"), form="unary",
        transfer="squash"),
+    Op("negative", ("tf.math.negative", "tf.negative", "ops.negative", "np.negative"),
+       transfer="negate", args=ARG_X, form="unary"),
     Op("tanh", ("tf.math.tanh", "tf.tanh", "tf.nn.tanh", "K.tanh", "ops.tanh",
                 "activations.tanh"),
        lo=-1.0, hi=1.0, negative=Reason("which ranges over (-1, 1)", "high"), tags=("tanh",),

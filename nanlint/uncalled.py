@@ -3,10 +3,12 @@
 A scan of a folder that holds a program (a ``__main__`` block or module, absl's
 ``app.run``, a notebook, a script that trains at module level) sees what runs. A top-level
 function or class whose name appears nowhere in the folder's Python files and notebooks
-but in its own definitions (a call, an import, a string or a comment anywhere counts as a
-use; tests count, skipped or not) never runs when the project trains, so a hazard in it
+but in its own definitions (a call, an import or a string anywhere counts as a use; tests
+count, skipped or not; a comment or a docstring does not) never runs when the project
+trains, and neither does one that only dead definitions name, so a hazard in it
 cannot make that training NaN: research code keeps many such leftovers (an unused metric,
-a loss no script selects, a class never built).
+a loss no script selects, a class never built). Nor can a value kept as an attribute
+(``self.nll = ...``) that nothing in the folder reads: every place that names it assigns it.
 
 What stays reported: every finding of a folder of definitions alone (a library, a
 snippet: its callers are elsewhere), files named on the command line (a pre-commit run and
@@ -23,8 +25,10 @@ between; anything else (module-level code, a string continued at column 0) is no
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import tokenize
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
 
@@ -36,6 +40,8 @@ _DEFINITION = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
 # (a `with`, `for` or `while` at module level, or a model trained or run there).
 _RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"|^(?:with|for|while)\b"
                    r"|^[\w.]+\.(?:fit|fit_generator|train|run|minimize)\(", re.MULTILINE)
+# `self.x = value` (or `self.x: T = value`) at the start of a line.
+_ATTRIBUTE_SET = re.compile(r"[ \t]*self\.([A-Za-z_]\w*)[ \t]*(?::[^=]*)?=(?!=)")
 _PACKAGED = re.compile(r"^\[(?:project|tool\.poetry)\]", re.MULTILINE)
 
 
@@ -46,6 +52,7 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
         return findings
     roots = [os.path.abspath(folder) for folder in folders]
     enclosing: Dict[int, List[str]] = {}
+    attributes: Dict[int, str] = {}  # the attribute a finding's value is assigned to
     lines: Dict[str, List[str]] = {}
     packages: Dict[Optional[Path], bool] = {}  # configuration root -> an installable package
     for index, finding in enumerate(findings):
@@ -66,15 +73,95 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
                  if not (packaged and not name.startswith("_"))]
         if names:
             enclosing[index] = names
-    if not enclosing:
+        if not packaged:
+            attribute = _assigned_attribute(lines[path], finding)
+            if attribute is not None:
+                attributes[index] = attribute
+    if not enclosing and not attributes:
         return findings
     texts = list(_texts(roots))
     if not any(_RUNS.search(text) for text in texts):
         return findings  # definitions alone (a library, a snippet): their callers are elsewhere
-    candidates = {name for names in enclosing.values() for name in names}
-    dead = {name for name in candidates if not _referenced(name, texts)}
+    uses = _Uses(texts, any(packages.values()))
     return [finding for index, finding in enumerate(findings)
-            if not dead.intersection(enclosing.get(index, ()))]
+            if not any(uses.dead(name) for name in enclosing.get(index, ()))
+            and not (index in attributes and uses.unread(attributes[index]))]
+
+
+def _assigned_attribute(lines: Sequence[str], finding: Finding) -> Optional[str]:
+    """``x`` where the finding is in the value of ``self.x = ...`` written on its line (a
+    graph's tensor kept on the model), else None."""
+    if not 1 <= finding.line <= len(lines):
+        return None
+    match = _ATTRIBUTE_SET.match(lines[finding.line - 1])
+    if match is None or finding.column <= match.end():
+        return None
+    return match.group(1)
+
+
+class _Uses:
+    """Where each name is used in the folder's code (its comments and lone strings left
+    out), and whether a definition is dead: nothing names it but its own definitions and
+    definitions that are dead themselves (a metric only an unused class calls)."""
+
+    def __init__(self, texts: Sequence[str], packaged: bool) -> None:
+        self.texts = [(_code(text), text.splitlines()) for text in texts]
+        self.packaged = packaged  # an installable package: its public names are its API
+        self._dead: Dict[str, bool] = {}
+
+    def dead(self, name: str, visiting: Optional[Set[str]] = None) -> bool:
+        known = self._dead.get(name)
+        if known is not None:
+            return known
+        visiting = visiting or set()
+        if name in visiting:
+            return True  # definitions that only call each other: dead if nothing else calls
+        visiting.add(name)
+        found = all(self._dead_use(name, enclosing, visiting)
+                    for enclosing in self._uses(name))
+        visiting.discard(name)
+        if not visiting:  # a verdict that assumed nothing about a definition being visited
+            self._dead[name] = found
+        return found
+
+    def unread(self, attribute: str) -> bool:
+        """Whether nothing in the folder's code reads ``attribute``: every place that names
+        it assigns it (``self.x = ...``). A value nothing reads cannot make training NaN,
+        in a graph (never run) or eagerly (computed, never used)."""
+        word = re.compile(r"\b" + re.escape(attribute) + r"\b")
+        assigned = re.compile(r"\.[ \t]*" + re.escape(attribute) + r"[ \t]*(?::[^=\n]*)?=(?!=)")
+        for code, _ in self.texts:
+            if attribute not in code:
+                continue
+            sets = {match.start() + match.group(0).index(attribute)
+                    for match in assigned.finditer(code)}
+            if any(match.start() not in sets for match in word.finditer(code)):
+                return False
+        return True
+
+    def _dead_use(self, name: str, enclosing: List[str], visiting: Set[str]) -> bool:
+        """A use of ``name`` inside ``enclosing`` (the definitions whose body holds it) runs
+        only if they are called."""
+        if name in enclosing:
+            return True  # a definition calling itself
+        eligible = [outer for outer in enclosing
+                    if not (self.packaged and not outer.startswith("_"))]
+        return any(self.dead(outer, visiting) for outer in eligible)
+
+    def _uses(self, name: str) -> Iterable[List[str]]:
+        """For each use of ``name`` but its own definitions, the definitions that hold it
+        (empty for a use at module level, which always runs)."""
+        word = re.compile(r"\b" + re.escape(name) + r"\b")
+        own = re.compile(r"(?:def|class)[ \t]+" + re.escape(name) + r"\b")
+        for code, lines in self.texts:
+            if name not in code:
+                continue
+            spans = [match.span() for match in own.finditer(code)]
+            for match in word.finditer(code):
+                if any(start <= match.start() < end for start, end in spans):
+                    continue
+                line = code.count("\n", 0, match.start()) + 1
+                yield definitions_at(lines, line)
 
 
 def definitions_at(lines: Sequence[str], line: int) -> List[str]:
@@ -121,13 +208,34 @@ def _enclosing(lines: Sequence[str], line: int, indent: str, stop: int = -1):
     return None
 
 
-def _referenced(name: str, texts: Iterable[str]) -> bool:
-    """Whether ``name`` occurs anywhere but in its own definitions (``def name``, ``class
-    name``, at any depth)."""
-    word = re.compile(r"\b" + re.escape(name) + r"\b")
-    own = re.compile(r"(?:def|class)[ \t]+" + re.escape(name) + r"\b")
-    return any(len(word.findall(text)) > len(own.findall(text)) for text in texts
-               if name in text)
+def _code(text: str) -> str:
+    """``text`` with its comments and lone string statements (docstrings, code quoted out)
+    blanked, lines and columns kept; the text itself where it does not tokenize (a
+    notebook's JSON, a broken file: read as it is)."""
+    try:
+        tokens = [token for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if token.type not in (tokenize.NL, tokenize.ENCODING)]
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    chars = list(text)
+    statement_start = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+    significant = [token for token in tokens if token.type != tokenize.COMMENT]
+    blanked = [token for token in tokens if token.type == tokenize.COMMENT]
+    for index, token in enumerate(significant):
+        if token.type == tokenize.STRING and (
+                index == 0 or significant[index - 1].type in statement_start) and (
+                index + 1 < len(significant) and significant[index + 1].type in (
+                    tokenize.NEWLINE, tokenize.ENDMARKER)):
+            blanked.append(token)
+    for token in blanked:
+        (row, column), (end_row, end_column) = token.start, token.end
+        for offset in range(starts[row - 1] + column, starts[end_row - 1] + end_column):
+            if chars[offset] != "\n":
+                chars[offset] = " "
+    return "".join(chars)
 
 
 def _texts(roots: Sequence[str]) -> Iterable[str]:

@@ -223,6 +223,13 @@ def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_do
     assert 1.0 - tf.sigmoid(tf.constant(17.0)).numpy() == 0
 
 
+def test_negative_mirrors_its_input_so_exp_of_minus_abs_stays_at_most_one():
+    z = tf.constant([-1e30, -100.0, 0.0, 100.0, 1e30])
+    assert (tf.negative(z).numpy() == -z.numpy()).all()
+    assert tf.exp(tf.negative(tf.abs(z))).numpy().max() <= 1.0
+    assert np.isinf(tf.exp(tf.negative(z)).numpy()).any()
+
+
 def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
     rows = tf.math.l2_normalize(ROWS, axis=-1)
     same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)
@@ -249,6 +256,8 @@ FORMS = [
      "    return -tf.reduce_sum(tf.math.log(p))", "NAN103"),
     ("p = tf.sigmoid(tf.tanh(x) * 20.0)\n"
      "    return -tf.reduce_sum(tf.math.log(1.0 - p))", "NAN102"),
+    ("return tf.reduce_sum(tf.math.log(1.0 + tf.exp(tf.negative(tf.matmul(x, y)))))",
+     "NAN104"),
 ]
 GUARDED = [
     ("sq = tf.reduce_sum(tf.square(x), 1, keepdims=True)\n"
@@ -267,6 +276,8 @@ GUARDED = [
      "    return -tf.reduce_sum(tf.math.log(p))"),
     ("p = tf.sigmoid(tf.tanh(x) * 5.0)\n"
      "    return -tf.reduce_sum(tf.math.log(p) + tf.math.log(1.0 - p))"),
+    # the stable softplus of -|z|: its exp is at most 1
+    "return tf.reduce_sum(tf.math.log(1.0 + tf.exp(tf.negative(tf.abs(tf.matmul(x, y))))))",
     ("c = tf.reduce_mean(tf.math.l2_normalize(y, -1), axis=0, keepdims=True)\n"
      "    p = tf.nn.softmax(tf.math.l2_normalize(x, -1) @ tf.transpose(c))\n"
      "    return -tf.reduce_sum(tf.math.log(p))"),

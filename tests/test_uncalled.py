@@ -138,3 +138,37 @@ def test_the_hunt_lists_what_nothing_calls(tmp_path):
     lines = {s["line"] for s in json.loads(result.stdout)["suspects"]
              if s["path"].endswith("metrics.py")}
     assert {6, 10, 15} <= lines
+
+
+def test_a_comment_or_a_docstring_is_no_use_and_what_only_dead_code_calls_is_dead(tmp_path):
+    model = ('"""A model; see Helper and masked_l2 for the metrics."""\n'
+             "import metrics\n\n\n"
+             "class Helper:  # wraps masked_accuracy\n"
+             '    """Calls masked_accuracy."""\n\n'
+             "    def run(self, *args):\n        return metrics.masked_accuracy(*args)\n\n\n"
+             "def ping(n):\n    return pong(n)\n\n\n"
+             "def pong(n):\n    return ping(n) + metrics.masked_l2(n, n, n)\n")
+    # masked_accuracy is called only by Helper, which nothing builds; masked_l2 only by
+    # ping and pong, which call only each other.
+    train = "import metrics\nimport model\n\nif __name__ == '__main__':\n    {}\n"
+    _project(tmp_path, **{"train.py": train.format("metrics.Unused().score"),
+                          "model.py": model})
+    assert _lines(tmp_path, ".") == [15]
+    # a call at module level, or a string that is not a statement of its own, still counts
+    _project(tmp_path, **{"train.py": train.format("metrics.Unused().score, model.Helper().run"),
+                          "model.py": model.replace("def ping", "NAME = 'ping'\n\n\ndef ping")})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+
+
+def test_a_value_kept_as_an_attribute_nothing_reads_is_left_out(tmp_path):
+    model = ("import tensorflow as tf\n\n\nclass Model(object):\n"
+             "    def __init__(self, probs, counts):\n"
+             "        self.nll = -tf.reduce_sum(tf.math.log(tf.nn.relu(probs)))\n"
+             "        self.rate: float = tf.reduce_sum(counts) / tf.reduce_sum(tf.nn.relu(counts))\n"
+             "        self.loss = -tf.reduce_sum(tf.math.log(tf.nn.relu(probs)))\n")
+    # `nll` is read; `rate` is never named again; `loss` is only assigned again
+    train = ("import model\n\nif __name__ == '__main__':\n    m = model.Model(1, 2)\n"
+             "    m.loss = None\n    print(m.nll)\n")
+    _project(tmp_path, **{"model.py": model, "train.py": train})
+    assert _lines(tmp_path, ".") == [6]
+    assert _lines(tmp_path, "model.py") == [6, 7, 8]  # named on the command line: all

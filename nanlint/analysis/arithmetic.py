@@ -126,6 +126,14 @@ def _arithmetic_value(operator: str, a: Value, b: Value, node: cst.CSTNode) -> V
 CONVENTIONAL = frozenset({"parameter"})
 
 
+def negated(operand: Value) -> Value:
+    """``-x``: the interval mirrored; 0 where x is, huge where x is."""
+    return Value(lo=-operand.hi, hi=-operand.lo, lo_open=operand.hi_open,
+                 hi_open=operand.lo_open, known=operand.known, tensor=operand.tensor,
+                 const=-operand.const if operand.const is not None else None,
+                 zero=operand.zero, huge=operand.huge, bound=operand.bound)
+
+
 def inner_of_normalized(a: Value, b: Value, node: cst.CSTNode) -> Optional[Value]:
     """A matrix product of l2-normalized rows (``unit``) or of centroids of such rows (the
     mean of normalized rows, ``ball``: norm at most 1): in [-1, 1] by Cauchy-Schwarz. Of two

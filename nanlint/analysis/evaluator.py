@@ -19,7 +19,7 @@ from typing import Dict, Optional, Tuple, Union
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import arithmetic, square
+from nanlint.analysis.arithmetic import arithmetic, negated, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.flow import Flow
@@ -127,11 +127,7 @@ class Evaluator:
         if kind is cst.UnaryOperation:
             operand = self.value(expr.expression, scope, index)
             if isinstance(expr.operator, cst.Minus):
-                return Value(lo=-operand.hi, hi=-operand.lo, lo_open=operand.hi_open,
-                             hi_open=operand.lo_open, known=operand.known,
-                             tensor=operand.tensor,
-                             const=-operand.const if operand.const is not None else None,
-                             zero=operand.zero, huge=operand.huge, bound=operand.bound)
+                return negated(operand)
             if isinstance(expr.operator, cst.Plus):
                 return operand
             return UNKNOWN

@@ -16,8 +16,8 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.arithmetic import (CONVENTIONAL, arithmetic, clip, divide,
-                                         inner_of_normalized, maximum, power, reduce,
-                                         sqrt_like, square, subtract)
+                                         inner_of_normalized, maximum, negated, power,
+                                         reduce, sqrt_like, square, subtract)
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, replace
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
@@ -138,6 +138,10 @@ def _squash(app: Application) -> Value:
     if app.op.name == "sigmoid" and x.hi <= SIGMOID_BELOW_ONE:
         value = replace(value, hi_open=True)
     return value
+
+
+def _negate(app: Application) -> Value:
+    return negated(app.arg(0))
 
 
 def _matmul_transfer(app: Application) -> Value:
@@ -421,9 +425,9 @@ def _layer_fn(app: Application) -> Value:
 NO_VALUE = frozenset({"object", "apply"})
 # ``Op.transfer`` -> its function: every transfer of the op table has one, or is in NO_VALUE.
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
-    "range": _range, "squash": _squash, "matmul": _matmul_transfer, "any": _any,
-    "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon, "exp": _exp,
-    "squared_difference": _squared_difference, "square": _square, "abs": _square,
+    "range": _range, "squash": _squash, "negate": _negate, "matmul": _matmul_transfer,
+    "any": _any, "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon,
+    "exp": _exp, "squared_difference": _squared_difference, "square": _square, "abs": _square,
     "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
     "prod": _prod, "add": _arithmetic, "subtract": _arithmetic, "multiply": _arithmetic,
     "divide": _arithmetic, "divide_no_nan": _divide_no_nan, "maximum": _maximum,
