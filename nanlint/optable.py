@@ -837,6 +837,25 @@ def declared(spelling: str) -> bool:
         namespace + "." for namespace in NOT_NUMERIC_NAMESPACES))
 
 
+# Library roots whose names are their own functions, never another library's op.
+_OWN_NAMES = ("tensorflow", "keras", "tf_keras", "numpy", "math", "scipy", "operator",
+              "tensorflow_probability", "jax", "torch", "builtins")
+
+
+def named_like_op(qualified: str) -> Optional[Op]:
+    """The op a function of another module is named after (``from utils.compat import
+    reduce_sum``, ``backend.softmax``): the op of ``tf.<name>``, ``tf.math.<name>`` or
+    ``tf.nn.<name>``; None for a library's own name or any other."""
+    root, last = qualified.partition(".")[0], qualified.rpartition(".")[2]
+    if root in _OWN_NAMES or last.startswith("_") or last not in LAST_NAMES:
+        return None
+    for namespace in ("tf", "tf.math", "tf.nn"):
+        op = TABLE.by_spelling.get(f"{namespace}.{last}")
+        if op is not None:
+            return op
+    return None
+
+
 def lookup(qualified: str) -> Optional[Op]:
     """The canonical op for a fully qualified dotted name, or None."""
     spelling = spelling_of(qualified)

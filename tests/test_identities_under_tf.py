@@ -230,6 +230,29 @@ def test_negative_mirrors_its_input_so_exp_of_minus_abs_stays_at_most_one():
     assert np.isinf(tf.exp(tf.negative(z)).numpy()).any()
 
 
+def test_a_mask_of_where_a_row_reaches_its_maximum_sums_to_at_least_one_along_it():
+    rows = np.concatenate([ROWS[:8], np.full((2, 128), 3.0, np.float32),  # ties
+                           np.full((2, 128), -np.inf, np.float32),
+                           np.zeros((2, 128), np.float32)])
+    for compare, extreme in ((tf.equal, tf.reduce_max), (tf.greater_equal, tf.reduce_max),
+                             (tf.equal, tf.reduce_min), (tf.less_equal, tf.reduce_min)):
+        mask = tf.cast(compare(rows, extreme(rows, 1, keepdims=True)), tf.float32)
+        assert tf.reduce_min(tf.reduce_sum(mask, 1)).numpy() >= 1
+    thresholded = tf.cast(rows > 10.0, tf.float32)  # a threshold can select nothing
+    assert tf.reduce_min(tf.reduce_sum(thresholded, 1)).numpy() == 0
+
+
+def test_a_gradient_of_a_saturated_softmax_is_exactly_zero_and_its_unit_is_nan():
+    x = tf.constant([[200.0, 0.0], [1.0, 0.5]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels=[[1.0, 0.0]] * 2, logits=x)
+    g_x, = tape.gradient(loss, [x])
+    assert (g_x.numpy()[0] == 0).all()
+    unit = (g_x / tf.reduce_sum(tf.abs(g_x), 1, keepdims=True)).numpy()
+    assert np.isnan(unit[0]).all() and np.isfinite(unit[1]).all()
+
+
 def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
     rows = tf.math.l2_normalize(ROWS, axis=-1)
     same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)

@@ -93,10 +93,12 @@ def test_tensorflow_flavoured_programs(source):
 
 
 def test_the_tensorflow_strategy_reaches_the_rules():
-    # Otherwise the property above would be checking files the rules never look at.
+    # Otherwise the property above would be checking files the rules never look at (80
+    # examples: many generated softmaxes take a constant, bounded input, and no log of them
+    # is a finding).
     found = set()
 
-    @settings(max_examples=40, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None)
     @given(STRATEGIES["tensorflow"])
     def collect(source):
         found.update(f.code for f in lint_source(source, "f.py", options_for()))

@@ -25,8 +25,8 @@ from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace)
-from nanlint.analysis.producers import output, tuple_element, zeros_marked
-from nanlint.analysis.resolver import Resolver
+from nanlint.analysis.producers import attained, output, tuple_element, zeros_marked
+from nanlint.analysis.resolver import Callee, Resolver
 from nanlint.analysis.sites import Callable, Sites, site_arguments
 from nanlint.analysis.sources import (activation_value, gradient, gradient_method,
                                       is_update_gradient, log_density, state_variable,
@@ -145,13 +145,16 @@ class Evaluator:
                         left.nonnegative or right.nonnegative) else value.lo)
             return value
         if kind is cst.Comparison:
-            guards = None
+            guards, tags = None, frozenset({"bool"})
             if len(expr.comparisons) == 1 and isinstance(
                     expr.comparisons[0].operator, (cst.Equal, cst.LessThanEqual)):
                 guards = zeros_marked(self, expr.left, expr.comparisons[0].comparator,
                                             scope, index)
-            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
-                         guards=guards)
+            if len(expr.comparisons) == 1:
+                compared = expr.comparisons[0]
+                tags |= attained(self, expr.left, compared.comparator,
+                                 compared.operator.__class__.__name__, scope, index)
+            return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=tags, guards=guards)
         if kind is cst.Call:
             return self._call(expr, scope, index)
         if kind is cst.NamedExpr:  # `(d := x)` is x, named
@@ -288,6 +291,9 @@ class Evaluator:
         if kind is not cst.Call:
             return UNKNOWN
         callee = self.resolver.callee(expr.func, scope, index)
+        if len(path) == 1 and isinstance(key, int) and _gradient_list(
+                expr, callee, self.resolver, scope, index):
+            return gradient(expr)  # `g, = tf.gradients(loss, x)`: each one a gradient
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None or callee.kind == "external":
@@ -499,6 +505,11 @@ class Evaluator:
             return self.value(assigned, scope, index)
         if callee is None:
             return UNKNOWN
+        if callee.kind == "external" and callee.qualified:
+            named = optable.named_like_op(callee.qualified)
+            if named is not None and not any(arg.value.__class__ in _TEXTS
+                                             for arg in call.args):
+                return _by_name(output(self, named, call, scope, index), callee.qualified)
         if callee.kind == "op" and callee.op is not None:
             value = output(self, callee.op, call, scope, index)
             if self.resolver.active is not None and isinstance(call.func, cst.Name) and (
@@ -666,3 +677,31 @@ def _assigned(call: cst.Call) -> Optional[cst.BaseExpression]:
             call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     return call.args[0].value
+
+
+_TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+def _by_name(value: Value, qualified: str) -> Value:
+    """The value of another module's function named like an op (a compat wrapper's
+    ``reduce_sum``), computed as that op's: its evidence is at most medium, a name."""
+    def weaker(evidence: Optional[Evidence]) -> Optional[Evidence]:
+        if evidence is None or evidence.confidence in ("medium", "low"):
+            return evidence
+        return replace(evidence, confidence="medium")
+
+    return replace(value, zero=weaker(value.zero), negative=weaker(value.negative),
+                   huge=weaker(value.huge))
+
+
+def _gradient_list(call: cst.Call, callee: Optional[Callee], resolver: Resolver, scope: Scope,
+                   index: int) -> bool:
+    """A call that returns a list of gradients, one per source: ``tf.gradients``,
+    ``K.gradients``, ``tape.gradient(loss, [a, b])`` (not ``compute_gradients``' pairs)."""
+    if callee is not None and callee.kind == "op":
+        return callee.op is not None and callee.op.name == "gradients"
+    if callee is not None and callee.kind != "external":
+        return False
+    func = call.func
+    return func.__class__ is cst.Attribute and func.attr.value in ("gradient", "jacobian") \
+        and gradient_method(resolver, call, scope, index)

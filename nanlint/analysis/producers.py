@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import Callable, Dict, Optional, Protocol, Set
+from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set
 
 import libcst as cst
 
@@ -220,6 +220,13 @@ def _reduce(app: Application) -> Value:
                                           and axis.value == "None")
     x = app.arg(0)
     value = reduce(op.name, x, call, over_axes)
+    reached = _attained_tags(x)
+    if op.name in ("reduce_sum", "reduce_max") and reached and (
+            not over_axes or ATTAINED + _axis_code(axis) in reached):
+        # A mask of where a tensor reaches its extreme, summed along that axis (or all):
+        # it holds that element, so the count is at least 1.
+        return Value(lo=1.0, known=True, tensor=True, integral=True,
+                     tags=frozenset({"count"}), node=call)
     if op.name == "reduce_mean" and "unit" in x.tags and axis.__class__ is cst.Integer and (
             axis.value == "0"):
         # The mean of normalized rows (a centroid): its norm is at most 1, so its inner
@@ -282,11 +289,13 @@ def _cast(app: Application) -> Value:
     if float_cast_of_parameter(resolver, call, op, app.scope, app.index):
         x = replace(x, tags=x.tags | {"mask_parameter"})
     if "bool" in x.tags:
+        # Where it marks a tensor's extreme, each row holds a 1: its zeros vanish in a sum
+        # (over the extreme's axis; the other axes are not told apart).
         evidence = Evidence(call, "the mask `{src}`", "which is 0 wherever the "
                             "condition is false", "high", discrete=True,
-                            producer="mask")
+                            producer="mask", aggregate=not _attained_tags(x))
         return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
-                     tags=frozenset({"mask"}), guards=x.guards,
+                     tags=frozenset({"mask"}) | _attained_tags(x), guards=x.guards,
                      integral=op.integral is not False)
     # A cast to an integer dtype truncates to whole numbers; a float cast keeps them.
     integral = op.integral is not False and (
@@ -300,11 +309,15 @@ def _bool(app: Application) -> Value:
     callee = app.ev.resolver.callee(call.func, scope, index)
     qualified = callee.qualified if callee is not None else None
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    tags = frozenset({"bool"})
     if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
             positional) == 2:
         guards = zeros_marked(app.ev, positional[0], positional[1], scope, index)
-    return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=frozenset({"bool"}),
-                 guards=guards, integral=True)
+    if qualified and len(positional) == 2:
+        tags |= attained(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
+                         scope, index)
+    return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=tags, guards=guards,
+                 integral=True)
 
 
 def _diag(app: Application) -> Value:
@@ -544,6 +557,46 @@ def _names(ev: Evaluation, expr: cst.BaseExpression, scope: Scope, index: int) -
                 if binding.kind == "assign" and binding.value is not None:
                     names.update(names_in(binding.value))
     return names
+
+
+# `x == reduce_max(x, axis, keepdims=True)` (or `>=`; the minimum with `==` or `<=`): true at
+# one element at least along that axis, the extreme itself, so its sum there is >= 1. The tag
+# carries the axis as written ("" for all axes).
+ATTAINED = "attained:"
+_EXTREMES = {"reduce_max": ("equal", "greater_equal", "Equal", "GreaterThanEqual"),
+             "reduce_min": ("equal", "less_equal", "Equal", "LessThanEqual")}
+
+
+def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
+             comparison: str, scope: Scope, index: int) -> FrozenSet[str]:
+    """``{ATTAINED + axis}`` where ``left`` compared with ``right`` (``comparison``: the op's
+    name or the operator's class name) marks where ``left`` reaches its own maximum or
+    minimum along an axis (``right`` that extreme, written there or assigned to a name)."""
+    extreme = right
+    if extreme.__class__ is cst.Name:
+        binding, _ = ev.resolver.resolve(extreme.value, scope, index)
+        extreme = binding.value if binding is not None and binding.kind == "assign" else None
+    if extreme.__class__ is not cst.Call or not extreme.args:
+        return frozenset()
+    callee = ev.resolver.callee(extreme.func, scope, index)
+    op = None
+    if callee is not None and callee.kind == "op":
+        op = callee.op
+    elif callee is not None and callee.kind == "external" and callee.qualified:
+        op = optable.named_like_op(callee.qualified)  # a compat wrapper's `reduce_max`
+    if op is None or comparison not in _EXTREMES.get(op.name, ()) or not (
+            extreme.args[0].value.deep_equals(left)):
+        return frozenset()
+    axis = axis_argument(extreme)
+    return frozenset({ATTAINED + (_axis_code(axis) if axis is not None else "")})
+
+
+def _attained_tags(value: Value) -> FrozenSet[str]:
+    return frozenset(tag for tag in value.tags if tag.startswith(ATTAINED))
+
+
+def _axis_code(axis: cst.BaseExpression) -> str:
+    return "".join(cst.Module([]).code_for_node(axis).split())
 
 
 def zeros_marked(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,

@@ -301,12 +301,17 @@ class _Indexer:
                 return
             if small.relative or small.module is None:
                 # A package's own module under a conventional alias (`from . import backend
-                # as K` in a Keras-like package) is the module the alias stands for.
+                # as K` in a Keras-like package) is the module the alias stands for; any
+                # other name is the package's own, qualified with its leading dots
+                # (`.compat.reduce_sum`): another module's function.
+                dots = "." * len(small.relative)
+                module = f"{_dotted(small.module)}." if small.module is not None else ""
                 for alias in small.names:
-                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                        conventional = CONVENTIONAL_ALIASES.get(alias.asname.name.value)
-                        if conventional is not None:
-                            self._target(alias.asname.name, index, None, qualified=conventional)
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    conventional = CONVENTIONAL_ALIASES.get(bound.value) if (
+                        alias.asname is not None and isinstance(bound, cst.Name)) else None
+                    self._target(bound, index, None, qualified=conventional or (
+                        f"{dots}{module}{_dotted(alias.name)}"))
                 return
             module = _dotted(small.module)
             for alias in small.names:
