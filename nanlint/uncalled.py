@@ -79,10 +79,9 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
                 attributes[index] = attribute
     if not enclosing and not attributes:
         return findings
-    texts = list(_texts(roots))
-    if not any(_RUNS.search(text) for text in texts):
+    uses = _Uses(list(_texts(roots)), any(packages.values()))
+    if not any(_RUNS.search(code) for code, _ in uses.texts):
         return findings  # definitions alone (a library, a snippet): their callers are elsewhere
-    uses = _Uses(texts, any(packages.values()))
     return [finding for index, finding in enumerate(findings)
             if not any(uses.dead(name) for name in enclosing.get(index, ()))
             and not (index in attributes and uses.unread(attributes[index]))]

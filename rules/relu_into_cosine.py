@@ -7,7 +7,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule
+from nanlint.rule import Evidence, Rule, in_tested_branch
 
 _RELU_PRODUCERS = frozenset({"relu", "relu6"})
 
@@ -19,7 +19,9 @@ class ReluIntoCosine(Rule):
     or a hand-written normalization, `x / tf.norm(x)` (also with `tf.divide`, `/=`, `K.sqrt(
     K.sum(K.square(x)))` or `keras.ops.norm`), where a vector divided by its norm is the
     output of a relu: `tf.nn.relu`, `tf.nn.relu6`, `keras.activations.relu`, `tf.maximum(x,
-    0)`, a `ReLU` layer, or a `Dense`/`Conv` layer built with `activation='relu'`.
+    0)`, a `ReLU` layer, or a `Dense`/`Conv` layer built with `activation='relu'`. A division
+    that only runs where its denominator was tested first (`x / n if n > 0 else x`, a
+    branch of `tf.cond(n > 0, ...)`) is not reported.
 
     ## Why is this bad?
     A relu outputs an all-zero row whenever every unit is inactive for an input, which is
@@ -155,8 +157,9 @@ class ReluIntoCosine(Rule):
         if numerator is None or denominator is None:
             return
         found = self._relu_norm(denominator)
-        if found is None or not self.analysis.gradient_may_flow(node):
-            return
+        if found is None or not self.analysis.gradient_may_flow(node) or in_tested_branch(
+                self, node, denominator):
+            return  # no relu norm, no gradient, or only the branch that tests it divides
         norm, evidence = found
         shown = self._shown(denominator)
         normalized = self._normalized(norm)

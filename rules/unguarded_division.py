@@ -6,7 +6,8 @@ from typing import Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Option, Rule, Value, last_name, names_in, terms
+from nanlint.rule import (Evidence, Option, Rule, Value, in_tested_branch, last_name, names_in,
+                          terms, tests)
 
 # Tests of a result for inf or NaN (`tf.math.is_inf`, `np.isnan`, ...).
 _RESULT_TESTS = frozenset({"is_inf", "is_nan", "is_finite", "isinf", "isnan",
@@ -45,8 +46,10 @@ class UnguardedDivision(Rule):
     sum of weights alone (`sum(v * w) / sum(w)`, `x / sum(x)`) is not: judged on real code,
     the weights were nearly always positive by construction; `nanlint suspects` ranks it.
     A division in a branch of a conditional expression that tests its denominator
-    (`0 if v == 0 else r / v`), or after an `if` that tests it and leaves (`if p == 0 or
-    r == 0: return 0`), is guarded.
+    (`0 if v == 0 else r / v`), in a branch of a `tf.cond` whose predicate tests it
+    (`tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch function defined beside the
+    call), or after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is
+    guarded: only the branch that passed the test runs.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
@@ -214,7 +217,7 @@ class UnguardedDivision(Rule):
                 evidence = None  # the form is evidence only where a gradient flows (a loss)
         if evidence is None:
             return
-        if self._tested_first(node, denominator) or self._exits_first(node, denominator):
+        if in_tested_branch(self, node, denominator) or self._exits_first(node, denominator):
             return
         if (self._where_guarded(node, denominator) or self._fixed_after(node)) and (
                 not self.gradient_shown(node)):
@@ -270,19 +273,6 @@ class UnguardedDivision(Rule):
                     suggestion=suggestion.replace("to the denominator", "to the base")
                     if power else suggestion, fix=fix)
 
-    def _tested_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
-        """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: a branch of a
-        conditional expression whose test compares the denominator (Python runs only the
-        branch it picks, so neither the value nor a gradient sees the division)."""
-        child, parent = node, self.analysis.parent(node)
-        shown = self.source(denominator)
-        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
-            if isinstance(parent, cst.IfExp) and child is not parent.test and self._tests(
-                    parent.test, shown, None, 0):
-                return True
-            child, parent = parent, self.analysis.parent(parent)
-        return False
-
     def _exits_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``if rec == 0 or pre == 0: return 0`` before ``2 * rec * pre / (rec + pre)``: an
         earlier ``if`` of the same function that compares the denominator (or one of its
@@ -295,7 +285,7 @@ class UnguardedDivision(Rule):
                     if statement is child:
                         break
                     if isinstance(statement, cst.If) and _leaves(statement.body) and any(
-                            self._tests(statement.test, text, None, 0) for text in shown):
+                            tests(self, statement.test, text, None, 0) for text in shown):
                         return True
             child, parent = parent, self.analysis.parent(parent)
         return False
@@ -310,7 +300,7 @@ class UnguardedDivision(Rule):
         op = self.analysis.op_of(call)
         if op is None or op.name != "where":
             return False
-        return self._tests(call.args[0].value, self.source(denominator), None, 0)
+        return tests(self, call.args[0].value, self.source(denominator), None, 0)
 
     def _fixed_after(self, node: cst.CSTNode) -> bool:
         """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``: every
@@ -333,25 +323,6 @@ class UnguardedDivision(Rule):
                 return False
             selects.add(id(parent))
         return tested and len(selects) == 1
-
-    def _tests(self, condition: cst.BaseExpression, shown: str, place, depth: int) -> bool:
-        """Whether ``condition`` compares the denominator (written ``shown``): directly, in a
-        part of it (`cast(d > 0)`, `(d > 0) & m`), or in what one of its names was assigned
-        (`ok = tf.not_equal(d, 0)`, followed through three assignments)."""
-        for side in _compared(condition):
-            if self.source(side) == shown:
-                return True
-            if isinstance(side, (cst.Call, cst.BinaryOperation, cst.Comparison)) and (
-                    self._tests(side, shown, place, depth)):
-                return True
-        if depth >= 3:
-            return False
-        for name in names_in(condition):
-            found = self.analysis.binding(name, place)
-            if found is not None and found[0].kind == "assign" and found[0].value is not None \
-                    and self._tests(found[0].value, shown, found[1], depth + 1):
-                return True
-        return False
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False,
              power: bool = False):
@@ -387,24 +358,6 @@ def clip_variance(evidence: Evidence, prefix: str) -> str:
             f"{evidence.name or 'var'}"
             ", 0.0) + eps`, as Flax and Keras do), or compute it as `mean(square(x - "
             "mean(x)))`, which cannot be negative")
-
-
-def _compared(condition: cst.BaseExpression):
-    """The operands a condition compares: `d > 0`, `tf.greater(d, 0)`, `(d > 0) & m`."""
-    if isinstance(condition, cst.Comparison):
-        yield condition.left
-        for target in condition.comparisons:
-            yield target.comparator
-    elif isinstance(condition, cst.Call):
-        for arg in condition.args:
-            yield arg.value
-    elif isinstance(condition, cst.BinaryOperation) and isinstance(
-            condition.operator, (cst.BitAnd, cst.BitOr)) or isinstance(
-                condition, cst.BooleanOperation):
-        yield from _compared(condition.left)
-        yield from _compared(condition.right)
-    elif isinstance(condition, cst.UnaryOperation):  # `not d`
-        yield condition.expression
 
 
 def _leaves(body: cst.BaseSuite) -> bool:

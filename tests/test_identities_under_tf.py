@@ -253,6 +253,21 @@ def test_a_gradient_of_a_saturated_softmax_is_exactly_zero_and_its_unit_is_nan()
     assert np.isnan(unit[0]).all() and np.isfinite(unit[1]).all()
 
 
+def test_a_cond_that_tests_the_denominator_gives_a_finite_value_and_gradient_a_where_not():
+    x = tf.constant([1.0, 2.0])
+    for g in (tf.constant([-1.0, -2.0]), tf.constant([1.0, 3.0])):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(g)
+            d = tf.reduce_sum(tf.nn.relu(g))
+            by_cond = tf.cond(d > 0, lambda: x / d, lambda: tf.zeros_like(x))
+            by_where = tf.where(d > 0, x / d, 0.0)
+        assert np.isfinite(by_cond.numpy()).all()
+        grad = tape.gradient(by_cond, g)  # None where the branch taken ignores g
+        assert grad is None or np.isfinite(grad.numpy()).all()
+        if float(d) == 0:
+            assert np.isnan(tape.gradient(by_where, g).numpy()).any()
+
+
 def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
     rows = tf.math.l2_normalize(ROWS, axis=-1)
     same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)

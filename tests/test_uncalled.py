@@ -48,6 +48,10 @@ def test_a_folder_without_a_program_is_reported_whole(tmp_path):
     # Definitions alone (a library, a snippet): their callers are elsewhere.
     _project(tmp_path, **{"train.py": "from metrics import masked_accuracy\n"})
     assert _lines(tmp_path, ".") == [6, 10, 15]
+    # a docstring's line that starts with `for` is no loop
+    _project(tmp_path, **{"train.py": '"""Metrics\nfor training.\n"""\n'
+                                      "from metrics import masked_accuracy\n"})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
 
 
 def test_a_script_is_a_program(tmp_path):
