@@ -9,11 +9,11 @@ both sides, and the gradient of the dropped one is still NaN (NAN204).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.analysis.tree import names_in
+from nanlint.analysis.tree import last_name, names_in
 
 if TYPE_CHECKING:
     from nanlint.rule import Rule
@@ -64,13 +64,14 @@ def compared(condition: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
 
 def _in_if_expression(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression
                       ) -> bool:
-    """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``."""
+    """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: in the branch that
+    runs only where the test has excluded a zero denominator."""
     analysis = rule.analysis
     child, parent = node, analysis.parent(node)
     shown = rule.source(denominator)
     while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
-        if isinstance(parent, cst.IfExp) and child is not parent.test and tests(
-                rule, parent.test, shown, None, 0):
+        if isinstance(parent, cst.IfExp) and child is not parent.test and (
+                (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0)):
             return True
         child, parent = parent, analysis.parent(parent)
     return False
@@ -89,15 +90,101 @@ def _in_cond(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression) -
     shown = rule.source(denominator)
     for call in analysis.calls_of("cond"):
         arguments = [arg for arg in call.args if not arg.star]
-        if not arguments or not tests(rule, arguments[0].value, shown, None, 0):
+        if len(arguments) < 2:
             continue
-        for arg in arguments[1:]:
+        safe = safe_branches(rule, arguments[0].value, shown, None, 0)
+        for taken, arg in zip((True, False), arguments[1:3]):
             value = arg.value
-            if value is branch or (
+            if taken in safe and (value is branch or (
                     isinstance(branch, cst.FunctionDef) and isinstance(value, cst.Name)
-                    and value.value == branch.name.value and _written_in(rule, call, block)):
+                    and value.value == branch.name.value and _written_in(rule, call, block))):
                 return True
     return False
+
+
+# A comparison with the denominator on its left: `d > x`, `tf.greater(d, x)`.
+_OPERATORS = {cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.LessThan: "<",
+              cst.LessThanEqual: "<=", cst.Equal: "==", cst.NotEqual: "!="}
+_CALLS = {"greater": ">", "greater_equal": ">=", "less": "<", "less_equal": "<=",
+          "equal": "==", "not_equal": "!="}
+_MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
+
+
+def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place,
+                  depth: int) -> FrozenSet[bool]:
+    """The branches of a test (True: where it holds, False: where it fails) in which the
+    denominator (written ``shown``) cannot be 0: ``d > 0``, ``d != 0`` and ``d`` hold only
+    for a non-zero ``d``; ``d == 0`` and ``d <= 0`` fail only for one. ``d > eps`` counts
+    whatever ``eps`` is (a threshold); ``x > d`` does not (``d`` may be 0 below ``x``).
+    Through ``not``, ``and``/``&``, ``or``/``|``, a cast, and names assigned the test
+    (three assignments deep)."""
+    kind = condition.__class__
+    if kind is cst.UnaryOperation and isinstance(condition.operator, cst.Not):
+        return frozenset(not side for side in safe_branches(
+            rule, condition.expression, shown, place, depth))
+    if kind is cst.BooleanOperation or (kind is cst.BinaryOperation and isinstance(
+            condition.operator, (cst.BitAnd, cst.BitOr))):
+        left = safe_branches(rule, condition.left, shown, place, depth)
+        right = safe_branches(rule, condition.right, shown, place, depth)
+        conjunction = isinstance(condition.operator, (cst.And, cst.BitAnd))
+        # a and b holds only where both do; it fails where either fails
+        holds = (True in left or True in right) if conjunction else (
+            True in left and True in right)
+        fails = (False in left and False in right) if conjunction else (
+            False in left or False in right)
+        return frozenset(side for side, ok in ((True, holds), (False, fails)) if ok)
+    if rule.source(condition) == shown:
+        return frozenset({True})  # `x / d if d else 0`: a truthy d is not 0
+    compared = _comparison(rule, condition)
+    if compared is not None:
+        left, operator, right = compared
+        if rule.source(right) == shown:
+            left, operator, right = right, _MIRRORED[operator], left
+        if rule.source(left) == shown:
+            return _sides(rule, operator, right)
+    if kind is cst.Call and condition.args and last_name(condition.func) == "cast":
+        return safe_branches(rule, condition.args[0].value, shown, place, depth)
+    if kind is cst.Name and depth < 3:
+        found = rule.analysis.binding(condition.value, place)
+        if found is not None and found[0].kind == "assign" and found[0].value is not None:
+            return safe_branches(rule, found[0].value, shown, found[1], depth + 1)
+    return frozenset()
+
+
+def _comparison(rule: "Rule", condition: cst.BaseExpression):
+    """``(left, operator, right)`` of ``a > b`` or ``tf.greater(a, b)``, else None."""
+    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
+        target = condition.comparisons[0]
+        operator = _OPERATORS.get(target.operator.__class__)
+        return (condition.left, operator, target.comparator) if operator else None
+    if isinstance(condition, cst.Call):
+        operator = _CALLS.get(last_name(condition.func) or "")
+        arguments = [arg.value for arg in condition.args if not arg.star]
+        if operator and len(arguments) == 2:
+            return arguments[0], operator, arguments[1]
+    return None
+
+
+def _sides(rule: "Rule", operator: str, bound: cst.BaseExpression) -> FrozenSet[bool]:
+    """The safe branches of ``d OPERATOR bound``."""
+    number = rule.analysis.number(bound)
+    value = number.value if number is not None else None  # None: a threshold
+    positive = value is None or value > 0
+    if operator == ">":
+        return frozenset({True}) if value is None or value >= 0 else frozenset()
+    if operator == ">=":
+        return frozenset({True}) if positive else frozenset()
+    if operator == "<":
+        return frozenset({False}) if positive else frozenset({True}) if value <= 0 \
+            else frozenset()
+    if operator == "<=":
+        return frozenset({False}) if value is None or value >= 0 else frozenset({True})
+    if operator == "==":
+        return frozenset({False}) if value == 0 else frozenset({True}) if (
+            value is not None) else frozenset()
+    if operator == "!=":
+        return frozenset({True}) if value == 0 else frozenset()
+    return frozenset()
 
 
 def _written_in(rule: "Rule", call: cst.Call, block: Optional[cst.CSTNode]) -> bool:

@@ -30,7 +30,7 @@ import os
 import re
 import tokenize
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Set
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from nanlint.discovery import SKIPPED_FOLDERS, is_virtualenv
 from nanlint.finding import Finding
@@ -80,7 +80,7 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
     if not enclosing and not attributes:
         return findings
     uses = _Uses(list(_texts(roots)), any(packages.values()))
-    if not any(_RUNS.search(code) for code, _ in uses.texts):
+    if not uses.runs():
         return findings  # definitions alone (a library, a snippet): their callers are elsewhere
     return [finding for index, finding in enumerate(findings)
             if not any(uses.dead(name) for name in enclosing.get(index, ()))
@@ -104,9 +104,30 @@ class _Uses:
     definitions that are dead themselves (a metric only an unused class calls)."""
 
     def __init__(self, texts: Sequence[str], packaged: bool) -> None:
-        self.texts = [(_code(text), text.splitlines()) for text in texts]
+        self.raw = texts
         self.packaged = packaged  # an installable package: its public names are its API
         self._dead: Dict[str, bool] = {}
+        self._codes: Dict[int, Tuple[str, List[str]]] = {}  # tokenized when first needed
+
+    def code(self, index: int) -> Tuple[str, List[str]]:
+        """The text of file ``index`` without comments and lone strings, and its lines."""
+        known = self._codes.get(index)
+        if known is None:
+            text = self.raw[index]
+            known = self._codes[index] = (_code(text), text.splitlines())
+        return known
+
+    def runs(self) -> bool:
+        """Whether a file of the folder is a program (outside comments and docstrings)."""
+        return any(_RUNS.search(text) and _RUNS.search(self.code(index)[0])
+                   for index, text in enumerate(self.raw))
+
+    def _containing(self, word: str) -> Iterable[Tuple[str, List[str]]]:
+        for index, text in enumerate(self.raw):
+            if word in text:
+                code = self.code(index)
+                if word in code[0]:
+                    yield code
 
     def dead(self, name: str, visiting: Optional[Set[str]] = None) -> bool:
         known = self._dead.get(name)
@@ -129,9 +150,7 @@ class _Uses:
         in a graph (never run) or eagerly (computed, never used)."""
         word = re.compile(r"\b" + re.escape(attribute) + r"\b")
         assigned = re.compile(r"\.[ \t]*" + re.escape(attribute) + r"[ \t]*(?::[^=\n]*)?=(?!=)")
-        for code, _ in self.texts:
-            if attribute not in code:
-                continue
+        for code, _ in self._containing(attribute):
             sets = {match.start() + match.group(0).index(attribute)
                     for match in assigned.finditer(code)}
             if any(match.start() not in sets for match in word.finditer(code)):
@@ -152,9 +171,7 @@ class _Uses:
         (empty for a use at module level, which always runs)."""
         word = re.compile(r"\b" + re.escape(name) + r"\b")
         own = re.compile(r"(?:def|class)[ \t]+" + re.escape(name) + r"\b")
-        for code, lines in self.texts:
-            if name not in code:
-                continue
+        for code, lines in self._containing(name):
             spans = [match.span() for match in own.finditer(code)]
             for match in word.finditer(code):
                 if any(start <= match.start() < end for start, end in spans):

@@ -45,11 +45,11 @@ class UnguardedDivision(Rule):
     both 0 (a class never predicted), unless one of them is shown positive. A ratio of a
     sum of weights alone (`sum(v * w) / sum(w)`, `x / sum(x)`) is not: judged on real code,
     the weights were nearly always positive by construction; `nanlint suspects` ranks it.
-    A division in a branch of a conditional expression that tests its denominator
-    (`0 if v == 0 else r / v`), in a branch of a `tf.cond` whose predicate tests it
-    (`tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch function defined beside the
-    call), or after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is
-    guarded: only the branch that passed the test runs.
+    A division in the branch of a conditional expression or of a `tf.cond` that runs only
+    where the test has excluded a zero denominator (`0 if v == 0 else r / v`,
+    `tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch function defined beside the
+    call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or after an `if` that tests it
+    and leaves (`if p == 0 or r == 0: return 0`), is guarded: only that branch runs.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
