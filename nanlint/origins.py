@@ -11,6 +11,7 @@ takes), and for an assignment that rebinds the name from itself (``v = tf.reshap
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -19,6 +20,7 @@ import libcst as cst
 from nanlint.analysis.tree import children
 
 LIMIT = 3  # origins shown per suspect
+_ASSIGNED = re.compile(r"(?<![=!<>])=(?!=)")
 CHAIN = 2  # earlier assignments followed through a name rebound from itself
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -29,12 +31,16 @@ class _Assignment:
     line: int
     end_line: int
     targets: Set[str]
-    value: ast.expr
     augmented: bool
 
-    def reads(self, name: str) -> bool:
-        return self.augmented or any(isinstance(node, ast.Name) and node.id == name
-                                     for node in ast.walk(self.value))
+    def reads(self, name: str, lines: Sequence[str]) -> bool:
+        """Whether the assigned value names ``name`` (read from its text: a word not after
+        a dot), as ``v = tf.reshape(v, s)`` and ``count += 1`` do."""
+        if self.augmented:
+            return True
+        text = " ".join(lines[self.line - 1:self.end_line])
+        value = _ASSIGNED.split(text, 1)[-1]  # what follows the first `=` (or `: T =`)
+        return re.search(r"(?<![\w.])" + re.escape(name) + r"\b", value) is not None
 
 
 @dataclass
@@ -51,7 +57,8 @@ class Origins:
     """The assignments of a module, by function, read once from Python's tree (its
     statements only: no expression is walked but an assignment's targets)."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, lines: Sequence[str]) -> None:
+        self.lines = lines
         self.module = _Unit(1, 1 << 30)
         self._at: Dict[int, _Unit] = {}  # line -> the innermost function holding it
         self._collect(tree.body, self.module)
@@ -74,7 +81,7 @@ class Origins:
                     break
                 if not (assignment.line <= end_line and assignment.end_line >= line):
                     found.append((name, assignment.line, assignment.end_line))
-                if not assignment.reads(name):
+                if not assignment.reads(name, self.lines):
                     break
                 before = assignment.line
         found.sort(key=lambda item: (line - item[1], item[0]))
@@ -96,16 +103,16 @@ class Origins:
                 self._collect(node.body, _Unit(node.lineno, node.lineno))  # methods only
                 continue
             if kind is ast.Assign:
-                targets, value = node.targets, node.value
+                targets = node.targets
             elif (kind is ast.AnnAssign or kind is ast.AugAssign) and node.value is not None:
-                targets, value = [node.target], node.value
+                targets = [node.target]
             else:
                 continue
             names = {n.id for target in targets for n in ast.walk(target)
                      if n.__class__ is ast.Name}
             if names:
                 unit.assignments.append(_Assignment(
-                    node.lineno, node.end_lineno or node.lineno, names, value,
+                    node.lineno, node.end_lineno or node.lineno, names,
                     kind is ast.AugAssign))
         unit.assignments.sort(key=lambda a: a.line)
 

@@ -202,7 +202,7 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
             best[line] = report
     kept = sorted(best.values(), key=lambda r: (-r.score, positions[r.node].start.line,
                                                 positions[r.node].start.column))
-    origins = Origins(text[1])
+    origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
         report.origins = tuple(
