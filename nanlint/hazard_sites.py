@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Value
+from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
@@ -80,8 +81,6 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
     "clip_by_global_norm": "global-norm",
 }
-LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy",
-                       "operator", "tensorflow_probability"})
 # The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
 INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
           "logits", "t_list")
@@ -434,7 +433,7 @@ class Sites:
                     call.args[0].value if call.args else None))
             return
         last = qualified.rpartition(".")[2]
-        if qualified.partition(".")[0] not in LIBRARIES:
+        if qualified.partition(".")[0] not in RESOLVED_LIBRARIES:
             if last == "cast":  # a backend's own cast is a cast
                 args = [arg.value for arg in call.args if arg.keyword is None]
                 self._cast(call, args[0] if args else None, _keyword(call, "dtype") or (
@@ -698,8 +697,8 @@ class Sites:
         attr = expr.attr.value
         if attr in INFINITIES:
             qualified = self.analysis.qualified_name(expr) or ""
-            if qualified.partition(".")[0] in LIBRARIES or qualified.startswith(("jax.",
-                                                                                  "torch.")):
+            if qualified.partition(".")[0] in RESOLVED_LIBRARIES or qualified.startswith((
+                    "jax.", "torch.")):
                 return float("inf"), attr == "NINF", False
             return None
         if attr not in ("min", "max"):

@@ -837,9 +837,11 @@ def declared(spelling: str) -> bool:
         namespace + "." for namespace in NOT_NUMERIC_NAMESPACES))
 
 
-# Library roots whose names are their own functions, never another library's op.
-_OWN_NAMES = ("tensorflow", "keras", "tf_keras", "numpy", "math", "scipy", "operator",
-              "tensorflow_probability", "jax", "torch", "builtins")
+# The libraries whose functions the table spells out (numpy's, Python's `math` and
+# `operator`, scipy's: their own meanings, whatever they are named). A function of any
+# other module named after an op is taken at its name (``named_like_op``).
+RESOLVED_LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "math", "scipy",
+                                "operator", "tensorflow_probability"})
 
 
 def named_like_op(qualified: str) -> Optional[Op]:
@@ -847,7 +849,7 @@ def named_like_op(qualified: str) -> Optional[Op]:
     reduce_sum``, ``backend.softmax``): the op of ``tf.<name>``, ``tf.math.<name>`` or
     ``tf.nn.<name>``; None for a library's own name or any other."""
     root, last = qualified.partition(".")[0], qualified.rpartition(".")[2]
-    if root in _OWN_NAMES or last.startswith("_") or last not in LAST_NAMES:
+    if root in RESOLVED_LIBRARIES or last.startswith("_") or last not in LAST_NAMES:
         return None
     for namespace in ("tf", "tf.math", "tf.nn"):
         op = TABLE.by_spelling.get(f"{namespace}.{last}")
