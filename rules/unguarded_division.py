@@ -24,7 +24,8 @@ class UnguardedDivision(Rule):
     relu outputs, a sum of squares or a norm of a difference, `1 - p` of a probability, a
     trainable variable (with high confidence when its initializer can be 0, e.g.
     `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also kept in a config dict, also one passed
-    to a function, or returned by a helper), a hand-computed variance `E[x²] - E[x]²` (or
+    to a function, or returned by a helper; not the norm of a variable's row or column, 0 only
+    where every entry is at once), a hand-computed variance `E[x²] - E[x]²` (or
     `sum_sq - mean * sum`, also over windows as `conv3d(x * x, box)`), even plus an epsilon
     unless it is clipped at 0 first (float32 rounding makes it negative for a constant input, by
     up to ~2.6e-6 x E[x²] under TF: a normalized cross-correlation `(cross * cross + EPS) /

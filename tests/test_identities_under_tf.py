@@ -268,6 +268,14 @@ def test_a_cond_that_tests_the_denominator_gives_a_finite_value_and_gradient_a_w
             assert np.isnan(tape.gradient(by_where, g).numpy()).any()
 
 
+def test_a_norm_is_zero_only_where_every_entry_is():
+    column = tf.constant([[0.0, 0.0], [0.0, 3.0], [0.0, -4.0]])  # a zero entry, a zero column
+    norms = tf.norm(column, axis=0).numpy()
+    assert norms[1] == 5.0 and norms[0] == 0.0
+    weights = tf.random.normal([128, 1000], seed=0)
+    assert tf.reduce_min(tf.norm(weights, axis=0)).numpy() > 0
+
+
 def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
     rows = tf.math.l2_normalize(ROWS, axis=-1)
     same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)

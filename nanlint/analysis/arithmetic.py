@@ -413,6 +413,8 @@ def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
     if x.const is not None and kind != "norm":
         return constant(x.const ** 2 if kind == "square" else abs(x.const))
     zero = x.zero
+    if kind == "norm" and zero is not None and not zero.aggregate:
+        zero = None  # a norm is a reduction: an entry's own 0 does not make it 0 (see reduce)
     tags = {kind}
     # The square (or absolute value) of a value in [-1, 1] that reaches ±1 reaches 1.
     bound = x.bound if kind != "norm" and x.lo >= -1 and x.hi <= 1 else None
