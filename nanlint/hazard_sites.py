@@ -22,7 +22,7 @@ from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
-from nanlint.analysis.tree import descendants, last_name
+from nanlint.analysis.tree import TEXTS, descendants, last_name
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,6 @@ INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+in
 # Calls that take a fill value among their arguments: selects and fills.
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
                    "masked_fill", "masked_fill_", "pad"})
-TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf
 # Calls that add or multiply their two arguments.
 ARITHMETIC = {"add": "sum", "subtract": "sum", "sub": "sum", "multiply": "product",

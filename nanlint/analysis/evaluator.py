@@ -32,6 +32,7 @@ from nanlint.analysis.sources import (activation_value, gradient, gradient_metho
                                       is_update_gradient, log_density, state_variable,
                                       update_gradient)
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
+from nanlint.analysis.tree import TEXTS
 from nanlint.analysis.settings import PARAMETER_ROLES, Settings
 
 _MAX_DEPTH = 120
@@ -507,7 +508,7 @@ class Evaluator:
             return UNKNOWN
         if callee.kind == "external" and callee.qualified:
             named = optable.named_like_op(callee.qualified)
-            if named is not None and not any(arg.value.__class__ in _TEXTS
+            if named is not None and not any(arg.value.__class__ in TEXTS
                                              for arg in call.args):
                 return _by_name(output(self, named, call, scope, index), callee.qualified)
         if callee.kind == "op" and callee.op is not None:
@@ -678,8 +679,6 @@ def _assigned(call: cst.Call) -> Optional[cst.BaseExpression]:
         return None
     return call.args[0].value
 
-
-_TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
 def _by_name(value: Value, qualified: str) -> Value:

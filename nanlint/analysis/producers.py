@@ -222,7 +222,7 @@ def _reduce(app: Application) -> Value:
     value = reduce(op.name, x, call, over_axes)
     reached = _attained_tags(x)
     if op.name in ("reduce_sum", "reduce_max") and reached and (
-            not over_axes or ATTAINED + _axis_code(axis) in reached):
+            not over_axes or ATTAINED + _axis_code(app.ev, axis) in reached):
         # A mask of where a tensor reaches its extreme, summed along that axis (or all):
         # it holds that element, so the count is at least 1.
         return Value(lo=1.0, known=True, tensor=True, integral=True,
@@ -588,15 +588,15 @@ def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression
             extreme.args[0].value.deep_equals(left)):
         return frozenset()
     axis = axis_argument(extreme)
-    return frozenset({ATTAINED + (_axis_code(axis) if axis is not None else "")})
+    return frozenset({ATTAINED + (_axis_code(ev, axis) if axis is not None else "")})
 
 
 def _attained_tags(value: Value) -> FrozenSet[str]:
     return frozenset(tag for tag in value.tags if tag.startswith(ATTAINED))
 
 
-def _axis_code(axis: cst.BaseExpression) -> str:
-    return "".join(cst.Module([]).code_for_node(axis).split())
+def _axis_code(ev: Evaluation, axis: cst.BaseExpression) -> str:
+    return "".join(ev.resolver.code(axis).split())
 
 
 def zeros_marked(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,

@@ -92,6 +92,10 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
+# A literal's text: an argument of this kind makes a call a message, not a value.
+TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
 def names_in(node: cst.CSTNode) -> List[str]:
     """The plain names under ``node``, in source order: not attribute names (``b`` of
     ``a.b``) nor keywords (``x`` of ``f(x=1)``); a lambda's or comprehension's own names
