@@ -172,7 +172,9 @@ class Site:
     kind: Kind
     operand: Optional[cst.BaseExpression]
     value: Value
-    reach: Reach
+    # Where the value goes; None until ``Sites.reach`` is asked (most sites are covered by
+    # a rule's report, and the hunt never asks for theirs).
+    reach: Optional[Reach]
     statement: Optional[cst.CSTNode]
     note: str = ""  # what the operand is when that ranks it down (a size, a constant)
     form: str = ""  # what the operand's form says (a difference, a statistic), see _form
@@ -181,6 +183,7 @@ class Site:
     # A cast to a dtype the code holds in a variable (`tf.cast(v, ori_dtype)`): a float16
     # cast only in a file that uses float16.
     dtype_unknown: bool = False
+    where: Optional[Tuple[object, object]] = None  # the walk's place: ``Analysis.where``
 
 
 class Sites:
@@ -241,13 +244,21 @@ class Sites:
         note = ("its operand is a size" if kind.name == "division" and operand is not None
                 and _is_size(operand) else "")
         statements = analysis.cursor.statements
-        reach = analysis.gradient_reach(node) if kind.gradient else analysis.reach(node)
+        reach = None
         if kind.gradient and operand is not None and self._integer_cast(operand):
             reach = none("cast to an integer type")
         self.found.append(Site(node, kind, operand, value, reach,
                                statements[-1] if statements else None, note,
                                form or self._form(node, kind, operand), rate,
-                               dtype_unknown=dtype_unknown))
+                               dtype_unknown=dtype_unknown, where=analysis.where()))
+
+    def reach(self, site: Site) -> Reach:
+        """Where the value of ``site`` goes (its gradient, for a hazard of the gradient),
+        computed once, when first asked."""
+        if site.reach is None:
+            assert site.where is not None
+            site.reach = self.analysis.reach_at(site.node, site.where, site.kind.gradient)
+        return site.reach
 
     def _form(self, node: cst.CSTNode, kind: Kind, operand: Optional[cst.BaseExpression]
               ) -> str:

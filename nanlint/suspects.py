@@ -47,6 +47,7 @@ class Family:
     code: str
     name: str
     severity: str = "info"
+    what: str = ""  # the message's words before the operand ("a division by")
 
 
 # The four features, as points (the evidence dominates, then reach, guards, place).
@@ -176,7 +177,7 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
                 float16 = FLOAT16_FILE.search(text[0]) is not None
             if site.dtype_unknown and not float16:
                 continue  # a cast to a variable's dtype in a file that never has float16
-        candidates.append(_site_report(analysis, site, bool(float16)))
+        candidates.append(_site_report(analysis, site, sites.reach(site), bool(float16)))
     for report in reports:
         evidence = report.evidence
         if evidence is not None and evidence.convention:
@@ -202,6 +203,9 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
             best[line] = report
     kept = sorted(best.values(), key=lambda r: (-r.score, positions[r.node].start.line,
                                                 positions[r.node].start.column))
+    for report in kept:
+        if not report.message:
+            _worded(analysis, report)
     origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
@@ -212,7 +216,7 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
                        with_fixes=False)
 
 
-def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
+def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) -> Report:
     kind = site.kind
     doubt, fact = 0.0, ""  # a fill's or a global norm's own words
     if site.fill is not None:
@@ -226,8 +230,8 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
             "; in float16 the norm is inf past 256" if float16 else "")
     else:
         feature, evidence, guard = _evidence_of(site)
-    place = _place(analysis, site.node, site.reach)
-    score = _score(feature, site.reach, place, kind.weight, kind.gradient) + doubt
+    place = _place(analysis, site.node, reach)
+    score = _score(feature, reach, place, kind.weight, kind.gradient) + doubt
     words = fact if fact and feature != "guarded" else {
              "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
@@ -250,16 +254,22 @@ def _site_report(analysis: Analysis, site: Site, float16: bool) -> Report:
     if site.note:
         score += SIZE
         words += f"; {site.note}"
-    message = f"{kind.what} {_quoted(analysis.code(site.operand or site.node))}"
-    if evidence is not None:
-        message += ": {evidence}"
-    report = Report(Family(kind.code, kind.name), site.node, message,
+    # The message names the operand's code: written for the reports kept (``_worded``)
+    report = Report(Family(kind.code, kind.name, what=kind.what), site.node, "",
                     evidence.confidence if evidence is not None else "low", evidence, None,
-                    site.statement, gradient=site.reach.gradient, reach=site.reach,
+                    site.statement, gradient=reach.gradient, reach=reach,
                     operand=site.operand)
     report.score = score
-    report.why = _why(words, site.reach, place)
+    report.why = _why(words, reach, place)
     return report
+
+
+def _worded(analysis: Analysis, report: Report) -> None:
+    """A site's message: what its kind does to the operand, and the evidence if any."""
+    code = analysis.code(report.operand or report.node)
+    report.message = f"{report.rule.what} {_quoted(code)}"
+    if report.evidence is not None:
+        report.message += ": {evidence}"
 
 
 def _fill_evidence(analysis: Analysis, site: Site, float16: bool

@@ -485,15 +485,27 @@ class Analysis:
         (``Reach.why`` says where). Computed once per function (``nanlint.analysis.flow``)."""
         return self.flow.reach(node, self._unit())
 
+    def where(self) -> Tuple[Unit, Place]:
+        """The function and the statement the traversal is at: what ``reach_at`` needs to
+        answer ``reach`` or ``gradient_reach`` for one of its nodes after the walk."""
+        return self._unit(), self.resolver.here()
+
+    def reach_at(self, node: cst.CSTNode, where: Tuple[Unit, Place], gradient: bool) -> Reach:
+        """``gradient_reach`` (or ``reach``) of ``node`` as asked at ``where``."""
+        reach = self.flow.reach(node, where[0])
+        return self._data_alone(node, reach, where[1]) if gradient else reach
+
     def gradient_reach(self, node: cst.CSTNode) -> Reach:
         """``reach`` for a hazard of the gradient: none where ``node`` is computed from data
         alone (placeholders, numpy arrays, constants: see ``data.data_sources``), since no
         weight is upstream, unless the module differentiates with respect to that data
         (``tape.watch(x)``, ``tf.gradients(loss, x)``: adversarial examples, saliency)."""
-        reach = self.reach(node)
+        return self._data_alone(node, self.reach(node), self.here())
+
+    def _data_alone(self, node: cst.CSTNode, reach: Reach, place: Place) -> Reach:
         if not reach.gradient or not isinstance(node, cst.BaseExpression):
             return reach
-        sources = data_sources(self.resolver, self.sites, node, self.here())
+        sources = data_sources(self.resolver, self.sites, node, place)
         if sources is None or sources & self._differentiated():
             return reach
         return Reach(NONE, "computed from data alone: no trainable value is upstream")
