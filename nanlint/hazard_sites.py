@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -106,6 +106,9 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
+# Whether a node class is a small statement (`isinstance` on libcst's abstract classes is
+# slow, and every site walks up to its statement).
+_SMALL_STATEMENT: Dict[type, bool] = {}
 
 # -- float16 -------------------------------------------------------------------------------
 FLOAT16_NAMES = frozenset({"float16", "half"})
@@ -356,18 +359,30 @@ class Sites:
     def _tested_first(self, node: cst.CSTNode) -> bool:
         """`0 if d == 0 else n / d`, `n / d if d > 0 else 0`: a conditional expression whose
         test compares something with 0 before the branch that holds ``node`` runs."""
-        child, parent = node, self.analysis.parent(node)
-        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
+        for child, parent in self._enclosing(node):
             if parent.__class__ is cst.IfExp and child is not parent.test and (
                     parent.test.__class__ is cst.Comparison):
                 return any(self.analysis.number(target.comparator) is not None
                            for target in parent.test.comparisons)
-            child, parent = parent, self.analysis.parent(parent)
         return False
 
+    def _enclosing(self, node: cst.CSTNode) -> Iterator[Tuple[cst.CSTNode, cst.CSTNode]]:
+        """Each node from ``node`` up to its statement, with its parent (the index's
+        parents read directly: every site asks, and most statements are shallow)."""
+        parents = self.analysis.module_index().parents
+        child, parent = node, parents.get(id(node))
+        while parent is not None:
+            statement = _SMALL_STATEMENT.get(parent.__class__)
+            if statement is None:
+                statement = _SMALL_STATEMENT[parent.__class__] = isinstance(
+                    parent, cst.BaseSmallStatement)
+            if statement:
+                return
+            yield child, parent
+            child, parent = parent, parents.get(id(parent))
+
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
-        child, parent = node, self.analysis.parent(node)
-        while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
+        for child, parent in self._enclosing(node):
             if parent.__class__ is cst.BinaryOperation and parent.operator.__class__ is \
                     cst.Divide and parent.right is child:
                 return True
@@ -375,7 +390,6 @@ class Sites:
                 name = self.analysis.qualified_name(parent.func) or ""
                 if CALLS.get(name.rpartition(".")[2]) in ("log", "division"):
                     return True
-            child, parent = parent, self.analysis.parent(parent)
         return False
 
     def binary(self, node: cst.BinaryOperation) -> None:
