@@ -53,12 +53,13 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
-            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
+            "difference": 3.0, "statistic": 3.5, "hand-written": 3.0, "distance": 3.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
-            "unknown": 2.0, "understood": 1.0, "learning rate": 1.5}
+            "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5}
+EPSILON_FLOOR = 1e-6
 REACH = {OBJECTIVE: 2.0, NONE: -0.5}
 NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
 # Where a value ends that is watched rather than trained: a metric, a summary, a log.
@@ -103,6 +104,8 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
             return "boundary", None, ""
     else:
         if kind.zero and value.positive:
+            if value.lo < EPSILON_FLOOR:
+                return "partial guard", None, f"its operand is kept above 0 by {value.lo:g} only"
             return "guarded", None, "its operand is kept above 0"
         found = value.zero if kind.zero else None
         if found is None and kind.negative:
@@ -232,7 +235,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
         feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, reach)
     score = _score(feature, reach, place, kind.weight, kind.gradient) + doubt
-    words = fact if fact and feature != "guarded" else {
+    words = fact if fact and feature not in ("guarded", "partial guard") else {
              "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
@@ -247,6 +250,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "rounding": "a hand-computed variance E[x²] - E[x]²: below 0 by rounding near "
                          "a constant input, NaN under a root or a log",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
+             "partial guard": f"partly guarded: {guard}",
              "guarded": f"guarded: {guard}"}[feature]
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).

@@ -199,6 +199,29 @@ def test_the_form_of_an_operand_is_evidence_whatever_the_names():
     assert ranked.index(6) > max(ranked.index(7), ranked.index(8), ranked.index(9))
 
 
+def test_a_statistic_ranks_above_a_difference():
+    # The std of a constant column is 0; two different quantities are rarely equal.
+    source = ("import numpy as np\n\n\n"
+              "def f(a, b, c, e):\n"
+              "    v = a / (b - c)\n"
+              "    w = a / np.std(e)\n"
+              "    return v + w\n")
+    assert [s.line for s in suspects(source)] == [6, 5]
+
+
+def test_an_epsilon_below_a_millionth_is_a_partial_guard_ranked_between():
+    source = ("import tensorflow as tf\n\n\n"
+              "def loss(p, q, r):\n"
+              "    a = tf.math.log(tf.nn.relu(p) + 1e-3)\n"  # guarded
+              "    b = tf.math.log(tf.nn.relu(q) + 1e-9)\n"  # finite; a gradient of 1e9 there
+              "    c = tf.math.log(r)\n"  # unknown
+              "    return a + b + c\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [7, 6, 5]
+    assert ranked[1].why.startswith("partly guarded: its operand is kept above 0 by 1e-09")
+    assert ranked[2].why.startswith("guarded: its operand is kept above 0")
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
