@@ -151,7 +151,7 @@ def _contrib(*names: str) -> Tuple[str, ...]:
 
 OPS: Tuple[Op, ...] = (
     # -- the ops rules look for -------------------------------------------------------------
-    Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="any", args=ARG_X,
+    Op("log", ("tf.math.log", "tf.log", "K.log", "ops.log"), transfer="log", args=ARG_X,
        domain=(0.0, inf), gradient=("0",), overflows=True, form="unary"),
     Op("sqrt", ("tf.math.sqrt", "tf.sqrt", "K.sqrt", "ops.sqrt"), transfer="sqrt", args=ARG_X,
        lo=0.0, domain=(0.0, inf), gradient=("0",), form="unary"),

@@ -36,7 +36,10 @@ class UnguardedDivision(Rule):
     0 before the first update and after a reset), and a moving average of squares of a gradient
     `b * v + (1 - b) * g²` (`m / sqrt(v)` of an optimizer's update: a gradient is exactly 0 for
     a dead unit, and so is the average; the gradient is what a tape returns, or the first
-    parameter of an optimizer's update method, `_apply_dense(self, grad, var)`). It also flags
+    parameter of an optimizer's update method, `_apply_dense(self, grad, var)`), and a softplus
+    written by hand, `log(1 + exp(z))` of a linear output `z` (a matmul, a dense layer), which
+    is exactly 0 once `z < -16.6` (float32 rounds `1 + exp(z)` to 1; `tf.nn.softplus` does
+    not, medium confidence). It also flags
     `tf.math.divide_no_nan(a, b)` when `b` is a continuous value that can get tiny (a product of
     probabilities, a variance, the denominator of a normalized cross-correlation), which
     `divide_no_nan` does not guard.

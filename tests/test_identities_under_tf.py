@@ -206,6 +206,17 @@ def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_d
     assert np.isfinite(safe.numpy()).all()
 
 
+def test_a_hand_written_softplus_is_exactly_zero_below_minus_17_and_the_fused_one_is_not():
+    z = tf.constant([-16.0, -16.7, -20.0, -80.0])
+    by_hand = tf.math.log(1.0 + tf.exp(z)).numpy()
+    assert by_hand[0] > 0 and (by_hand[1:] == 0).all()  # 1 + exp(z) rounds to 1
+    fused = tf.math.softplus(z).numpy()
+    assert (fused > 0).all()
+    assert np.isinf((1.0 / tf.math.log(1.0 + tf.exp(z))).numpy()[1:]).all()
+    assert np.isfinite((1.0 / (tf.math.log(1.0 + tf.exp(z)) + 1e-3)).numpy()).all()
+    assert np.isfinite((1.0 / fused)).all()
+
+
 def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_does():
     from nanlint.analysis.producers import SIGMOID_BELOW_ONE, SPAN
 

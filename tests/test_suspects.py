@@ -212,6 +212,21 @@ def test_an_epsilon_below_a_millionth_is_a_partial_guard_ranked_between():
     assert ranked[2].why.startswith("guarded: its operand is kept above 0")
 
 
+def test_an_lgamma_of_a_hand_written_softplus_is_shown_to_reach_zero():
+    source = ("import tensorflow as tf\n\n\n"
+              "def beta_entropy(h, w, v):\n"
+              "    alpha = tf.math.log(tf.exp(tf.matmul(h, w)) + 1.0)\n"
+              "    beta = tf.nn.softplus(tf.matmul(h, v))\n"
+              "    a = tf.math.lgamma(alpha)\n"
+              "    b = tf.math.lgamma(beta)\n"
+              "    return a + b\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].why.startswith("a producer reaches the singular point")
+    assert "hand-written softplus" in by_line[7].message
+    assert not by_line[8].why.startswith("a producer")
+    assert by_line[7].score > by_line[8].score
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]

@@ -160,6 +160,29 @@ def _any(app: Application) -> Value:
     return Value(known=True, tensor=True)
 
 
+def _log(app: Application) -> Value:
+    """A log's range is not followed, but for one form: the log of a hand-written
+    `1 + exp(z)` (softplus) is exactly 0 once `z < -16.6`, where float32 rounds `1 + exp(z)`
+    to 1 (``tf.nn.softplus`` computes it without that rounding): evidence where `z` is
+    shown to reach that far (``_reaches_far_below``)."""
+    x = app.arg(0)
+    if "one_plus_exp" in x.tags and x.lo == 1.0 and _reaches_far_below(app, x.node):
+        return Value(lo=0.0, known=True, tensor=True, node=app.call, zero=Evidence(
+            app.call, "the hand-written softplus `{src}`", "which is exactly 0 once the exp's "
+            "argument is below -16.6: float32 rounds 1 + exp(z) to 1 there", "medium",
+            producer="softplus_rounding"))
+    return Value(known=True, tensor=True)
+
+
+def _reaches_far_below(app: Application, exp: Optional[cst.CSTNode]) -> bool:
+    """Whether the argument of ``exp`` is shown to reach far below 0: a linear output (a
+    matmul, a dense layer) or a raw network output, which nothing bounds."""
+    if exp.__class__ is not cst.Call or not exp.args:
+        return False
+    z = app.value(exp.args[0].value)
+    return z.huge is not None or "linear" in z.tags
+
+
 def _diagonal(app: Application) -> Value:
     if "gram_matrix" in app.arg(0).tags:
         # The diagonal of `x @ x^T`: each row's squared norm, 0 for an all-zero row.
@@ -439,7 +462,7 @@ NO_VALUE = frozenset({"object", "apply"})
 # ``Op.transfer`` -> its function: every transfer of the op table has one, or is in NO_VALUE.
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "range": _range, "squash": _squash, "negate": _negate, "matmul": _matmul_transfer,
-    "any": _any, "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon,
+    "any": _any, "log": _log, "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon,
     "exp": _exp, "squared_difference": _squared_difference, "square": _square, "abs": _square,
     "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
     "prod": _prod, "add": _arithmetic, "subtract": _arithmetic, "multiply": _arithmetic,
