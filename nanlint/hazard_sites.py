@@ -58,6 +58,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN201", "std", "standard deviation of", 0.3, zero=True, gradient=True),
     Kind("NAN101", "variance", "variance of", -0.5),
     Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
+    # A location-scale distribution's log density is `-log(scale) - (x - loc)² / 2scale²`.
+    Kind("NAN101", "scale", "distribution scale", 0.5, zero=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
     Kind("NAN104", "fill", "fill value", 0.0),
     Kind("NAN302", "global-norm", "clipping by the global norm of", 0.0),
@@ -88,6 +90,14 @@ INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value",
 DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+# Location-scale distributions, `Normal(loc, scale)`: their log density divides by the scale
+# and takes its log, so a scale of 0 is NaN in `log_prob` and in its gradient.
+SCALED = frozenset({"Normal", "LogNormal", "Laplace", "Logistic", "Cauchy", "Gumbel",
+                    "LogLogistic", "TruncatedNormal", "MultivariateNormalDiag", "HalfNormal",
+                    "HalfCauchy", "StudentT"})
+SCALE_KEYWORDS = ("scale", "scale_diag", "sigma")  # `sigma`: the old contrib `Normal(mu, sigma)`
+# Those whose second positional parameter is the scale (`Normal(loc, scale)`).
+LOCATED = SCALED - {"HalfNormal", "HalfCauchy", "StudentT"}
 SQUARES = frozenset({"square", "squared_difference", "subtract"})
 MAXIMA = frozenset({"max", "maximum", "fmax", "amax"})  # `max(std, eps)` is at least eps
 # Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column):
@@ -492,6 +502,12 @@ class Sites:
                 args[1].value if last == "cast" and len(args) > 1 else None))
         elif last in DISTRIBUTIONS and _keyword(call, "probs") is not None:
             self.add(call, "log", _keyword(call, "probs"))
+        elif last in SCALED:
+            scale = _keyword(call, *SCALE_KEYWORDS)
+            if scale is None and last in LOCATED and len(args) > 1:
+                scale = args[1].value
+            if scale is not None:
+                self.add(call, "scale", scale)
         elif OPTIMIZER.search(last):
             if rate is None and first is not None:  # `SGD(0.1)`
                 self._learning_rate(first)

@@ -227,6 +227,25 @@ def test_an_lgamma_of_a_hand_written_softplus_is_shown_to_reach_zero():
     assert by_line[7].score > by_line[8].score
 
 
+def test_a_distributions_scale_is_listed_as_what_its_density_divides_by():
+    source = ("import tensorflow as tf\nimport tensorflow_probability as tfp\n\n"
+              "tfd = tfp.distributions\n\n\n"
+              "def nll(y, mu, raw, h):\n"
+              "    a = tfd.Normal(mu, tf.nn.softplus(raw)).log_prob(y)\n"
+              "    b = tfd.Normal(loc=mu, scale=tf.nn.softplus(raw) + 1e-3).log_prob(y)\n"
+              "    c = tfd.MultivariateNormalDiag(loc=mu, scale_diag=tf.nn.relu(h)).log_prob(y)\n"
+              "    d = tf.contrib.distributions.Normal(mu=mu, sigma=h).log_prob(y)\n"
+              "    e = tfd.Normal(mu, 0.5).log_prob(y) + tfd.Normal(mu).log_prob(y)\n"
+              "    return a + b + c + d + e\n")
+    ranked = suspects(source)
+    by_line = {s.line: s for s in ranked}
+    assert {8, 9, 10, 11} <= set(by_line) and 12 not in by_line
+    assert all(by_line[n].message.startswith("distribution scale") for n in (8, 9, 10, 11))
+    assert by_line[10].why.startswith("a producer reaches the singular point")  # a relu
+    assert by_line[9].why.startswith("guarded")
+    assert ranked[0].line == 10 and ranked[-1].line == 9
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
