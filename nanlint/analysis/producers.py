@@ -462,7 +462,8 @@ NO_VALUE = frozenset({"object", "apply"})
 # ``Op.transfer`` -> its function: every transfer of the op table has one, or is in NO_VALUE.
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "range": _range, "squash": _squash, "negate": _negate, "matmul": _matmul_transfer,
-    "any": _any, "log": _log, "diagonal": _diagonal, "like": _like, "assign": _like, "epsilon": _epsilon,
+    "any": _any, "log": _log, "diagonal": _diagonal, "like": _like, "assign": _like,
+    "epsilon": _epsilon,
     "exp": _exp, "squared_difference": _squared_difference, "square": _square, "abs": _square,
     "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
     "prod": _prod, "add": _arithmetic, "subtract": _arithmetic, "multiply": _arithmetic,
