@@ -17,6 +17,9 @@ class LogOfZero(Rule):
     (`y_pred`, `probs`) is weak evidence and is reported with low confidence.
     A log whose value only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
+    A product with a softmax is not a signed linear output: its entries are non-negative
+    weights, so the product has the sign of the other operand (attention times 0/1 labels
+    is never negative); with a weight matrix or a linear output it is one again.
 
     ## Why is this bad?
     `log(0)` is `-inf` and `log(x)` for `x < 0` is `NaN`. Softmax and sigmoid outputs

@@ -217,6 +217,19 @@ def test_a_hand_written_softplus_is_exactly_zero_below_minus_17_and_the_fused_on
     assert np.isfinite((1.0 / fused)).all()
 
 
+def test_a_softmax_times_labels_is_not_negative_and_times_weights_can_be():
+    scores = tf.constant(ROWS[:8, :16] * 30.0)
+    attention = tf.nn.softmax(scores)
+    labels = tf.one_hot(np.arange(16) % 4, 4)
+    assert (tf.matmul(attention, labels).numpy() >= 0).all()
+    values = tf.constant(ROWS[16:32, :5])
+    averaged = tf.matmul(attention, values).numpy()  # each row averages the rows of values
+    assert (averaged >= values.numpy().min(0) - 1e-6).all()
+    assert (averaged <= values.numpy().max(0) + 1e-6).all()
+    assert (averaged < 0).any()  # signed values give a signed average
+    assert np.isnan(tf.math.log(averaged).numpy()).any()
+
+
 def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_does():
     from nanlint.analysis.producers import SIGMOID_BELOW_ONE, SPAN
 
