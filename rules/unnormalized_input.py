@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Optional, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -23,6 +23,16 @@ TRAINING_STEPS = frozenset({"apply_gradients", "minimize", "gradient", "train_on
 STEP_NAME = re.compile(r"train|step|optim|update|minimi")
 # Data written in the code (a literal range) count as raw above this root mean square.
 LARGE_RMS = 10.0
+# With an optimizer whose step does not grow with the gradient (Adam, RMSprop, Adagrad,
+# Adadelta: each weight moves by about the learning rate), raw data diverges only when the
+# first layer's outputs are this many times too large.
+ADAPTIVE_LIMIT = 1e3
+# Keras optimizers given by name to `compile`, and their families.
+OPTIMIZER_NAMES = {"sgd": "sgd", "adam": "adaptive", "adamw": "adaptive", "adamax": "adaptive",
+                   "nadam": "adaptive", "rmsprop": "adaptive", "lion": "adaptive",
+                   "adafactor": "adaptive", "lamb": "adaptive", "adagrad": "adagrad",
+                   "ftrl": "adagrad", "adadelta": "adadelta"}
+OPTIMIZER_FAMILIES = frozenset(OPTIMIZER_NAMES.values())
 # Receivers whose `fit` is not training: they only compute statistics of the data.
 NOT_MODELS = ("ImageDataGenerator", "preprocessing", "sklearn", "Normalization",
               "TextVectorization")
@@ -60,6 +70,15 @@ class UnnormalizedInput(Rule):
     comprehensions, `tf.data` pipelines (`from_tensor_slices`, `batch`, `shuffle`, `map`
     with a function of the file), `ImageDataGenerator.flow` (unless it rescales) and helper
     functions of the file.
+
+    The optimizer decides whether the scale matters. Plain or momentum SGD steps with the
+    gradient, which grows with the data, so raw data is reported under it and wherever the
+    optimizer is not shown. Adam, RMSprop, Adagrad, Adadelta and the other adaptive
+    optimizers move each weight by about the learning rate whatever the gradient's size:
+    under them raw data is reported only when it is more than 1,000 times the scale of ~1
+    (raw pixels, 255 times, are not). The optimizer is read from the model's `compile` (in
+    the same function, or on `self.model` in the same class), from the `minimize` a training
+    `sess.run` fetches, and from the optimizer a training loop steps.
 
     Any arithmetic on the way counts as scaling (`/ 255`, `x /= 255.`, `(x - mean) / std`),
     as do `tf.image.convert_image_dtype`, `per_image_standardization`, `clip_by_value` and a
@@ -270,6 +289,10 @@ class UnnormalizedInput(Rule):
         source, what = raw
         if id(source) in self._reported:
             return  # one finding per raw source: its first training use
+        scale = 255.0 if what == "images" else moment.largest if moment is not None else None
+        family = self._optimizer_family(node, model)
+        if family not in (None, "sgd") and scale is not None and scale <= ADAPTIVE_LIMIT:
+            return  # an adaptive step: the scale slows the first layer, no more
         self._reported.add(id(source))
         if what == "images":
             why = ("which holds integer pixel values in 0..255: about 255 times the scale "
@@ -295,6 +318,67 @@ class UnnormalizedInput(Rule):
                                 if what == "images" else
                                 "standardize the features (`(x - mean) / std`) or put a "
                                 "`tf.keras.layers.Normalization` layer first in the model"))
+
+    def _optimizer_family(self, node: cst.CSTNode, model: Optional[cst.BaseExpression]
+                          ) -> Optional[str]:
+        """The family of the optimizer that trains on the data ("sgd", "adaptive",
+        "adagrad", "adadelta"), or None where it is not shown: the one a training loop's
+        body steps, the `optimizer` given to the model's `compile`, or the one whose
+        `minimize` a training `sess.run` fetches."""
+        optimizers: List[cst.BaseExpression] = []
+        loop = self.analysis.parent(node)
+        if isinstance(loop, cst.For) and loop.iter is node:  # the optimizer its body steps
+            steps = _Steps()
+            visit_tree(loop.body, steps)
+            optimizers.extend(steps.optimizers)
+        elif model is not None and isinstance(model, (cst.Name, cst.Attribute)):
+            receiver = self.source(model)
+            for compiled in self.analysis.method_calls(receiver, "compile"):
+                if not self._same_model(compiled, node, receiver):
+                    continue
+                found = self.analysis.keyword(compiled, "optimizer") or (
+                    compiled.args[0].value if compiled.args and compiled.args[0].keyword is None
+                    else None)
+                if found is not None:
+                    optimizers.append(found)
+        elif isinstance(node, cst.Call):  # `sess.run(train_op, feed_dict=...)`
+            for fetch in self.analysis.run_fetches(node):
+                step = self.analysis.definition(fetch) if isinstance(fetch, cst.Name) else fetch
+                if isinstance(step, cst.Call) and isinstance(step.func, cst.Attribute) and \
+                        step.func.attr.value in ("minimize", "apply_gradients"):
+                    optimizers.append(step.func.value)
+        families = {self._family_of(optimizer) for optimizer in optimizers}
+        return families.pop() if len(families) == 1 else None
+
+    def _same_model(self, compiled: cst.Call, use: cst.CSTNode, receiver: str) -> bool:
+        """Whether `compile` is called on the model that `use` trains: the same name in the
+        same function (or both at the top level), or `self.model` in the same class."""
+        here, there = self.analysis.function_of(use), self.analysis.function_of(compiled)
+        if receiver.startswith("self."):
+            return self._class_of(here) is not None and self._class_of(here) is \
+                self._class_of(there)
+        return here is there
+
+    def _class_of(self, function: Optional[cst.FunctionDef]) -> Optional[cst.ClassDef]:
+        node: Optional[cst.CSTNode] = function
+        while node is not None and not isinstance(node, cst.ClassDef):
+            node = self.analysis.parent(node)
+        return node
+
+    def _family_of(self, optimizer: cst.BaseExpression) -> Optional[str]:
+        if isinstance(optimizer, cst.Name):
+            optimizer = self.analysis.definition(optimizer) or optimizer
+        if isinstance(optimizer, cst.SimpleString):
+            return OPTIMIZER_NAMES.get(optimizer.value.strip("'\"").lower())
+        if isinstance(optimizer, cst.Call):
+            op = self.analysis.op_of(optimizer)
+            if op is not None and "optimizer" in op.tags:
+                return next((tag for tag in op.tags if tag in OPTIMIZER_FAMILIES), None)
+            # old Keras's lower-case aliases, `optimizers.rmsprop(lr=...)`
+            func = optimizer.func
+            if isinstance(func, cst.Attribute) and "optimizers" in self.source(func.value):
+                return OPTIMIZER_NAMES.get(func.attr.value.lower())
+        return None
 
     # -- data beyond float16's range, computed in float16 ------------------------------------
     def _keras_object(self, func: cst.BaseExpression) -> bool:
@@ -472,6 +556,19 @@ def _number(value: float) -> str:
     if math.isfinite(value) and value == int(value) and value < 1e12:
         return f"{value:,.0f}"
     return f"{value:.3g}"
+
+
+class _Steps(cst.CSTVisitor):
+    """The receivers of the optimizer steps (`minimize`, `apply_gradients`) of a body."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.optimizers: List[cst.BaseExpression] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in (
+                "minimize", "apply_gradients"):
+            self.optimizers.append(node.func.value)
 
 
 class _Body(cst.CSTVisitor):

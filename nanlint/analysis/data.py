@@ -353,12 +353,25 @@ class _MethodCallsOf(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            self.found.setdefault((func.value.value, func.attr.value), []).append(node)
+        if isinstance(func, cst.Attribute):
+            receiver = _dotted(func.value)
+            if receiver is not None:
+                self.found.setdefault((receiver, func.attr.value), []).append(node)
+
+
+def _dotted(expr: cst.BaseExpression) -> Optional[str]:
+    """`model`, `self.model`: a name or a dotted chain of names, as written; else None."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        inner = _dotted(expr.value)
+        return f"{inner}.{expr.attr.value}" if inner is not None else None
+    return None
 
 
 class MethodCalls:
-    """Every `name.method(...)` call of a module, by receiver name and method (cached)."""
+    """Every `name.method(...)` call of a module, by receiver (a name, or a dotted chain of
+    names as written: `self.model`) and method (cached)."""
 
     def __init__(self, module: cst.Module) -> None:
         calls = _MethodCallsOf()
