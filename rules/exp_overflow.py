@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional, Tuple
 
 import libcst as cst
@@ -21,7 +22,8 @@ class ExpOverflow(Rule):
     of segmentation code, and masked: `e = exp(z) * mask`, `e / reduce_sum(e, axis)`), a
     hand-written logsumexp `log(reduce_sum(exp(z)))`, a hand-written softplus
     `log(1 + exp(z))` (medium confidence where `z` is a parameter, high where it is a known
-    unbounded value: a matmul, a linear layer), a
+    unbounded value: a matmul, a linear layer; `log(c + exp(z))` is the same form shifted,
+    helped to `log(c) + softplus(z - log(c))`), a
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
@@ -228,12 +230,17 @@ class ExpOverflow(Rule):
             and exp_call in (argument.left, argument.right)) else []
         softplus = self.named_like(node, self.template(f"{spelled}({{z}})", z=logits),
                                    namespace == "tf")
-        if (one and self.analysis.value(one[0]).const == 1 and namespace in ("tf", "ops", "K")
-                and softplus is not None):
+        constant = self.analysis.value(one[0]).const if one else None
+        if (constant == 1 and namespace in ("tf", "ops", "K") and softplus is not None):
             fix = self.fix(f"use `{spelled}`", node, softplus, safety="unsafe")
-        self.report(node, f"hand-written softplus `{self.compact(node)}`: {{evidence}}",
-                    evidence=evidence,
-                    suggestion=f"use `{spelled}({shown})`, which never overflows", fix=fix)
+        if constant is None or constant == 1:
+            what, suggestion = "hand-written softplus", f"use `{spelled}({shown})`"
+        else:  # log(c + exp(z)) = log(c) + softplus(z - log(c))
+            shift = f"{math.log(constant):.6g}"
+            what = "hand-written shifted softplus"
+            suggestion = f"use `{shift} + {spelled}({shown} - {shift})`, the same value"
+        self.report(node, f"{what} `{self.compact(node)}`: {{evidence}}", evidence=evidence,
+                    suggestion=f"{suggestion}, which never overflows", fix=fix)
 
     def _logsumexp_fix(self, node: cst.Call, argument: cst.BaseExpression,
                        reduce_call: Optional[cst.Call], spelled: str) -> Optional[Fix]:

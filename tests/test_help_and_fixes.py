@@ -2,6 +2,7 @@
 exists where the finding is; fixes leave no dead code and add one epsilon per hazard; a
 count is clamped, as the help says."""
 
+import math
 import re
 
 import libcst as cst
@@ -395,3 +396,21 @@ def test_cross_entropy_help_names_logits_computed_in_another_statement():
     found = [f for f in lint_source(source, "m.py", options_for()) if f.code == "NAN103"]
     assert found and "`logits = dense(tf.nn.dropout(x, 0.5))`" in found[0].suggestion
     assert "logits=dense(" not in found[0].suggestion
+
+
+def test_a_log_of_a_constant_plus_an_exp_is_helped_to_the_same_value(lint):
+    """`log(c + exp(z))` is `log(c) + softplus(z - log(c))`; only `c = 1` is a softplus,
+    and only that form gets the fix."""
+    findings = lint("import tensorflow as tf\n\n\ndef f(y):\n"
+                    "    a = tf.math.log(2.0 + tf.exp(y))\n"
+                    "    b = tf.math.log(tf.exp(y) + 1.0)\n"
+                    "    return a + b\n")
+    shifted, plain = sorted((f for f in findings if f.code == "NAN104"), key=lambda f: f.line)
+    assert shifted.message.startswith("hand-written shifted softplus")
+    assert "0.693147 + tf.math.softplus(y - 0.693147)" in shifted.suggestion
+    assert shifted.fix is None
+    z = 30.0
+    assert abs(math.log(2.0 + math.exp(z)) - (0.693147 + math.log1p(math.exp(z - 0.693147)))
+               ) < 1e-5
+    assert plain.message.startswith("hand-written softplus")
+    assert "use `tf.math.softplus(y)`" in plain.suggestion and plain.fix is not None
