@@ -58,6 +58,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN201", "std", "standard deviation of", 0.3, zero=True, gradient=True),
     Kind("NAN101", "variance", "variance of", -0.5),
     Kind("NAN102", "gamma", "lgamma/digamma of", 0.2, zero=True),
+    # The mean of an empty tensor is 0 / 0: a mean of a selection by a mask.
+    Kind("NAN101", "empty-mean", "mean of the selection", 0.5),
     # A location-scale distribution's log density is `-log(scale) - (x - loc)² / 2scale²`.
     Kind("NAN101", "scale", "distribution scale", 0.5, zero=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
@@ -90,6 +92,10 @@ INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value",
 DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+# Means, and the selections that are empty where their mask is all false (`tf.where(c)` with
+# one argument gives the indices where `c` holds).
+MEANS = frozenset({"reduce_mean", "mean", "nanmean", "average"})
+SELECTIONS = frozenset({"boolean_mask", "masked_select"})
 # Location-scale distributions, `Normal(loc, scale)`: their log density divides by the scale
 # and takes its log, so a scale of 0 is NaN in `log_prob` and in its gradient.
 SCALED = frozenset({"Normal", "LogNormal", "Laplace", "Logistic", "Cauchy", "Gumbel",
@@ -308,6 +314,25 @@ class Sites:
             return "statistic"
         return ""
 
+    def _selection(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.Call]:
+        """A selection by a mask in ``expr`` or in what its names were assigned (``depth``
+        assignments deep): `boolean_mask(x, m)`, or a `gather` of the indices `where(m)`
+        gives. It is empty where the mask is all false (no positive box in a batch)."""
+        for inner in (expr, *descendants(expr)):
+            if inner.__class__ is cst.Call:
+                name = self._call_name(inner)
+                if name in SELECTIONS or (name in ("gather", "gather_nd") and any(
+                        node.__class__ is cst.Call and self._call_name(node) == "where"
+                        and len(node.args) == 1 for node in descendants(inner))):
+                    return inner
+            elif inner.__class__ is cst.Name and depth > 0:
+                assigned = self.analysis.definition(inner)
+                if assigned is not None:
+                    found = self._selection(assigned, depth - 1)
+                    if found is not None:
+                        return found
+        return None
+
     def _whole_row_zero(self, expr: cst.BaseExpression) -> bool:
         """A prediction whose whole row can be 0: masked (a product), or a value whose 0
         survives a sum (a relu output); a plain parameter is a softmax's rows by design."""
@@ -482,6 +507,10 @@ class Sites:
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
         first = args[0].value if args else _keyword(call, *INPUTS)
+        if last in MEANS and first is not None:
+            selection = self._selection(first, 2)
+            if selection is not None:
+                self.add(call, "empty-mean", selection, form="selection")
         if last == "categorical_crossentropy" and len(args) > 1 and not self._from_logits(call) \
                 and self._whole_row_zero(args[1].value):
             # Keras divides the prediction by its row's sum first: NaN for an all-zero row.

@@ -230,6 +230,16 @@ def test_a_softmax_times_labels_is_not_negative_and_times_weights_can_be():
     assert np.isnan(tf.math.log(averaged).numpy()).any()
 
 
+def test_the_mean_of_an_empty_selection_is_nan_and_its_sum_is_zero():
+    x = tf.constant([1.0, 2.0, 3.0])
+    none = tf.constant([False, False, False])
+    assert np.isnan(tf.reduce_mean(tf.boolean_mask(x, none)).numpy())
+    assert np.isnan(tf.reduce_mean(tf.gather(x, tf.reshape(tf.where(none), [-1]))).numpy())
+    assert tf.reduce_sum(tf.boolean_mask(x, none)).numpy() == 0.0
+    some = tf.constant([True, False, False])
+    assert tf.reduce_mean(tf.boolean_mask(x, some)).numpy() == 1.0
+
+
 def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_does():
     from nanlint.analysis.producers import SIGMOID_BELOW_ONE, SPAN
 

@@ -246,6 +246,23 @@ def test_a_distributions_scale_is_listed_as_what_its_density_divides_by():
     assert ranked[0].line == 10 and ranked[-1].line == 9
 
 
+def test_a_mean_of_a_selection_by_a_mask_is_listed():
+    """The mean of an empty tensor is NaN (checked under TF in the identities' tests)."""
+    source = ("import tensorflow as tf\n\n\n"
+              "def box_loss(location, target, pos_mask):\n"
+              "    selected = tf.boolean_mask(location - target, pos_mask)\n"
+              "    a = tf.reduce_mean(tf.abs(selected))\n"
+              "    b = tf.reduce_mean(tf.gather(location, tf.reshape(tf.where(pos_mask), [-1])))\n"
+              "    c = tf.reduce_sum(tf.boolean_mask(location, pos_mask))\n"
+              "    d = tf.reduce_mean(location)\n"
+              "    return a + b + c + d\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].message.startswith("mean of the selection `tf.boolean_mask(")
+    assert by_line[6].why.startswith("a selection by a mask: empty where the mask is all false")
+    assert by_line[7].message.startswith("mean of the selection `tf.gather(")
+    assert 8 not in by_line and 9 not in by_line  # a sum of nothing is 0; a plain mean
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
