@@ -23,7 +23,10 @@ class SqrtZeroGradient(Rule):
     `tf.nn.moments`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
-    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))`, and a variance op
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))` (not where the critic is a
+    function of the file whose units all keep a non-zero slope — leaky relu, elu, tanh — and
+    none is flat anywhere — a relu, a clip: then no input zeroes its input gradient), and a
+    variance op
     (`tf.math.reduce_variance`, `K.var`, `keras.ops.var`), 0 for a constant row. It also
     flags `sqrt(exp(v))`, which is 0 once `exp` underflows, `sqrt(exp(v) * c)` (or
     `exp(v) / c`), whose product is 0 with it whatever finite `c` is (box sizes decoded

@@ -240,6 +240,33 @@ def test_the_mean_of_an_empty_selection_is_nan_and_its_sum_is_zero():
     assert tf.reduce_mean(tf.boolean_mask(x, some)).numpy() == 1.0
 
 
+def test_a_leaky_critics_input_gradient_is_never_zero_and_a_relu_critics_can_be():
+    """The penalty's root has a NaN gradient for the critic's weights where the input
+    gradient is 0: at an input where every relu is dead (here 0, where TF's relu has
+    slope 0). Leaky relu, elu and tanh keep a slope there, and the root is finite."""
+    rng = np.random.default_rng(1)
+    w1 = tf.Variable(rng.normal(size=(8, 16)).astype(np.float32))
+    w2 = tf.Variable(rng.normal(size=(16, 1)).astype(np.float32))
+    x = tf.constant(np.concatenate([rng.normal(size=(63, 8)), np.zeros((1, 8))])
+                    .astype(np.float32))
+
+    def penalty(activation):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                critic = tf.matmul(activation(tf.matmul(x, w1)), w2)
+            g = inner.gradient(critic, x)
+            norm = tf.sqrt(tf.reduce_sum(tf.square(g), axis=1))
+            loss = tf.reduce_mean((norm - 1.0) ** 2)
+        return norm.numpy(), [v.numpy() for v in outer.gradient(loss, [w1, w2])]
+
+    norm, grads = penalty(tf.nn.relu)
+    assert norm[-1] == 0 and all(np.isnan(grad).any() for grad in grads)
+    for sloped in (lambda z: tf.nn.leaky_relu(z, 0.2), tf.nn.elu, tf.tanh):
+        norm, grads = penalty(sloped)
+        assert (norm > 0).all() and all(np.isfinite(grad).all() for grad in grads)
+
+
 def test_a_softmax_of_logits_that_span_at_most_40_never_underflows_and_of_100_does():
     from nanlint.analysis.producers import SIGMOID_BELOW_ONE, SPAN
 

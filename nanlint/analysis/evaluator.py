@@ -294,7 +294,8 @@ class Evaluator:
         callee = self.resolver.callee(expr.func, scope, index)
         if len(path) == 1 and isinstance(key, int) and _gradient_list(
                 expr, callee, self.resolver, scope, index):
-            return gradient(expr)  # `g, = tf.gradients(loss, x)`: each one a gradient
+            # `g, = tf.gradients(loss, x)`, `tf.gradients(d, [x])[0]`: each one a gradient
+            return gradient(expr, self.resolver, scope, index)
         if callee is None:
             return UNKNOWN
         if callee.kind == "op" and callee.op is not None or callee.kind == "external":
@@ -493,7 +494,7 @@ class Evaluator:
         callee = self.resolver.callee(call.func, scope, index)
         if (callee is None or callee.kind == "external") and gradient_method(
                 self.resolver, call, scope, index):
-            return gradient(call)
+            return gradient(call, self.resolver, scope, index)
         if (callee is None or callee.kind == "external") and isinstance(
                 call.func, cst.Attribute) and call.func.attr.value in optable.STATE_METHODS:
             return state_variable(self.resolver, call, scope, index)

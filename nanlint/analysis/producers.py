@@ -401,7 +401,7 @@ def _where(app: Application) -> Value:
 
 
 def _gradient(app: Application) -> Value:
-    return gradient(app.call)
+    return gradient(app.call, app.ev.resolver, app.scope, app.index)
 
 
 def _map(app: Application) -> Value:

@@ -17,16 +17,83 @@ from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.lattice import UNKNOWN, Evidence, Value
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.analysis.scopes import Scope, dotted_parts
+from nanlint.analysis.tree import descendants
 from nanlint.optable import Op, Reason
 
 
-def gradient(call: cst.Call) -> Value:
-    """The output of `tf.gradients`, `tape.gradient`, `tape.jacobian`, `compute_gradients`."""
+def gradient(call: cst.Call, resolver: Optional[Resolver] = None,
+             scope: Optional[Scope] = None, index: int = 0) -> Value:
+    """The output of `tf.gradients`, `tape.gradient`, `tape.jacobian`, `compute_gradients`:
+    0 wherever a relu is dead. Not so the gradient of a function of the file with respect to
+    an input it computes (a gradient penalty's interpolate) where every unit of the function
+    keeps a non-zero slope (``_slopes_never_zero``)."""
+    if resolver is not None and scope is not None and _slopes_never_zero(
+            resolver, call, scope, index):
+        return Value(known=True, tensor=True, tags=frozenset({"gradient"}), node=call)
     evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 wherever a relu "
                         "is dead or a variable does not touch the differentiated value",
                         "high", producer="gradient")
     return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"gradient"}),
                  node=call)
+
+
+# Activations whose slope is never 0 (an input gradient through them is never exactly 0),
+# and those with a flat part (a dead relu, a clip), by the words of their names.
+_SLOPED = frozenset({"lrelu", "elu", "selu", "tanh", "sigmoid", "softplus", "gelu", "swish",
+                     "silu", "mish"})
+_FLAT = frozenset({"relu6", "hard_sigmoid", "hard_tanh", "clip_by_value", "crelu", "clip"})
+
+
+def _slopes_never_zero(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> bool:
+    """`gradients(D(x), [x])` with `x` computed by arithmetic (an interpolate of real and
+    generated samples) and `D` a function of the file (followed through the functions of
+    the file it calls, two deep) whose activations all keep a non-zero slope (leaky relu,
+    elu, tanh, ...) and none is flat anywhere (a relu, a clip): every path from `x` to the
+    output carries gradient, so the input gradient is not exactly 0."""
+    args = [arg.value for arg in call.args]
+    if len(args) < 2:
+        return False
+    target, wrt = args[0], args[1]
+    if isinstance(wrt, (cst.List, cst.Tuple)) and len(wrt.elements) == 1:
+        wrt = wrt.elements[0].value
+    if not isinstance(wrt, cst.Name):
+        return False
+    bound, _ = resolver.resolve(wrt.value, scope, index)
+    if bound is None or bound.kind != "assign" or not isinstance(
+            bound.value, cst.BinaryOperation):
+        return False
+    if isinstance(target, cst.Name):
+        bound, _ = resolver.resolve(target.value, scope, index)
+        target = bound.value if bound is not None and bound.kind == "assign" else None
+    if not isinstance(target, cst.Call) or not isinstance(target.func, cst.Name):
+        return False
+    words: set = set()
+    if not _activation_words(resolver, target.func.value, scope, index, 2, words):
+        return False
+    sloped = any(w in _SLOPED or "leaky" in w for w in words)
+    flat = any(w in _FLAT or ("relu" in w and "leaky" not in w and w != "lrelu")
+               for w in words)
+    return sloped and not flat
+
+
+def _activation_words(resolver: Resolver, name: str, scope: Scope, index: int, depth: int,
+                      words: set) -> bool:
+    """Add to ``words`` the lower-cased names called and the strings written in the function
+    ``name`` of the file, and in the functions of the file it calls; False where ``name``
+    is not such a function."""
+    bound, where = resolver.resolve(name, scope, index)
+    if bound is None or bound.kind != "def" or not isinstance(bound.node, cst.FunctionDef):
+        return False
+    for node in descendants(bound.node.body):
+        if isinstance(node, cst.Call):
+            called = node.func.attr.value if isinstance(node.func, cst.Attribute) else (
+                node.func.value if isinstance(node.func, cst.Name) else "")
+            words.add(called.lower())
+            if isinstance(node.func, cst.Name) and depth > 0 and where is not None:
+                _activation_words(resolver, called, where, bound.index, depth - 1, words)
+        elif isinstance(node, cst.SimpleString):
+            words.add(node.value.strip("'\"").lower())
+    return True
 
 
 def log_density(call: cst.Call) -> Value:
