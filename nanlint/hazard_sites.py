@@ -22,7 +22,7 @@ from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
-from nanlint.analysis.tree import TEXTS, descendants, last_name
+from nanlint.analysis.tree import TEXTS, descendants, is_a, last_name
 
 
 @dataclass(frozen=True)
@@ -122,9 +122,6 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
-# Whether a node class is a small statement (`isinstance` on libcst's abstract classes is
-# slow, and every site walks up to its statement).
-_SMALL_STATEMENT: Dict[type, bool] = {}
 
 # -- float16 -------------------------------------------------------------------------------
 FLOAT16_NAMES = frozenset({"float16", "half"})
@@ -406,13 +403,7 @@ class Sites:
         parents read directly: every site asks, and most statements are shallow)."""
         parents = self.analysis.module_index().parents
         child, parent = node, parents.get(id(node))
-        while parent is not None:
-            statement = _SMALL_STATEMENT.get(parent.__class__)
-            if statement is None:
-                statement = _SMALL_STATEMENT[parent.__class__] = isinstance(
-                    parent, cst.BaseSmallStatement)
-            if statement:
-                return
+        while parent is not None and not is_a(parent, cst.BaseSmallStatement):
             yield child, parent
             child, parent = parent, parents.get(id(parent))
 

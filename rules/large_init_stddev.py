@@ -143,9 +143,7 @@ class LargeInitStddev(Rule):
             return
         qualified = self.analysis.qualified_name(node.func) or ""
         if qualified.endswith("get_variable"):
-            positional = [a.value for a in node.args if a.keyword is None]
-            shape = self.analysis.keyword(node, "shape") or (
-                positional[1] if len(positional) > 1 else None)
+            shape = self.analysis.passed(node, "shape", 1)
             self._check_weight(node, self.analysis.keyword(node, "initializer"), shape)
         else:
             self._check_weight(node, self.analysis.argument(node, op, 0),

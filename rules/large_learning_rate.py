@@ -331,16 +331,11 @@ class LargeLearningRate(Rule):
     def _check_fit(self, node: cst.Call) -> None:
         """`model.fit(x, y)` of a model compiled with an SGD optimizer and a squared error."""
         receiver = node.func.value
-        x = self.analysis.keyword(node, "x")
-        if x is None and node.args and node.args[0].keyword is None:
-            x = node.args[0].value
+        x = self.analysis.passed(node, "x")
         if not isinstance(receiver, cst.Name) or x is None:
             return
         for compile_call in self.analysis.method_calls(receiver.value, "compile"):
-            optimizer = self.analysis.keyword(compile_call, "optimizer") or (
-                compile_call.args[0].value if compile_call.args
-                and compile_call.args[0].keyword is None else None)
-            found = self._optimizer_of(optimizer)
+            found = self._optimizer_of(self.analysis.passed(compile_call, "optimizer"))
             loss = self.analysis.keyword(compile_call, "loss")
             if found is None or loss is None or not self._keras_squared_error(loss):
                 continue

@@ -190,9 +190,7 @@ class UnnormalizedInput(Rule):
             return
         method = func.attr.value
         if method in INFERENCE_METHODS or method in TRAINING_METHODS:
-            x = self.analysis.keyword(node, "x")
-            if x is None and node.args and node.args[0].keyword is None:
-                x = node.args[0].value
+            x = self.analysis.passed(node, "x")
             if x is None or not self._is_model(func.value):
                 return
             if method in INFERENCE_METHODS:
@@ -336,9 +334,7 @@ class UnnormalizedInput(Rule):
             for compiled in self.analysis.method_calls(receiver, "compile"):
                 if not self._same_model(compiled, node, receiver):
                     continue
-                found = self.analysis.keyword(compiled, "optimizer") or (
-                    compiled.args[0].value if compiled.args and compiled.args[0].keyword is None
-                    else None)
+                found = self.analysis.passed(compiled, "optimizer")
                 if found is not None:
                     optimizers.append(found)
         elif isinstance(node, cst.Call):  # `sess.run(train_op, feed_dict=...)`

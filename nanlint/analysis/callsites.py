@@ -150,6 +150,17 @@ def keyword_argument(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
     return None
 
 
+def passed_argument(call: cst.Call, name: str, position: int = 0
+                    ) -> Optional[cst.BaseExpression]:
+    """The argument passed as ``name=...``, else the one at ``position`` among the
+    positional arguments, or None."""
+    found = keyword_argument(call, name)
+    if found is not None:
+        return found
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    return positional[position] if position < len(positional) else None
+
+
 def axis_argument(call: cst.Call, position: int = 1) -> Optional[cst.BaseExpression]:
     """The axis a reduction or softmax passes, under any of its keywords (``axis=``,
     ``reduction_indices=``, ``dim=``) or as the positional argument at ``position``; None if

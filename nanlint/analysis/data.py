@@ -22,6 +22,7 @@ from typing import FrozenSet, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from nanlint.analysis.defuse import dotted
 from nanlint.analysis.tree import visit
 
 # E[|x|^2] and E[x] per feature of known datasets' training inputs, as stored (unscaled);
@@ -354,19 +355,9 @@ class _MethodCallsOf(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute):
-            receiver = _dotted(func.value)
-            if receiver is not None:
+            receiver = dotted(func.value)  # `model`, `self.model`; "" for anything else
+            if receiver:
                 self.found.setdefault((receiver, func.attr.value), []).append(node)
-
-
-def _dotted(expr: cst.BaseExpression) -> Optional[str]:
-    """`model`, `self.model`: a name or a dotted chain of names, as written; else None."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        inner = _dotted(expr.value)
-        return f"{inner}.{expr.attr.value}" if inner is not None else None
-    return None
 
 
 class MethodCalls:

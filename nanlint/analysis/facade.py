@@ -16,7 +16,8 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
+from nanlint.analysis.callsites import (axis_argument, keyword_argument, op_argument,
+                                        passed_argument)
 from nanlint.analysis.constants import Constants, Number
 from nanlint.analysis.data import (DataMoments, MethodCalls, Moment, Origin, data_sources,
                                    origin)
@@ -92,6 +93,7 @@ class Analysis:
     # -- where the traversal is, and the module's structure (the resolver's) ----------------
     argument = staticmethod(op_argument)
     keyword = staticmethod(keyword_argument)
+    passed = staticmethod(passed_argument)  # by keyword, else by position
     axis = staticmethod(axis_argument)
 
     def enter_scope(self, node: cst.CSTNode) -> None:
