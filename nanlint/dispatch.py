@@ -41,8 +41,8 @@ def _raise_crash(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
 
 def walk(module: cst.Module, visit: Dict[type, List[Handler]],
          leave: Dict[type, List[Handler]], boundaries: Optional[Dict[int, Boundary]] = None,
-         on_crash: Callable[[Handler, Exception, cst.CSTNode], None] = _raise_crash
-         ) -> None:
+         on_crash: Callable[[Handler, Exception, cst.CSTNode], None] = _raise_crash,
+         parents: Optional[Dict[int, cst.CSTNode]] = None) -> None:
     """Pre-order traversal with leave events, iterative (deep nesting is no problem).
 
     ``boundaries`` maps ``id(node)`` to (enter, exit) callbacks run around that one node: a
@@ -50,12 +50,16 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     A handler that raises is passed to ``on_crash`` with the error and the node it was
     visiting; ``on_crash`` may raise or let the walk go on
     (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
+    ``parents``, if given, is filled with the parent of every node below a visited one, by
+    id, before that node is visited.
     """
     stack: List[Any] = [module]
     boundaries = boundaries if boundaries is not None else {}
     # Leaves nothing is run at (names, numbers, strings: nearly half the nodes of a module,
     # and `pass`, `break` when no handler takes statements): popped and left at once.
     inert: Dict[type, bool] = {tuple: False}  # (a tuple marks a node to leave)
+    note = parents.update if parents is not None else None
+    from_keys = dict.fromkeys
     while stack:
         item = stack.pop()
         quiet = inert.get(item.__class__)
@@ -93,6 +97,8 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
         if node_type in leave:
             stack.append((item,))
         below = children(item) if node_type is not cst.If else _live_arms(item)
+        if note is not None:
+            note(from_keys(map(id, below), item))
         below.reverse()
         stack.extend(below)
 
@@ -218,7 +224,8 @@ def run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
             visit[node_type] = [h for h in handlers if getattr(h, "__self__", None) is not rule]
         crashes.append(Crash(rule.code, error, node))
 
-    walk(analysis.module, visit, leave, boundaries, on_crash=switch_off)
+    walk(analysis.module, visit, leave, boundaries, on_crash=switch_off,
+         parents=analysis.resolver.walked_parents)
     superseded = set(replaced)  # (Rule.report filled it, for the reports of every rule)
     # A finding that covers inner nodes (one binary cross-entropy over two logs, also when
     # the logs were assigned to variables lines before) replaces its own code's there.

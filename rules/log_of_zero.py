@@ -14,7 +14,9 @@ class LogOfZero(Rule):
     where `p` can be exactly 0 or negative: the output of a softmax or sigmoid, `1 - p` of
     a probability, a relu output, a tanh or a raw `matmul`/linear-layer output, a sum of
     squares of a difference. A parameter of a loss function named like a probability
-    (`y_pred`, `probs`) is weak evidence and is reported with low confidence.
+    (`y_pred`, `probs`) is weak evidence and is reported with low confidence; not for a part
+    of it where the function cuts it into several ranges (`mu, sigma = y_pred[..., :n],
+    y_pred[..., n:]`): it then holds several heads' outputs, such as a mixture's scales.
     A log whose value only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
     A product with a softmax is not a signed linear output: its entries are non-negative

@@ -31,7 +31,8 @@ class UnguardedDivision(Rule):
     up to ~2.6e-6 x E[x²] under TF: a normalized cross-correlation `(cross * cross + EPS) /
     (t_var * p_var + EPS)`), a difference of two sums, a variance or standard deviation
     (`tf.math.reduce_std`, `K.std`, `keras.ops.var`: 0 for a constant row), the union `area1 +
-    area2 - overlap` of an IoU (0 for two zero-size boxes, the padding of a label tensor), and
+    area2 - overlap` of an IoU (0 for two zero-size boxes, the padding of a label tensor; not
+    where one area is a size from an exp, `exp(t_w) * anchor_w`: the union is at least it), and
     the state of a metric made with a zeros initializer (`add_weight(..., initializer="zeros")`,
     0 before the first update and after a reset), and a moving average of squares of a gradient
     `b * v + (1 - b) * g²` (`m / sqrt(v)` of an optimizer's update: a gradient is exactly 0 for
@@ -60,7 +61,9 @@ class UnguardedDivision(Rule):
     convention: it is reported with medium confidence, and the message says so. So is its
     mean (the fraction selected), the rows of such a mask mapped by `tf.map_fn`, and a mask
     minus a 0/1 tensor (`cast(equal(l, transpose(l))) - eye(n)`: the pairs of equal labels
-    without the diagonal).
+    without the diagonal). A select by a condition and its negation, `x * cast(c) +
+    cast(logical_not(c))` (or `m * x + (1 - m) * y`), is 0 only where the value it selects
+    is: the zeros of the two casts never meet.
 
     ## Why is this bad?
     `x / 0` is `inf` and `0 / 0` is `NaN`; either poisons the loss, and the gradient of

@@ -59,7 +59,9 @@ class VanishingEpsilon(Rule):
       (`1e-10 + 1 - tf.sigmoid(z)`, `tf.clip_by_value(p, 1e-10, 1 - 1e-10)`): Python folds
       it in float64, but it becomes exactly `1.0` when it is converted to float32 (an
       epsilon is a small number, below 1e-2: the `+ 1` of a mask fill `-(2**32) + 1` is no
-      epsilon, and losing it guards nothing that was guarded);
+      epsilon, and losing it guards nothing that was guarded). A clip's upper bound is not
+      reported where the clipped value only feeds a `log`: `log(1)` is 0, and only `1 - p`
+      needs p kept below 1;
     - an epsilon below `float16-min-epsilon` (default 1e-4) added to a float16 value, or used
       as the lower bound of a `tf.clip_by_value` / `tf.maximum` of one: a value from
       `tf.cast(x, tf.float16)` or `dtype=tf.float16`, or, under a float16 dtype policy
@@ -326,8 +328,12 @@ class VanishingEpsilon(Rule):
         if any(self._constant_sum(expr) is not None for expr in expressions):
             tensors = [expr for expr in expressions
                        if (value := self.analysis.value(expr)).tensor and value.const is None]
+            if op is not None and op.name in ("clip", "minimum") and self._only_logged(node):
+                # `log(clip(p, eps, 1 - eps))`: a lost upper bound lets p reach 1, where a
+                # log is 0 and finite; only `1 - p` (its log, a division by it) minds.
+                expressions = [self.analysis.argument(node, op, 1)] if op.name == "clip" else []
             for expr in expressions:
-                if tensors and self._check_constant_sum(expr, tensors[0]):
+                if tensors and expr is not None and self._check_constant_sum(expr, tensors[0]):
                     return
         if op is None or op.name not in ("clip", "maximum", "add") or not (
                 self.analysis.may_hold("float16")):
@@ -344,6 +350,27 @@ class VanishingEpsilon(Rule):
                 self._check_float16_epsilon(node, a, b, "used as the floor of", first)
         elif not self._check_float16_epsilon(node, b, a, "added to", second):
             self._check_float16_epsilon(node, a, b, "added to", first)
+
+    def _only_logged(self, clip: cst.Call) -> bool:
+        """Whether every reader of the clip's value (the clip, or the name it is assigned
+        to; a bound around it, `maximum(minimum(p, 1 - eps), eps)`) is the argument of a
+        `log`."""
+        outer = clip
+        while True:
+            arg = self.analysis.parent(outer)
+            call = self.analysis.parent(arg) if isinstance(arg, cst.Arg) else None
+            op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+            if op is None or op.name not in ("clip", "minimum", "maximum"):
+                break
+            outer = call
+        readers = self.analysis.readers(outer)
+        for reader in readers:
+            arg = self.analysis.parent(reader)
+            call = self.analysis.parent(arg) if isinstance(arg, cst.Arg) else None
+            op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+            if op is None or op.name != "log" or call.args[0] is not arg:
+                return False
+        return bool(readers)
 
     # -- optimizers -------------------------------------------------------------------------
     def _check_optimizer(self, node: cst.Call) -> None:

@@ -395,6 +395,50 @@ def _loss(body: str) -> str:
     return f"import tensorflow as tf\n\n\ndef pair_loss(x, y):\n    {body}\n"
 
 
+def _iou(pred_xy, pred_wh, true_mins, true_maxes):
+    pred_mins, pred_maxes = pred_xy - pred_wh / 2.0, pred_xy + pred_wh / 2.0
+    inter_wh = tf.maximum(tf.minimum(pred_maxes, true_maxes) - tf.maximum(pred_mins, true_mins),
+                          0.0)
+    inter = inter_wh[..., 0] * inter_wh[..., 1]
+    true_wh = true_maxes - true_mins
+    union = pred_wh[..., 0] * pred_wh[..., 1] + true_wh[..., 0] * true_wh[..., 1] - inter
+    return union, inter / union
+
+
+def test_a_union_is_at_least_the_predicted_area_so_a_zero_padded_box_gives_no_nan():
+    raw = tf.constant((np.linspace(-20.0, 20.0, 81)[:, None] * [1.0, 0.5]).astype(np.float32))
+    pred_wh = tf.exp(raw) * tf.constant([0.3, 0.2])
+    pred_xy = tf.fill(tf.shape(raw), 0.5)
+    padded = tf.zeros_like(raw)  # a box of the zero padding: no size
+    union, iou = _iou(pred_xy, pred_wh, padded, padded)
+    assert (union.numpy() >= (pred_wh[..., 0] * pred_wh[..., 1]).numpy()).all()
+    assert (union.numpy() > 0).all() and np.isfinite(iou.numpy()).all()
+    both_padded, nan = _iou(pred_xy, tf.zeros_like(raw), padded, padded)
+    assert (both_padded.numpy() == 0).all() and np.isnan(nan.numpy()).all()
+
+
+def test_a_clip_whose_upper_bound_rounds_to_one_is_harmless_to_a_log_and_not_to_1_minus():
+    p = tf.Variable([0.0, 0.5, 1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        clipped = tf.clip_by_value(p, 1e-15, 1 - 1e-15)  # the bound is 1.0 in float32
+        logged = tf.math.log(clipped)
+        complement = tf.math.log(1 - clipped)
+    assert clipped.numpy()[2] == 1.0
+    assert np.isfinite(logged.numpy()).all()
+    assert np.isfinite(tape.gradient(logged, p).numpy()).all()
+    assert np.isneginf(complement.numpy()[2])
+
+
+def test_a_select_by_a_condition_and_its_negation_is_never_zero_where_both_choices_are_not():
+    keep = tf.constant([True, False, True, False])
+    stride = tf.constant([2.0, 3.0, 0.5, 7.0])
+    selected = stride * tf.cast(keep, tf.float32) + tf.cast(tf.logical_not(keep), tf.float32)
+    assert selected.numpy().tolist() == [2.0, 1.0, 0.5, 1.0]
+    other = tf.constant([False, False, True, True])  # not the negation: both can be false
+    both_off = stride * tf.cast(keep, tf.float32) + tf.cast(other, tf.float32)
+    assert (both_off.numpy() == 0).any()
+
+
 @pytest.mark.parametrize("body, code", FORMS)
 def test_the_forms_are_reported(body, code):
     codes = {f.code for f in lint_source(_loss(body), "m.py", options_for())}

@@ -170,6 +170,9 @@ def add(a: Value, b: Value, known: bool, tensor: bool,
     tags = (a.tags | b.tags) & {"probability"} if zero else frozenset()
     if "product" in a.tags and "product" in b.tags:
         tags = tags | {"sum_of_products"}  # `w1 * h1 + w2 * h2`: two areas
+        if any("exp_scaled" in this.tags and this.zero is None for this in (a, b)):
+            # One area is a size from an exp (`exp(t_w) * anchor_w * ...`): not shown to be 0.
+            tags = tags | {"exp_area"}
     if "sum_of_squares" in a.tags and "sum_of_squares" in b.tags:
         tags = tags | {"squared_norms"}  # `|a|² + |b|²`, before `- 2<a, b>`
     exp_node = None
@@ -246,9 +249,11 @@ def _from_its_bound(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
 
 
 def _union(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
-    """`area1 + area2 - overlap`: the union of an IoU."""
+    """`area1 + area2 - overlap`: the union of an IoU. It is at least the larger area, so
+    where one area is a size from an exp (a predicted box, `exp(t_w) * anchor_w`), nothing
+    shows that it can be 0: only an exp underflow, far below any trained box size."""
     if "sum_of_products" in a.tags and "overlap" in b.tags:
-        return union_evidence(node), NONE
+        return (None if "exp_area" in a.tags else union_evidence(node)), NONE
     return None
 
 

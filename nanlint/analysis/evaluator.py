@@ -32,7 +32,7 @@ from nanlint.analysis.sources import (activation_value, gradient, gradient_metho
                                       is_update_gradient, log_density, state_variable,
                                       update_gradient)
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
-from nanlint.analysis.tree import TEXTS
+from nanlint.analysis.tree import TEXTS, descendants, last_name
 from nanlint.analysis.settings import PARAMETER_ROLES, Settings
 
 _MAX_DEPTH = 120
@@ -56,6 +56,7 @@ class Evaluator:
         # are cached by node id).
         self.branch_calls: Dict[int, cst.Call] = {}
         self._values: Dict[int, Value] = {}
+        self._cut: Dict[Tuple[int, str], bool] = {}  # (function, name): cut into ranges
         self._returns: Dict[Tuple[int, Path], Value] = {}
         self._depth = 0
         self._loss_re = re.compile(settings.loss_function_pattern)
@@ -138,6 +139,9 @@ class Evaluator:
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
             value = arithmetic(type(expr.operator).__name__, left, right, expr)
+            if value.zero is not None and expr.operator.__class__ is cst.Add and (
+                    self._selected(expr, scope, index)):
+                return replace(value, zero=None)
             if value.zero is None and expr.operator.__class__ is cst.Add and (
                     left.tensor or right.tensor):
                 average = self._average_of_squares(expr, scope, index)
@@ -178,8 +182,28 @@ class Evaluator:
                 return self._named(passed, self.resolver.code(expr))
             # An element of a tensor has the tensor's range and evidence.
             base = self.value(expr.value, scope, index)
+            if base.zero is not None and base.zero.producer == "parameter" and (
+                    self._one_of_its_parts(expr, scope)):
+                return Value(tensor=True)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         return UNKNOWN
+
+    def _one_of_its_parts(self, expr: cst.Subscript, scope: Scope) -> bool:
+        """``y_pred[..., n:]`` where the function cuts that name into several ranges: the
+        parameter holds the outputs of several heads (a mixture's means, scales and
+        weights), not one probability vector, so the convention says nothing of a part."""
+        name, function = expr.value, scope.node
+        if not isinstance(name, cst.Name) or not isinstance(function, cst.FunctionDef) or not (
+                _ranges(expr)):
+            return False
+        key = (id(function), name.value)
+        known = self._cut.get(key)
+        if known is None:
+            cuts = {self.resolver.code(node) for node in descendants(function.body)
+                    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name)
+                    and node.value.value == name.value and _ranges(node)}
+            known = self._cut[key] = len(cuts) >= 2
+        return known
 
     def _average_of_squares(self, expr: cst.BinaryOperation, scope: Scope, index: int
                             ) -> Optional[Evidence]:
@@ -211,12 +235,37 @@ class Evaluator:
                                         tiny=True, producer="average_of_squares")
         return None
 
+    def _selected(self, expr: cst.BinaryOperation, scope: Scope, index: int) -> bool:
+        """``m * x + (1 - m) * y`` (``cast(c) * x + cast(logical_not(c))``): where the mask
+        is 1 the sum is ``x``, elsewhere ``y``, so it is 0 only where the one it selects is; a
+        term that is the mask alone is 1 there. True where neither ``x`` nor ``y`` is shown
+        to be 0."""
+        terms = [_factors(expr.left), _factors(expr.right)]
+        for weight in terms[0]:
+            for other in terms[1]:
+                if not (self._complements(weight, other, scope, index)
+                        or self._complements(other, weight, scope, index)):
+                    continue
+                rest = [f for f in terms[0] if f is not weight] + [
+                    f for f in terms[1] if f is not other]
+                return all(self.value(f, scope, index).zero is None for f in rest)
+        return False
+
     def _complements(self, weight: cst.BaseExpression, other: cst.BaseExpression,
                      scope: Scope, index: int) -> bool:
-        """``b`` and ``1 - b`` (or two constants that sum to 1)."""
+        """``b`` and ``1 - b`` (or two constants that sum to 1), or the casts of a condition
+        and of its negation (``logical_not(c)``, ``~c``)."""
         if other.__class__ is cst.BinaryOperation and other.operator.__class__ is (
                 cst.Subtract) and other.right.deep_equals(weight):
             return self.value(other.left, scope, index).const == 1
+        condition, negated_condition = _cast_of(weight), _cast_of(other)
+        if condition is not None and negated_condition is not None:
+            if isinstance(negated_condition, cst.Name):
+                binding, _ = self.resolver.resolve(negated_condition.value, scope, index)
+                if binding is not None and binding.kind == "assign" and binding.value is not None:
+                    negated_condition = binding.value
+            inner = _negation(negated_condition)
+            return inner is not None and inner.deep_equals(condition)
         a, b = self.value(weight, scope, index).const, self.value(other, scope, index).const
         return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
@@ -602,6 +651,11 @@ class Evaluator:
         return result
 
 
+def _ranges(expr: cst.Subscript) -> bool:
+    """Whether the subscript takes a range (`x[:, a:b]`), not only single entries."""
+    return any(isinstance(element.slice, cst.Slice) for element in expr.slice)
+
+
 def _literal_key(expr: cst.Subscript) -> Optional[Key]:
     """``i`` of ``x[i]`` where ``i`` is a whole-number or a string literal."""
     if len(expr.slice) != 1:
@@ -614,6 +668,23 @@ def _literal_key(expr: cst.Subscript) -> Optional[Key]:
     if index.value.__class__ is cst.SimpleString:
         key = index.value.evaluated_value
         return key if isinstance(key, str) else None
+    return None
+
+
+def _cast_of(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``c`` of ``tf.cast(c, ...)``, ``K.cast``, ``ops.cast``, ``tf.to_float(c)``."""
+    if expr.__class__ is cst.Call and expr.args and last_name(expr.func) in (
+            "cast", "to_float", "to_int32", "to_int64", "to_double"):
+        return expr.args[0].value
+    return None
+
+
+def _negation(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``c`` of ``logical_not(c)`` or ``~c``."""
+    if expr.__class__ is cst.Call and expr.args and last_name(expr.func) == "logical_not":
+        return expr.args[0].value
+    if expr.__class__ is cst.UnaryOperation and expr.operator.__class__ is cst.BitInvert:
+        return expr.expression
     return None
 
 

@@ -94,6 +94,8 @@ class Resolver:
         # id(node) -> (the node, its code): by id, as libcst's ``__hash__`` is a Python call;
         # the node is kept so that its id is not another's.
         self._code: Dict[int, Tuple[cst.CSTNode, str]] = {}
+        # id(node) -> its parent, for the nodes the rules' walk has met (it fills this).
+        self.walked_parents: Dict[int, cst.CSTNode] = {}
         self.module_scope = self.scope_for(module, None)
 
     def code(self, node: cst.CSTNode) -> str:
@@ -429,9 +431,13 @@ class Resolver:
         return self._index is not None
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        """The node that contains ``node`` (from the module's index)."""
+        """The node that contains ``node``: noted by the rules' walk where it has been (most
+        files never need the module's index), else from the module's index."""
         index = self._index
         if index is None:
+            known = self.walked_parents.get(id(node))
+            if known is not None or node is self.module:
+                return known
             index = self.module_index()
         return index.parents.get(id(node))
 
