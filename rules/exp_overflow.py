@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Optional, Tuple
 
 import libcst as cst
@@ -10,6 +11,7 @@ import libcst as cst
 from nanlint.rule import Evidence, Fix, Rule, Value
 
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
+_UNDERFLOW = "; below ~-104 each exp is exactly 0, so where every term is, it is 0 / 0 = NaN"
 
 
 class ExpOverflow(Rule):
@@ -51,7 +53,10 @@ class ExpOverflow(Rule):
     below ~-87). A sum of exponentials overflows as soon as one logit passes 88: with logits
     `[1000, 0]`, `log(reduce_sum(exp(z)))` is `inf` with a NaN gradient, while
     `reduce_logsumexp` gives 1000.0 and a finite gradient; a hand-written softmax is
-    `inf / inf = NaN` once a logit passes 88, whether or not a log follows. `x / exp(v)`
+    `inf / inf = NaN` once a logit passes 88, whether or not a log follows. At the other
+    end, where every term is below ~-104 (log-likelihoods far from the data), each exp is 0:
+    the hand-written logsumexp is `log(0) = -inf` and the softmax `0 / 0 = NaN`; the fused
+    ops shift by the maximum and stay finite. `x / exp(v)`
     overflows to `inf` (with a NaN gradient) once a learned log-variance or log-scale
     drifts below ~-88.7, and divides by exactly 0 below ~-104; that happens when the model
     fits some samples exactly. A box regression output is unbounded too: early in training,
@@ -191,6 +196,10 @@ class ExpOverflow(Rule):
         if found is None:
             return
         evidence, logits, _ = found
+        # The other end: log-likelihoods are often far below 0, and where every term is
+        # below ~-104 each exp is exactly 0, so the log is -inf (the fused op is finite).
+        evidence = replace(evidence, why=evidence.why + "; below ~-104 each exp is exactly 0, "
+                           "so where every term is, the log is -inf")
         reduce_call = value.node if isinstance(value.node, cst.Call) else None
         axis = self._axis(reduce_call)
         spelled = self._logsumexp_spelling(reduce_call)
@@ -404,11 +413,11 @@ class ExpOverflow(Rule):
         shown = self.source(argument)
         if self.analysis.value(argument).known:
             why = (f"whose exponent `{shown}` nothing bounds: {_OVERFLOW}, and inf / inf is "
-                   f"NaN")
+                   f"NaN{_UNDERFLOW}")
             confidence = "high"
         else:
             why = (f"whose exponent `{shown}` is not shifted by its maximum: {_OVERFLOW}, and "
-                   f"inf / inf is NaN")
+                   f"inf / inf is NaN{_UNDERFLOW}")
             confidence = "medium"
         evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
                             name=top.zero.name if top.zero else None)

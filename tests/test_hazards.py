@@ -153,3 +153,14 @@ def test_delta_parameters_are_configurable(tmp_path, nanlint):
     [finding] = document["findings"]
     assert finding["confidence"] == "medium" and "naming convention" in finding["message"]
     assert "`raw` is a parameter of `decode` (line 2)" in finding["message"]
+
+
+@pytest.mark.parametrize("line, said", [
+    ("lse = tf.math.log(tf.reduce_sum(tf.exp(z), axis=1))", "the log is -inf"),
+    ("p = tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=1, keepdims=True)", "0 / 0 = NaN"),
+])
+def test_a_hand_written_logsumexp_or_softmax_names_both_ends_of_exp(line, said):
+    source = f"import tensorflow as tf\ndef f(z):\n    {line}\n    return lse_or_p(locals())\n"
+    found = [f for f in lint_source(source, "x.py", options_for()) if f.code == "NAN104"]
+    assert len(found) == 1 and "above ~88" in found[0].message
+    assert "below ~-104 each exp is exactly 0" in found[0].message and said in found[0].message

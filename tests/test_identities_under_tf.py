@@ -439,6 +439,14 @@ def test_a_select_by_a_condition_and_its_negation_is_never_zero_where_both_choic
     assert (both_off.numpy() == 0).any()
 
 
+def test_a_hand_written_logsumexp_and_softmax_of_very_negative_terms_underflow_to_zero():
+    z = tf.constant([[-110.0, -120.0, -130.0]])
+    assert np.isneginf(tf.math.log(tf.reduce_sum(tf.exp(z), axis=1)).numpy()).all()
+    assert np.isnan((tf.exp(z) / tf.reduce_sum(tf.exp(z), axis=1, keepdims=True)).numpy()).all()
+    assert np.isfinite(tf.math.reduce_logsumexp(z, axis=1).numpy()).all()
+    assert np.isfinite(tf.nn.softmax(z, axis=1).numpy()).all()
+
+
 @pytest.mark.parametrize("body, code", FORMS)
 def test_the_forms_are_reported(body, code):
     codes = {f.code for f in lint_source(_loss(body), "m.py", options_for())}
