@@ -21,9 +21,52 @@ if TYPE_CHECKING:
 
 def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression
                      ) -> bool:
-    """Whether ``node`` (a division by ``denominator``) is in a branch of a conditional
-    expression or of a ``cond`` whose test compares the denominator."""
-    return _in_if_expression(rule, node, denominator) or _in_cond(rule, node, denominator)
+    """Whether ``node`` (a division by ``denominator``) is in a branch of an ``if``, a
+    conditional expression or a ``cond`` whose test compares the denominator, or the value
+    it is a non-zero multiple or a cast of (``n / (d * 1000) if d > 0 else 0``)."""
+    return any(_in_if_expression(rule, node, shown) or _in_if_statement(rule, node, shown)
+               or _in_cond(rule, node, shown) for shown in _tested_forms(rule, denominator))
+
+
+def _tested_forms(rule: "Rule", denominator: cst.BaseExpression) -> Iterator[str]:
+    """The denominator as a test may write it: itself, the value it casts, or the factor of
+    a product (or quotient) by a non-zero constant."""
+    yield rule.source(denominator)
+    expr = denominator
+    while True:
+        if isinstance(expr, cst.Call) and expr.args and last_name(expr.func) in (
+                "cast", "to_float", "to_double", "float"):
+            expr = expr.args[0].value
+        elif isinstance(expr, cst.BinaryOperation) and isinstance(
+                expr.operator, (cst.Multiply, cst.Divide)) and _nonzero(rule, expr.right):
+            expr = expr.left
+        elif isinstance(expr, cst.BinaryOperation) and isinstance(
+                expr.operator, cst.Multiply) and _nonzero(rule, expr.left):
+            expr = expr.right
+        else:
+            return
+        yield rule.source(expr)
+
+
+def _nonzero(rule: "Rule", expr: cst.BaseExpression) -> bool:
+    const = rule.analysis.value(expr).const
+    return const is not None and const != 0
+
+
+def _in_if_statement(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
+    """``if d > 0: x = n / d`` (or the ``else`` of ``if d == 0:``): in the block that runs
+    only where the test has excluded a zero denominator."""
+    analysis = rule.analysis
+    child, parent = node, analysis.parent(node)
+    # (A lambda written in the block is made only when the block runs: `tf.cond(...,
+    # lambda: n / d, ...)` under `if d > 0:`.)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+        if isinstance(parent, cst.If) and child is not parent.test:
+            if child is parent.body or child is parent.orelse:
+                if (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0):
+                    return True
+        child, parent = parent, analysis.parent(parent)
+    return False
 
 
 def tests(rule: "Rule", condition: cst.BaseExpression, shown: str, place, depth: int) -> bool:
@@ -62,13 +105,11 @@ def compared(condition: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
         yield from compared(condition.right)
 
 
-def _in_if_expression(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression
-                      ) -> bool:
+def _in_if_expression(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
     """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: in the branch that
-    runs only where the test has excluded a zero denominator."""
+    runs only where the test has excluded a zero denominator (written ``shown``)."""
     analysis = rule.analysis
     child, parent = node, analysis.parent(node)
-    shown = rule.source(denominator)
     while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
         if isinstance(parent, cst.IfExp) and child is not parent.test and (
                 (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0)):
@@ -77,7 +118,7 @@ def _in_if_expression(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpr
     return False
 
 
-def _in_cond(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+def _in_cond(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
     """``tf.cond(d > 0, lambda: n / d, ...)``, or ``def true_fn(): return n / d`` passed by
     name to a ``cond`` written in the same block as the ``def``."""
     analysis = rule.analysis
@@ -87,7 +128,6 @@ def _in_cond(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression) -
     if branch is None:
         return False
     block = analysis.parent(branch)
-    shown = rule.source(denominator)
     for call in analysis.calls_of("cond"):
         arguments = [arg for arg in call.args if not arg.star]
         if len(arguments) < 2:

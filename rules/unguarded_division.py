@@ -22,10 +22,13 @@ class UnguardedDivision(Rule):
     `keras.ops.power`: a division by a power of `x`, inf at 0 in the value itself), whose
     denominator (base) is a tensor that can be exactly 0: a count of a mask, a sum or mean of
     relu outputs, a sum of squares or a norm of a difference, `1 - p` of a probability, a
-    trainable variable (with high confidence when its initializer can be 0, e.g.
-    `tf.Variable(tf.random.uniform([], 0.0, 2.0))`, also kept in a config dict, also one passed
-    to a function, or returned by a helper; not the norm of a variable's row or column, 0 only
-    where every entry is at once), a hand-computed variance `E[x²] - E[x]²` (or
+    variable whose initial value can be 0 (`tf.Variable(tf.random.uniform([], 0.0, 2.0))`,
+    `K.variable(total_steps)` of a parameter that is 0 by default; also kept in a config
+    dict, passed to a function, or returned by a helper; a trainable variable that starts
+    away from 0 crosses 0 only by landing on it exactly, which is no evidence; nor is the
+    norm of a variable's row or column, 0 only where every entry is at once), a parameter
+    whose default is 0 (`warmup_steps=0`: its value wherever a caller leaves it out), a
+    hand-computed variance `E[x²] - E[x]²` (or
     `sum_sq - mean * sum`, also over windows as `conv3d(x * x, box)`), even plus an epsilon
     unless it is clipped at 0 first (float32 rounding makes it negative for a constant input, by
     up to ~2.6e-6 x E[x²] under TF: a normalized cross-correlation `(cross * cross + EPS) /
@@ -50,11 +53,13 @@ class UnguardedDivision(Rule):
     both 0 (a class never predicted), unless one of them is shown positive. A ratio of a
     sum of weights alone (`sum(v * w) / sum(w)`, `x / sum(x)`) is not: judged on real code,
     the weights were nearly always positive by construction; `nanlint suspects` ranks it.
-    A division in the branch of a conditional expression or of a `tf.cond` that runs only
-    where the test has excluded a zero denominator (`0 if v == 0 else r / v`,
-    `tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch function defined beside the
-    call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or after an `if` that tests it
-    and leaves (`if p == 0 or r == 0: return 0`), is guarded: only that branch runs.
+    A division in the branch of an `if`, of a conditional expression or of a `tf.cond` that
+    runs only where the test has excluded a zero denominator (`if d > 0: x = n / d`,
+    `0 if v == 0 else r / v`, `tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch
+    function defined beside the call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or
+    after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is guarded:
+    only that branch runs. The test may name what the denominator casts or multiplies by a
+    constant (`n / (d * 1000) if d > 0 else 0`).
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by

@@ -447,6 +447,18 @@ def test_a_hand_written_logsumexp_and_softmax_of_very_negative_terms_underflow_t
     assert np.isfinite(tf.nn.softmax(z, axis=1).numpy()).all()
 
 
+def test_a_trained_variable_that_starts_at_one_crosses_zero_without_landing_on_it():
+    scale = tf.Variable(1.0)
+    seen = []
+    for _ in range(8):  # gradient descent on the loss `scale`, rate 0.3
+        with tf.GradientTape() as tape:
+            loss = scale * 1.0
+        scale.assign_sub(0.3 * tape.gradient(loss, scale))
+        seen.append(scale.numpy())
+    assert min(seen) < 0 and 0.0 not in seen
+    assert np.isnan(tf.math.log(scale).numpy())
+
+
 @pytest.mark.parametrize("body, code", FORMS)
 def test_the_forms_are_reported(body, code):
     codes = {f.code for f in lint_source(_loss(body), "m.py", options_for())}

@@ -437,8 +437,10 @@ class Evaluator:
             return UNKNOWN
         self.resolver.param_readers.add(id(node))
         sites = self.resolver.outside(lambda: self.sites.call_sites(node))
+        omitted = self._zero_default(name, node)
         if not sites:
-            return self._conventional_parameter(name, scope)
+            conventional = self._conventional_parameter(name, scope)
+            return join([conventional, omitted]) if omitted is not None else conventional
         key = (id(node), name)
         if key in self._in_progress:
             return UNKNOWN  # a recursive call passes the parameter on
@@ -447,7 +449,7 @@ class Evaluator:
         try:
             for call, argument in site_arguments(node, name, scope, sites):
                 if argument is None:
-                    values.append(UNKNOWN)
+                    values.append(omitted or UNKNOWN)
                     continue
                 expr, (at, at_index) = argument
                 passed = self.resolver.outside(lambda: self.value(expr, at, at_index))
@@ -500,6 +502,21 @@ class Evaluator:
         if not values:
             return None
         return _passed_here(join(values), where) if from_sites else join(values)
+
+    def _zero_default(self, name: str, function: cst.CSTNode) -> Optional[Value]:
+        """0, with evidence, where the parameter's default is 0 (`total_steps=0`,
+        `smooth=0.0`): the value it holds wherever a caller leaves it out."""
+        if not isinstance(function, cst.FunctionDef):
+            return None
+        param = next((p for p in (*function.params.params, *function.params.kwonly_params)
+                      if p.name.value == name and p.default is not None), None)
+        if param is None or not isinstance(param.default, (cst.Integer, cst.Float)) or (
+                float(param.default.value.replace("_", "")) != 0):
+            return None
+        evidence = Evidence(param, f"the parameter `{name}`", "which is 0 by default, wherever "
+                            "a caller leaves it out", "medium", aggregate=False,
+                            producer="default", name=name)
+        return Value(lo=0.0, hi=0.0, zero=evidence, known=False, tensor=False)
 
     def _conventional_parameter(self, name: str, scope: Scope) -> Value:
         """Unknown — except the gradient of an optimizer's update method, a

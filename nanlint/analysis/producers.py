@@ -23,8 +23,8 @@ from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
                                       dtype_argument, float_cast_of_parameter, gradient,
-                                      layer, table_value)
-from nanlint.analysis.tree import names_in
+                                      layer, table_value, zero_initializer)
+from nanlint.analysis.tree import dotted_code, names_in
 from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
@@ -425,16 +425,35 @@ def _variable(app: Application) -> Value:
     if isinstance(trainable, cst.Name) and trainable.value == "False":
         return replace(app.arg(0), tensor=True)
     initial = app.arg(0)
-    if initial.known and initial.lo <= 0 <= initial.hi and initial.lo < initial.hi:
+    if initial.known and initial.lo == initial.hi == 0 or any(
+            zero_initializer(app.ev.resolver, expr, app.scope, app.index)
+            for expr in (app.expr(0), keyword_argument(call, "initializer"))):
+        # `tf.Variable(0)`, a zeros initializer: a counter, an accumulator, or a weight that
+        # training moves from 0 only once its first gradient is applied.
+        return Value(zero=Evidence(call, "the variable `{src}`", "which starts at 0, and is 0 "
+                                   "until something assigns it", "medium", aggregate=False,
+                                   producer="variable"),
+                     known=True, tensor=True, tags=frozenset({"variable"}))
+    dtype = keyword_argument(call, "dtype")
+    dtype_text = (str(dtype.evaluated_value) if isinstance(dtype, cst.SimpleString)
+                  else dotted_code(dtype) or "") if dtype is not None else ""
+    if initial.zero is not None or "int" in dtype_text:
+        # It holds its initial value until something assigns it (an integer variable is
+        # never trained): `K.variable(total_steps)` of a parameter that is 0 by default.
+        return replace(initial, tensor=True, const=None, tags=initial.tags | {"variable"})
+    if initial.known and -inf < initial.lo <= 0 <= initial.hi < inf and (
+            initial.lo < initial.hi):
         # `tf.Variable(tf.random.uniform([], 0.0, 2.0))`: it can start at 0.
-        why, confidence = ("a trainable variable whose initial value can be 0 (its "
-                           f"range is [{initial.lo:g}, {initial.hi:g}]), and that "
-                           "training can move through 0", "high")
-    else:
-        why, confidence = "a trainable variable that training can move through 0", (
-            "medium")
-    return Value(zero=Evidence(call, "the variable `{src}`", why, confidence,
-                               aggregate=False, producer="variable"),
+        why = ("a trainable variable whose initial value can be 0 (its range is "
+               f"[{initial.lo:g}, {initial.hi:g}]), and that training can move through 0")
+        return Value(zero=Evidence(call, "the variable `{src}`", why, "high",
+                                   aggregate=False, producer="variable"),
+                     known=True, tensor=True, tags=frozenset({"variable"}))
+    # Training moves it across 0 (a sign a log or a root cannot take), but landing on
+    # exactly 0 needs an exact step: no evidence of 0 itself.
+    return Value(negative=Evidence(call, "the variable `{src}`", "a trainable variable that "
+                                   "training can move below 0", "medium", aggregate=False,
+                                   producer="variable"),
                  known=True, tensor=True, tags=frozenset({"variable"}))
 
 

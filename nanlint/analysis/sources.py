@@ -158,7 +158,7 @@ def state_variable(resolver: Resolver, call: cst.Call, scope: Scope, index: int)
             return Value(tensor=True)  # a layer's weight: trainable by default
     elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
         return Value(tensor=True)
-    if not _zero_initializer(resolver, resolver.keyword(call, "initializer"), scope, index):
+    if not zero_initializer(resolver, resolver.keyword(call, "initializer"), scope, index):
         return Value(tensor=True)
     evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "
                         "zeros initializer) and is 0 again after every reset, until an "
@@ -167,7 +167,7 @@ def state_variable(resolver: Resolver, call: cst.Call, scope: Scope, index: int)
     return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"state"}))
 
 
-def _zero_initializer(resolver: Resolver, expr: Optional[cst.BaseExpression], scope: Scope,
+def zero_initializer(resolver: Resolver, expr: Optional[cst.BaseExpression], scope: Scope,
                       index: int) -> bool:
     if isinstance(expr, cst.SimpleString):
         return expr.evaluated_value in optable.ZERO_INITIALIZERS
