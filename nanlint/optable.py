@@ -355,8 +355,11 @@ OPS: Tuple[Op, ...] = (
        transfer="like",
        args=(ARG_X[0] + "|inputs",), integral=False),
     # Structure ops: their output holds (some of) their input's elements.
+    # A selection by a mask: the elements of x where it holds (`boolean_mask(x, x != 0)` has
+    # no zero left).
+    Op("boolean_mask", ("tf.boolean_mask",), transfer="selected", args=("tensor|x", "mask")),
     Op("structure", ("tf.gather", "K.gather", "ops.take", "tf.gather_nd", "tf.batch_gather",
-                     "tf.boolean_mask", "tf.reverse", "tf.slice", "tf.strided_slice",
+                     "tf.reverse", "tf.slice", "tf.strided_slice",
                      "tf.roll", "tf.repeat", "K.repeat_elements", "ops.take_along_axis",
                      "ops.flip", "ops.roll", "ops.repeat", "ops.slice", "K.repeat",
                      "K.reverse"),

@@ -17,6 +17,8 @@ class LogOfZero(Rule):
     (`y_pred`, `probs`) is weak evidence and is reported with low confidence; not for a part
     of it where the function cuts it into several ranges (`mu, sigma = y_pred[..., :n],
     y_pred[..., n:]`): it then holds several heads' outputs, such as a mixture's scales.
+    A value lifted where it is below a positive threshold (`p + cast(p < eps) * eps`, also
+    with `tf.less` or `<=`) is no longer 0 there: its log is finite.
     A log whose value only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
     A product with a softmax is not a signed linear output: its entries are non-negative

@@ -59,7 +59,9 @@ class UnguardedDivision(Rule):
     function defined beside the call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or
     after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is guarded:
     only that branch runs. The test may name what the denominator casts or multiplies by a
-    constant (`n / (d * 1000) if d > 0 else 0`).
+    constant (`n / (d * 1000) if d > 0 else 0`). A selection of the non-zero elements,
+    `tf.boolean_mask(c, c != 0)` (or `c > 0`), has no zero left; numpy's `finfo` limits are
+    the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds).
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by

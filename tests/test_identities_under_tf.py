@@ -459,6 +459,29 @@ def test_a_trained_variable_that_starts_at_one_crosses_zero_without_landing_on_i
     assert np.isnan(tf.math.log(scale).numpy())
 
 
+def test_the_finfo_limits_the_analysis_knows_are_numpys():
+    from nanlint.analysis.evaluator import _FINFO
+
+    for bits, limits in _FINFO.items():
+        info = np.finfo(getattr(np, f"float{bits}"))
+        for name, number in limits.items():
+            assert float(getattr(info, name)) == number, (bits, name)
+
+
+def test_a_selection_of_the_non_zero_counts_and_a_lift_below_a_threshold_leave_no_zero():
+    counts = tf.constant([0.0, 3.0, 0.0, 2.0])
+    kept = tf.boolean_mask(counts, tf.math.not_equal(counts, 0))
+    assert (kept.numpy() > 0).all()
+    assert np.isfinite((tf.boolean_mask([1.0, 2.0, 3.0, 4.0], counts != 0) / kept).numpy()).all()
+    empty = tf.boolean_mask(tf.zeros([3]), tf.zeros([3]) != 0)  # nothing kept: nothing to divide
+    assert empty.numpy().size == 0 and (empty / tf.reduce_sum(empty)).numpy().size == 0
+    tiny = tf.constant(np.finfo(np.float32).tiny)
+    probs = tf.nn.softmax(tf.constant([[200.0, 0.0]]))
+    assert probs.numpy()[0, 1] == 0.0
+    lifted = probs + tf.cast(tf.less(probs, tiny), tf.float32) * tiny
+    assert np.isfinite(tf.math.log(lifted).numpy()).all()
+
+
 @pytest.mark.parametrize("body, code", FORMS)
 def test_the_forms_are_reported(body, code):
     codes = {f.code for f in lint_source(_loss(body), "m.py", options_for())}

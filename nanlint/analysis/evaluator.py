@@ -114,6 +114,9 @@ class Evaluator:
             return join([self._binding_value(expr.value, binding, where)
                          for binding, where in reaching]) if reaching else UNKNOWN
         if kind is cst.Attribute:
+            limit = _finfo(expr)
+            if limit is not None:  # `np.finfo(np.float32).eps`
+                return constant(limit)
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
                 local = scope.assigned_before(expr.attr.value, index)
@@ -151,10 +154,11 @@ class Evaluator:
             return value
         if kind is cst.Comparison:
             guards, tags = None, frozenset({"bool"})
-            if len(expr.comparisons) == 1 and isinstance(
-                    expr.comparisons[0].operator, (cst.Equal, cst.LessThanEqual)):
+            operator = {cst.Equal: "equal", cst.LessThanEqual: "less_equal",
+                        cst.LessThan: "less"}.get(expr.comparisons[0].operator.__class__)
+            if len(expr.comparisons) == 1 and operator is not None:
                 guards = zeros_marked(self, expr.left, expr.comparisons[0].comparator,
-                                            scope, index)
+                                      scope, index, operator)
             if len(expr.comparisons) == 1:
                 compared = expr.comparisons[0]
                 tags |= attained(self, expr.left, compared.comparator,
@@ -686,6 +690,31 @@ def _literal_key(expr: cst.Subscript) -> Optional[Key]:
         key = index.value.evaluated_value
         return key if isinstance(key, str) else None
     return None
+
+
+# numpy's `finfo` limits of each float type, by the bits its name says (`float` is 64).
+_FINFO = {16: {"eps": 0.0009765625, "tiny": 6.103515625e-05, "smallest_normal":
+               6.103515625e-05, "max": 65504.0, "resolution": 0.0010004043579101562},
+          32: {"eps": 1.1920928955078125e-07, "tiny": 1.1754943508222875e-38,
+               "smallest_normal": 1.1754943508222875e-38, "max": 3.4028234663852886e+38,
+               "resolution": 9.999999974752427e-07},
+          64: {"eps": 2.220446049250313e-16, "tiny": 2.2250738585072014e-308,
+               "smallest_normal": 2.2250738585072014e-308, "max": 1.7976931348623157e+308,
+               "resolution": 1e-15}}
+
+
+def _finfo(expr: cst.Attribute) -> Optional[float]:
+    """``np.finfo(np.float32).eps`` (``tiny``, ``max``, ...) as the number it is."""
+    call = expr.value
+    if call.__class__ is not cst.Call or last_name(call.func) != "finfo" or not call.args:
+        return None
+    kind = call.args[0].value
+    text = (kind.evaluated_value if isinstance(kind, cst.SimpleString)
+            else last_name(kind)) or ""
+    bits = 16 if "16" in text else 32 if "32" in text else 64 if (
+        "64" in text or text in ("float", "double", "float_")) else None
+    limits = _FINFO.get(bits) if bits is not None and "bfloat" not in text else None
+    return limits.get(expr.attr.value) if limits is not None else None
 
 
 def _cast_of(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set
+from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set, Tuple
 
 import libcst as cst
 
@@ -24,7 +24,7 @@ from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argum
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
                                       dtype_argument, float_cast_of_parameter, gradient,
                                       layer, table_value, zero_initializer)
-from nanlint.analysis.tree import dotted_code, names_in
+from nanlint.analysis.tree import dotted_code, last_name, names_in
 from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
@@ -199,6 +199,36 @@ def _like(app: Application) -> Value:
         x.integral), tags=x.tags | {"max"} if "max" in op.tags else x.tags)
 
 
+def _selected(app: Application) -> Value:
+    """``boolean_mask(x, m)``: elements of x. Where the mask keeps only x's non-zero elements
+    (``x != 0``, ``x > 0``, a name assigned one of these), none of them is 0."""
+    x = replace(app.arg(0), tensor=True, layer=None)
+    kept, mask = app.expr(0), app.expr(1)
+    if isinstance(mask, cst.Name):
+        binding, _ = app.ev.resolver.resolve(mask.value, app.scope, app.index)
+        mask = binding.value if binding is not None and binding.kind == "assign" else None
+    test = _comparison_with(mask)
+    if kept is None or test is None or not test[0].deep_equals(kept) or (
+            app.value(test[2]).const != 0 or test[1] not in ("!=", ">")):
+        return x
+    return replace(x, zero=None, lo=max(x.lo, 0.0) if test[1] == ">" else x.lo,
+                   lo_open=test[1] == ">" or x.lo_open)
+
+
+def _comparison_with(test: Optional[cst.BaseExpression]
+                     ) -> Optional[Tuple[cst.BaseExpression, str, cst.BaseExpression]]:
+    """(left, operator, right) of ``a != b``, ``a > b`` or ``tf.math.not_equal(a, b)``,
+    ``tf.greater(a, b)``; None for anything else."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        operator = {cst.NotEqual: "!=", cst.GreaterThan: ">"}.get(
+            test.comparisons[0].operator.__class__)
+        return (test.left, operator, test.comparisons[0].comparator) if operator else None
+    if isinstance(test, cst.Call) and len(test.args) >= 2 and not test.args[0].keyword:
+        operator = {"not_equal": "!=", "greater": ">"}.get(last_name(test.func) or "")
+        return (test.args[0].value, operator, test.args[1].value) if operator else None
+    return None
+
+
 def _epsilon(app: Application) -> Value:
     return replace(constant(app.ev.settings.epsilon), tensor=True)
 
@@ -333,9 +363,10 @@ def _bool(app: Application) -> Value:
     qualified = callee.qualified if callee is not None else None
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     tags = frozenset({"bool"})
-    if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal") and len(
+    if qualified and qualified.rsplit(".", 1)[-1] in ("equal", "less_equal", "less") and len(
             positional) == 2:
-        guards = zeros_marked(app.ev, positional[0], positional[1], scope, index)
+        guards = zeros_marked(app.ev, positional[0], positional[1], scope, index,
+                              qualified.rsplit(".", 1)[-1])
     if qualified and len(positional) == 2:
         tags |= attained(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
                          scope, index)
@@ -482,6 +513,7 @@ NO_VALUE = frozenset({"object", "apply"})
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "range": _range, "squash": _squash, "negate": _negate, "matmul": _matmul_transfer,
     "any": _any, "log": _log, "diagonal": _diagonal, "like": _like, "assign": _like,
+    "selected": _selected,
     "epsilon": _epsilon,
     "exp": _exp, "squared_difference": _squared_difference, "square": _square, "abs": _square,
     "norm": _square, "sqrt": _sqrt, "pow": _pow, "reduce": _reduce, "sum": _sum,
@@ -650,10 +682,12 @@ def _axis_code(ev: Evaluation, axis: cst.BaseExpression) -> str:
 
 
 def zeros_marked(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
-                  scope: Scope, index: int) -> Optional[cst.CSTNode]:
-    """For ``left == 0`` or ``left <= 0``: the producer of ``left``'s zero evidence,
-    whose zeros a mask of this comparison marks."""
-    if ev.value(right, scope, index).const != 0:
+                  scope: Scope, index: int, operator: str = "equal") -> Optional[cst.CSTNode]:
+    """For ``left == 0``, ``left <= c`` (c >= 0) or ``left < c`` (c > 0): the producer of
+    ``left``'s zero evidence, whose zeros a mask of this comparison marks (with others)."""
+    const = ev.value(right, scope, index).const
+    if const is None or not (const == 0 if operator == "equal" else (
+            const >= 0 if operator == "less_equal" else const > 0)):
         return None
     zero = ev.value(left, scope, index).zero
     return zero.node if zero is not None else None
