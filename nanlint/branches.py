@@ -30,8 +30,13 @@ def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpre
 
 def _tested_forms(rule: "Rule", denominator: cst.BaseExpression) -> Iterator[str]:
     """The denominator as a test may write it: itself, the value it casts, or the factor of
-    a product (or quotient) by a non-zero constant."""
+    a product (or quotient) by a non-zero constant; for a name, also what it was assigned
+    (`d = cast(self.d)` under `if self.d > 0:`)."""
     yield rule.source(denominator)
+    if isinstance(denominator, cst.Name):
+        assigned = rule.analysis.definition(denominator)
+        if assigned is not None:
+            yield from _tested_forms(rule, assigned)
     expr = denominator
     while True:
         if isinstance(expr, cst.Call) and expr.args and last_name(expr.func) in (
