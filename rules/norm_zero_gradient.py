@@ -26,7 +26,8 @@ class NormZeroGradient(Rule):
     difference `a - b` (a distance in a contrastive, triplet or center loss), the output
     of a relu, whose units can all be inactive at once, or gradients (`tf.norm(grads)` of
     a WGAN-GP penalty: they are 0 wherever the critic's relu units are dead; their
-    hand-written root is NAN201's).
+    hand-written root is NAN201's). Not a norm of a training step's gradients taken outside
+    its tape (for a log): nothing differentiates it.
 
     ## Why is this bad?
     The gradient of `‖d‖` is `d / ‖d‖`, which is `0 / 0 = NaN` at `d = 0` (checked under

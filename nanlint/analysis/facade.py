@@ -507,10 +507,37 @@ class Analysis:
     def _data_alone(self, node: cst.CSTNode, reach: Reach, place: Place) -> Reach:
         if not reach.gradient or not isinstance(node, cst.BaseExpression):
             return reach
+        if self._after_the_tape(node):
+            return Reach(NONE, "a statistic of the gradients, taken outside every tape of "
+                               "the function that took them: nothing differentiates it")
         sources = data_sources(self.resolver, self.sites, node, place)
         if sources is None or sources & self._differentiated():
             return reach
         return Reach(NONE, "computed from data alone: no trainable value is upstream")
+
+    def _after_the_tape(self, node: cst.BaseExpression) -> bool:
+        """A call on gradients a tape returned (`tf.norm(g)` of `tape.gradient(...)`'s), in
+        a training step (a function that holds the tape and applies the gradients itself:
+        nothing differentiates a step), outside every `with GradientTape()` block of it: a
+        second-order use would be inside an outer tape's block."""
+        function = self.function_of(node)
+        if function is None or not isinstance(node, cst.Call) or not any(
+                self.value(arg.value).zero is not None
+                and self.value(arg.value).zero.producer == "gradient" for arg in node.args):
+            return False
+        below = descendants(function.body)
+        tapes = [n for n in below if isinstance(n, cst.With) and any(
+            isinstance(item.item, cst.Call) and last_name(item.item.func) == "GradientTape"
+            for item in n.items)]
+        if not tapes or not any(isinstance(n, cst.Call) and last_name(n.func) in (
+                "apply_gradients", "apply") for n in below):
+            return False
+        parent = self.parent(node)
+        while parent is not None and parent is not function:
+            if any(parent is tape for tape in tapes):
+                return False
+            parent = self.parent(parent)
+        return True
 
     def arguments_of(self, name: str, place: Place
                      ) -> Optional[List[Tuple[cst.BaseExpression, Place]]]:
