@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.analysis.tree import last_name, names_in
+from nanlint.analysis.tree import comparison, last_name, names_in
 
 if TYPE_CHECKING:
     from nanlint.rule import Rule
@@ -147,11 +147,6 @@ def _in_cond(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
     return False
 
 
-# A comparison with the denominator on its left: `d > x`, `tf.greater(d, x)`.
-_OPERATORS = {cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.LessThan: "<",
-              cst.LessThanEqual: "<=", cst.Equal: "==", cst.NotEqual: "!="}
-_CALLS = {"greater": ">", "greater_equal": ">=", "less": "<", "less_equal": "<=",
-          "equal": "==", "not_equal": "!="}
 _MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
 
 
@@ -180,7 +175,7 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
         return frozenset(side for side, ok in ((True, holds), (False, fails)) if ok)
     if rule.source(condition) == shown:
         return frozenset({True})  # `x / d if d else 0`: a truthy d is not 0
-    compared = _comparison(rule, condition)
+    compared = comparison(condition)
     if compared is not None:
         left, operator, right = compared
         if rule.source(right) == shown:
@@ -194,20 +189,6 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
         if found is not None and found[0].kind == "assign" and found[0].value is not None:
             return safe_branches(rule, found[0].value, shown, found[1], depth + 1)
     return frozenset()
-
-
-def _comparison(rule: "Rule", condition: cst.BaseExpression):
-    """``(left, operator, right)`` of ``a > b`` or ``tf.greater(a, b)``, else None."""
-    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
-        target = condition.comparisons[0]
-        operator = _OPERATORS.get(target.operator.__class__)
-        return (condition.left, operator, target.comparator) if operator else None
-    if isinstance(condition, cst.Call):
-        operator = _CALLS.get(last_name(condition.func) or "")
-        arguments = [arg.value for arg in condition.args if not arg.star]
-        if operator and len(arguments) == 2:
-            return arguments[0], operator, arguments[1]
-    return None
 
 
 def _sides(rule: "Rule", operator: str, bound: cst.BaseExpression) -> FrozenSet[bool]:

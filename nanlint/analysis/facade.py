@@ -522,8 +522,8 @@ class Analysis:
         second-order use would be inside an outer tape's block."""
         function = self.function_of(node)
         if function is None or not isinstance(node, cst.Call) or not any(
-                self.value(arg.value).zero is not None
-                and self.value(arg.value).zero.producer == "gradient" for arg in node.args):
+                getattr(self.value(arg.value).zero, "producer", None) == "gradient"
+                for arg in node.args):
             return False
         below = descendants(function.body)
         tapes = [n for n in below if isinstance(n, cst.With) and any(

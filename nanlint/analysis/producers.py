@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set
 
 import libcst as cst
 
@@ -24,7 +24,7 @@ from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argum
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
                                       dtype_argument, float_cast_of_parameter, gradient,
                                       layer, table_value, zero_initializer)
-from nanlint.analysis.tree import dotted_code, last_name, names_in
+from nanlint.analysis.tree import comparison, dotted_code, names_in
 from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
@@ -207,26 +207,12 @@ def _selected(app: Application) -> Value:
     if isinstance(mask, cst.Name):
         binding, _ = app.ev.resolver.resolve(mask.value, app.scope, app.index)
         mask = binding.value if binding is not None and binding.kind == "assign" else None
-    test = _comparison_with(mask)
+    test = comparison(mask)
     if kept is None or test is None or not test[0].deep_equals(kept) or (
             app.value(test[2]).const != 0 or test[1] not in ("!=", ">")):
         return x
     return replace(x, zero=None, lo=max(x.lo, 0.0) if test[1] == ">" else x.lo,
                    lo_open=test[1] == ">" or x.lo_open)
-
-
-def _comparison_with(test: Optional[cst.BaseExpression]
-                     ) -> Optional[Tuple[cst.BaseExpression, str, cst.BaseExpression]]:
-    """(left, operator, right) of ``a != b``, ``a > b`` or ``tf.math.not_equal(a, b)``,
-    ``tf.greater(a, b)``; None for anything else."""
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        operator = {cst.NotEqual: "!=", cst.GreaterThan: ">"}.get(
-            test.comparisons[0].operator.__class__)
-        return (test.left, operator, test.comparisons[0].comparator) if operator else None
-    if isinstance(test, cst.Call) and len(test.args) >= 2 and not test.args[0].keyword:
-        operator = {"not_equal": "!=", "greater": ">"}.get(last_name(test.func) or "")
-        return (test.args[0].value, operator, test.args[1].value) if operator else None
-    return None
 
 
 def _epsilon(app: Application) -> Value:

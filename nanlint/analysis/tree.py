@@ -92,6 +92,28 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
+# A comparison's operator, written or called: `d > x`, `tf.greater(d, x)`.
+_COMPARED = {cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.LessThan: "<",
+             cst.LessThanEqual: "<=", cst.Equal: "==", cst.NotEqual: "!="}
+_COMPARING_CALLS = {"greater": ">", "greater_equal": ">=", "less": "<", "less_equal": "<=",
+                    "equal": "==", "not_equal": "!="}
+
+
+def comparison(condition: Optional[cst.BaseExpression]
+               ) -> Optional[Tuple[cst.BaseExpression, str, cst.BaseExpression]]:
+    """``(left, operator, right)`` of ``a > b`` or ``tf.greater(a, b)``, else None."""
+    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
+        target = condition.comparisons[0]
+        operator = _COMPARED.get(target.operator.__class__)
+        return (condition.left, operator, target.comparator) if operator else None
+    if isinstance(condition, cst.Call):
+        operator = _COMPARING_CALLS.get(last_name(condition.func) or "")
+        arguments = [arg.value for arg in condition.args if not arg.star]
+        if operator and len(arguments) == 2:
+            return arguments[0], operator, arguments[1]
+    return None
+
+
 # A literal's text: an argument of this kind makes a call a message, not a value.
 TEXTS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
