@@ -58,9 +58,17 @@ class LogOfZero(Rule):
     ## Options
     None for the rule. The analysis option `probability-parameters` lists the parameter
     names that count as probabilities in a loss function.
+
+    ## Preview
+    Judged on 10 findings in real repositories nobody here had tuned on, 3 were real or
+    likely risks and 7 style: a deliberate `log` of a 0/1 support mask (a log-density that
+    is -inf outside the support, a mask for a sampler), a metric logged once on held-out
+    data. It waits in preview until a sample shows 2 in 3; `nanlint suspects` ranks its
+    sites, and NAN103 keeps `log(softmax(z))` in the gate.
     """
 
     code = "NAN102"
+    preview = True
     hazard = "forward"
     name = "log-of-zero"
     severity = "error"

@@ -135,9 +135,17 @@ class UnguardedDivision(Rule):
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
       continuous value that can get tiny.
+
+    ## Preview
+    Judged on 44 findings in real repositories nobody here had tuned on, 13 were real or
+    likely risks, 29 false and 2 style: a count that the data pipeline keeps at 1 or more
+    (every target gets an end token), boxes decoded in another function, probabilities of
+    a sampled action, code no caller reaches. Each needs values followed across files. It
+    waits in preview until a sample shows 2 in 3; `nanlint suspects` ranks its sites.
     """
 
     code = "NAN101"
+    preview = True
     hazard = "forward"
     name = "unguarded-division"
     severity = "error"

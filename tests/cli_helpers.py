@@ -11,6 +11,8 @@ from nanlint.cli import main
 
 # One NAN102 finding at line 3, column 8 (end column 22).
 TF_LOG = "import tensorflow as tf\np = tf.nn.relu(z)\nloss = tf.math.log(p)\n"
+# One finding of a stable rule (on by default): NAN103 at line 3, column 8.
+TF_SOFTMAX_LOG = "import tensorflow as tf\np = tf.nn.softmax(z)\nloss = tf.math.log(p)\n"
 # Nothing to report.
 TF_CLEAN = "import tensorflow as tf\nloss = tf.nn.log_softmax(z)\n"
 # NAN101 and NAN102 (high) at line 4, NAN102 (low) at line 8, NAN201 (medium) at line 12.
@@ -61,6 +63,14 @@ def make(root: Path, files: dict, git: bool = True) -> Path:
     return root
 
 
+def with_preview(args) -> list:
+    """``args`` of a `check` with `--preview` added (the other commands as they are)."""
+    args = list(args)
+    if args[:1] == ["check"] and "--preview" not in args:
+        return ["check", "--preview", *args[1:]]
+    return args
+
+
 def check_json(*args, cwd):
     """`nanlint check --format json ARGS` in a subprocess: (result, parsed document)."""
     result = run_cli("check", "--format", "json", *args, cwd=cwd)
@@ -84,12 +94,14 @@ def assert_one_line_error(stderr: str, *fragments: str) -> None:
 
 @pytest.fixture
 def nanlint(monkeypatch, capsys):
-    """Run ``nanlint.cli.main(args)`` in this process from ``cwd``: (exit code, out, err)."""
-    def run(*args, cwd):
+    """Run ``nanlint.cli.main(args)`` in this process from ``cwd``: (exit code, out, err).
+    `check` runs every rule, preview ones too (these tests exercise the command line with
+    the rules as examples); ``preview=False`` runs it as a user's default does."""
+    def run(*args, cwd, preview=True):
         monkeypatch.chdir(cwd)
         capsys.readouterr()
         try:
-            code = main(list(args))
+            code = main(with_preview(args) if preview else list(args))
         except SystemExit as exit_:  # argparse errors and --version
             code = exit_.code
         out, err = capsys.readouterr()

@@ -27,9 +27,12 @@ def lint():
     return run
 
 
-def run_cli(*args, cwd=None, stdin=None):
-    """Run `python -m nanlint` in a subprocess: the real entry point, exit code and all."""
+def run_cli(*args, cwd=None, stdin=None, preview=True):
+    """Run `python -m nanlint` in a subprocess: the real entry point, exit code and all.
+    `check` runs the preview rules too unless ``preview=False`` (see ``with_preview``)."""
     import subprocess
 
+    from cli_helpers import with_preview
+    args = with_preview(args) if preview else list(args)
     return subprocess.run([sys.executable, "-m", "nanlint", *args], cwd=cwd, input=stdin,
                           capture_output=True, text=True, timeout=300)

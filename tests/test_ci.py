@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cli_helpers import TF_CLEAN, TF_LOG
+from cli_helpers import TF_CLEAN, TF_SOFTMAX_LOG
 from test_doc_links import relative_links
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,7 +106,7 @@ def installed(tmp_path_factory):
 
 @pytest.fixture
 def project(tmp_path):
-    (tmp_path / "train.py").write_text(TF_LOG, encoding="utf-8")
+    (tmp_path / "train.py").write_text(TF_SOFTMAX_LOG, encoding="utf-8")
     (tmp_path / "clean dir").mkdir()
     (tmp_path / "clean dir" / "ok.py").write_text(TF_CLEAN, encoding="utf-8")
     return tmp_path
@@ -139,7 +139,7 @@ def test_github_format_annotates_and_the_last_step_fails(installed, project):
     assert steps["Fail on findings"].returncode == 1
 
 
-@pytest.mark.parametrize("source,code", [(TF_LOG, "1"), (TF_CLEAN, "0")])
+@pytest.mark.parametrize("source,code", [(TF_SOFTMAX_LOG, "1"), (TF_CLEAN, "0")])
 def test_sarif_is_uploaded_with_findings_and_without_then_the_job_fails_on_findings(
         installed, tmp_path, source, code):
     (tmp_path / "train.py").write_text(source, encoding="utf-8")
@@ -176,9 +176,9 @@ def test_sarif_format_writes_the_report_with_no_link_to_the_runner(installed, pr
     (project / "out").mkdir()
     check = runner.run("check", cwd=project)
     assert runner.outputs["check"]["exit-code"] == "1"
-    assert "train.py:3:8: NAN102" in check.stdout  # the findings in the log too
+    assert "train.py:3:8: NAN103" in check.stdout  # the findings in the log too
     run = json.loads((project / "out" / "nanlint.sarif").read_text())["runs"][0]
-    assert [r["ruleId"] for r in run["results"]] == ["NAN102"]
+    assert [r["ruleId"] for r in run["results"]] == ["NAN103"]
     for rule in run["tool"]["driver"]["rules"]:  # read elsewhere: no file of the runner
         assert "helpUri" not in rule and "## What it does" in rule["help"]["markdown"]
     upload = STEPS["Upload SARIF"]
@@ -243,7 +243,7 @@ def gitlab_job():
     return yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))["nanlint"]
 
 
-@pytest.mark.parametrize("source,code,reported", [(TF_LOG, 1, 1), (TF_CLEAN, 0, 0)])
+@pytest.mark.parametrize("source,code,reported", [(TF_SOFTMAX_LOG, 1, 1), (TF_CLEAN, 0, 0)])
 def test_gitlab_template_writes_the_report_and_fails_on_findings(installed, tmp_path, source,
                                                                  code, reported):
     """The template's commands, with the nanlint the action installed (not its apt-get and
@@ -259,4 +259,4 @@ def test_gitlab_template_writes_the_report_and_fails_on_findings(installed, tmp_
                             capture_output=True, text=True)
     assert result.returncode == code, result.stderr
     assert len(json.loads((tmp_path / "gl-code-quality.json").read_text())) == reported
-    assert ("train.py:3:8: NAN102" in result.stdout) == bool(reported)
+    assert ("train.py:3:8: NAN103" in result.stdout) == bool(reported)

@@ -24,7 +24,7 @@ HANG_LIMIT = 120  # seconds: a scan of a handful of files that takes longer is a
 
 def scan(root, *args, timeout=HANG_LIMIT):
     """`nanlint check --format json --no-cache ARGS` in ``root``: (exit code, findings)."""
-    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--format", "json",
+    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--preview", "--format", "json",
                              "--no-cache", *args], cwd=root, capture_output=True, text=True,
                             timeout=timeout)
     assert result.returncode in (0, 1), f"exit {result.returncode}: {result.stderr[-2000:]}"
@@ -96,7 +96,7 @@ def test_code_frames_show_the_right_line_whatever_the_line_breaks(tmp_path):
     # wrong line. The frame must show the line the finding is on.
     make(tmp_path, {"ff.py": LINTS["form_feeds"][0],
                     "sep.py": LINTS["line_separator_in_a_string"][0], "crlf.py": TF_LOG_CRLF})
-    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--no-cache"],
+    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--preview", "--no-cache"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=HANG_LIMIT)
     assert result.returncode == 1, result.stderr
     assert "6 |     return tf.math.log(p)" in result.stdout
@@ -266,7 +266,7 @@ def test_a_folder_of_10000_empty_files(tmp_path):
         (folder / f"m{index:05}.py").touch()
     make(tmp_path, {"a_good.py": TF_LOG, "many/z_good.py": TF_LOG})
     for args in (("--no-cache",), ()):  # the cache holds 10,000 files of one content
-        result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--format", "json",
+        result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--preview", "--format", "json",
                                  *args], cwd=tmp_path, capture_output=True, text=True,
                                 timeout=HANG_LIMIT)
         assert result.returncode == 1, result.stderr
@@ -283,7 +283,7 @@ def test_python_warnings_of_the_checked_code_stay_out_of_the_output(tmp_path):
     make(tmp_path, {"a.py": 'import tensorflow as tf\n\n\ndef f(mode):\n'
                             '    return 1 if mode is "constant" else 0\n' + long})
     for jobs in ("--jobs=1", "--jobs=2"):
-        result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--no-cache", jobs],
+        result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--preview", "--no-cache", jobs],
                                 cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stdout + result.stderr
         assert "Warning" not in result.stderr + result.stdout, result.stderr

@@ -13,7 +13,7 @@ import sys
 import pytest
 import yaml
 
-from cli_helpers import TF_CLEAN, TF_LOG
+from cli_helpers import TF_CLEAN, TF_SOFTMAX_LOG
 from conftest import ROOT
 
 GIT_IDENTITY = ["-c", "user.name=nanlint tests", "-c", "user.email=tests@nanlint.invalid",
@@ -62,10 +62,10 @@ def test_pre_commit_runs_the_hook(tmp_path, hook_repository):
     git("init", "-q", cwd=project)
     config = {"repos": [{"repo": str(source), "rev": rev, "hooks": [{"id": "nanlint"}]}]}
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    (project / "train.py").write_text(TF_LOG, encoding="utf-8")
+    (project / "train.py").write_text(TF_SOFTMAX_LOG, encoding="utf-8")
     (project / "notes.txt").write_text("not python\n", encoding="utf-8")
     (project / "generated").mkdir()  # excluded by the configuration, though pre-commit names it
-    (project / "generated" / "model.py").write_text(TF_LOG, encoding="utf-8")
+    (project / "generated" / "model.py").write_text(TF_SOFTMAX_LOG, encoding="utf-8")
     (project / ".nanlint.yaml").write_text("exclude: [generated/]\n", encoding="utf-8")
     git("add", "-A", cwd=project)
     environment = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),
@@ -80,7 +80,7 @@ def test_pre_commit_runs_the_hook(tmp_path, hook_repository):
     failed = pre_commit()
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "nanlint" in failed.stdout and "Failed" in failed.stdout, failed.stdout
-    assert "train.py:3:8: NAN102 " in failed.stdout
+    assert "train.py:3:8: NAN103 " in failed.stdout
     assert "notes.txt" not in failed.stdout  # only Python files are passed to the hook
     assert "generated" not in failed.stdout
 
@@ -88,4 +88,4 @@ def test_pre_commit_runs_the_hook(tmp_path, hook_repository):
     git("add", "-A", cwd=project)
     passed = pre_commit()
     assert passed.returncode == 0, passed.stdout + passed.stderr
-    assert "Passed" in passed.stdout and "NAN102" not in passed.stdout
+    assert "Passed" in passed.stdout and "NAN103" not in passed.stdout

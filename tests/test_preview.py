@@ -11,7 +11,8 @@ from nanlint import registry
 
 __all__ = ["_no_colour_variables", "nanlint"]
 
-# NAN301 (stable) on line 2; NAN304 (preview) on line 3; NAN402 (preview) on line 5.
+# NAN103 (stable) on line 4; NAN301 (preview) on line 2; NAN304 (preview) on line 3;
+# NAN402 (preview) on line 5.
 SOURCE = ("import tensorflow as tf\n"
           "opt = tf.keras.optimizers.Adam(learning_rate=5.0)\n"
           "w = tf.Variable(tf.random.normal([784, 10]))\n"
@@ -20,25 +21,26 @@ SOURCE = ("import tensorflow as tf\n"
           "                         tf.keras.layers.Dense(8, activation='relu'),\n"
           "                         tf.keras.layers.Dense(8, activation='relu'),\n"
           "                         tf.keras.layers.Dense(1)])\n")
-TRAINING_CODES = {"NAN301", "NAN304", "NAN402"}
+CODES = {"NAN103", "NAN301", "NAN304", "NAN402"}
+EVERY = [(2, "NAN301"), (3, "NAN304"), (4, "NAN103"), (5, "NAN402")]
 
 
 def _found(out):
     return sorted((f["line"], f["code"]) for f in json.loads(out)["findings"]
-                  if f["code"] in TRAINING_CODES)
+                  if f["code"] in CODES)
 
 
 @pytest.mark.parametrize("args, config, expected", [
-    ((), None, [(2, "NAN301")]),
-    (("--preview",), None, [(2, "NAN301"), (3, "NAN304"), (5, "NAN402")]),
-    ((), "preview: true\n", [(2, "NAN301"), (3, "NAN304"), (5, "NAN402")]),
-    ((), "preview: false\n", [(2, "NAN301")]),
+    ((), None, [(4, "NAN103")]),
+    (("--preview",), None, EVERY),
+    ((), "preview: true\n", EVERY),
+    ((), "preview: false\n", [(4, "NAN103")]),
     (("--select", "NAN304"), None, [(3, "NAN304")]),
-    (("--select", "NAN3"), None, [(2, "NAN301")]),
-    (("--select", "NAN"), None, [(2, "NAN301")]),
-    (("--select", "NAN3,NAN402"), None, [(2, "NAN301"), (5, "NAN402")]),
-    ((), "select: [NAN1, NAN304]\n", [(3, "NAN304")]),
-    (("--preview", "--ignore", "NAN304"), None, [(2, "NAN301"), (5, "NAN402")]),
+    (("--select", "NAN3"), None, []),
+    (("--select", "NAN"), None, [(4, "NAN103")]),
+    (("--select", "NAN3,NAN402"), None, [(5, "NAN402")]),
+    ((), "select: [NAN1, NAN304]\n", [(3, "NAN304"), (4, "NAN103")]),
+    (("--preview", "--ignore", "NAN304"), None, [(2, "NAN301"), (4, "NAN103"), (5, "NAN402")]),
     (("--preview", "--select", "NAN4"), None, [(5, "NAN402")]),
 ])
 def test_which_rules_run(tmp_path, nanlint, args, config, expected):
@@ -46,13 +48,13 @@ def test_which_rules_run(tmp_path, nanlint, args, config, expected):
     if config is not None:
         files[".nanlint.yaml"] = config
     make(tmp_path, files)
-    _, out, _ = nanlint("check", "--format", "json", *args, cwd=tmp_path)
+    _, out, _ = nanlint("check", "--format", "json", *args, cwd=tmp_path, preview=False)
     assert _found(out) == expected
 
 
 def test_preview_must_be_a_boolean(tmp_path, nanlint):
     make(tmp_path, {"train.py": SOURCE, ".nanlint.yaml": "preview: 1\n"})
-    code, _, err = nanlint("check", cwd=tmp_path)
+    code, _, err = nanlint("check", cwd=tmp_path, preview=False)
     assert code == 2
     assert_one_line_error(err, "preview", "true or false")
 
@@ -60,7 +62,7 @@ def test_preview_must_be_a_boolean(tmp_path, nanlint):
 def test_rules_lists_the_tier(tmp_path, nanlint):
     _, out, _ = nanlint("rules", "--format", "json", cwd=tmp_path)
     tiers = {row["code"]: row["tier"] for row in json.loads(out)}
-    assert tiers["NAN304"] == "preview" and tiers["NAN301"] == "stable"
+    assert tiers["NAN304"] == "preview" and tiers["NAN103"] == "stable"
     assert {c for c, t in tiers.items() if t == "preview"} == {
         rule.code for rule in registry.every_rule() if rule.preview}
     _, text, _ = nanlint("rules", cwd=tmp_path)
@@ -74,7 +76,7 @@ def test_rule_documentation_says_preview_and_why(tmp_path, nanlint):
     _, out, _ = nanlint("rule", "NAN304", cwd=tmp_path)
     assert "Preview: off by default (`--preview`)." in out
     assert "## Preview" in out
-    _, out, _ = nanlint("rule", "NAN301", cwd=tmp_path)
+    _, out, _ = nanlint("rule", "NAN103", cwd=tmp_path)
     assert "Preview" not in out
 
 

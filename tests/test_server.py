@@ -49,10 +49,11 @@ def slow_lint_seconds(cache=[]):
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
-    """Two workspace folders: `main` (no configuration) and `other` (its own)."""
+    """Two workspace folders: `main` and `other`, each with its own configuration; both run
+    the preview rules, which the examples below use."""
     root = tmp_path_factory.mktemp("lsp")
-    make(root / "main", {})
-    make(root / "other", {".nanlint.yaml": "ignore: [NAN102]\n"})
+    make(root / "main", {".nanlint.yaml": "preview: true\n"})
+    make(root / "other", {".nanlint.yaml": "preview: true\nignore: [NAN102]\n"})
     # A module of the workspace that must never be imported by the server.
     (root / "main" / "yaml.py").write_text("open(__file__ + '.imported', 'w').close()\n")
     return root
@@ -736,7 +737,7 @@ async def test_a_broken_configuration_is_one_error_and_the_server_goes_on(client
         [problem] = await published(client, config.as_uri(), changed)
         assert "invalid YAML" in problem.message and problem.range.start.line > 0
     finally:
-        config.write_text("ignore: [NAN102]\n")
+        config.write_text("preview: true\nignore: [NAN102]\n")
     assert await published(client, config.as_uri(), changed) == []
     after = await published(client, path.as_uri(), lambda: replace_text(client, path,
                                                                         TF_MIXED, 2))
@@ -811,20 +812,20 @@ async def test_settings_pulled_from_the_client_add_to_the_configuration_file(cli
         await asyncio.sleep(0.02)
     path = workspace / "other" / "pulled.py"  # its .nanlint.yaml ignores NAN102
     uri = path.as_uri()
-    text = TF_MIXED + ("grads = tape.gradient(loss, variables)\n"  # NAN302: preview
+    text = TF_MIXED + ("grads = tape.gradient(loss, variables)\n"  # NAN302
                        "grads = [tf.clip_by_value(g, -1.0, 1.0) for g in grads]\n")
     before = await published(client, uri, lambda: open_file(client, path, text))
-    assert sorted(d.code for d in before) == ["NAN101", "NAN201"]
+    assert sorted(d.code for d in before) == ["NAN101", "NAN201", "NAN302"]
 
     def changed(settings=None):  # None: the client is to be asked
         return lambda: client.workspace_did_change_configuration(
             types.DidChangeConfigurationParams(settings=settings))
 
-    client.set_configuration({"ignore": ["NAN101"], "preview": True,
+    client.set_configuration({"ignore": ["NAN101", "NAN302"],
                               "low-confidence-as-hint": True}, section="nanlint")
     try:
         pulled = await published(client, uri, changed())
-        assert sorted(d.code for d in pulled) == ["NAN201", "NAN302"]
+        assert sorted(d.code for d in pulled) == ["NAN201"]  # the file's ignore still holds
     finally:
         client.set_configuration(None, section="nanlint")  # nothing to pull: a push counts
         restored = await published(client, uri, changed(

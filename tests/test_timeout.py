@@ -163,7 +163,7 @@ def test_big_file_times_out_and_the_scan_goes_on(tmp_path, jobs, count):
     files = {f"good_{index:02}.py": TF_LOG for index in range(count)}
     make(tmp_path, {**files, "big.py": BIG, ".nanlint.yaml": "file-timeout: 1\n"})
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--format", "json",
+    result = subprocess.run([sys.executable, "-m", "nanlint", "check", "--preview", "--format", "json",
                              "--jobs", jobs], cwd=tmp_path, capture_output=True, text=True,
                             timeout=120)
     assert time.monotonic() - started < 60
