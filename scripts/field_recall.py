@@ -98,7 +98,11 @@ def main(argv=None):
     found = sum(b[4] for b in bugs)
     projects = len({b[3] for b in bugs})
     print(f"recall: {found} / {len(bugs)} = {100 * found / len(bugs):.1f}%"
-          f"  ({projects} projects, {len({b[0] for b in bugs})} files)")
+          f"  ({projects} projects, {len({b[0] for b in bugs})} files; every rule)")
+    from nanlint import registry
+
+    gate = sum(b[4] for b in bugs if not registry.is_preview(b[2]))
+    print(f"the rules on by default: {gate} / {len(bugs)} = {100 * gate / len(bugs):.1f}%")
     table("per code", bugs, key=lambda b: b[2])
     table("per project", bugs, key=lambda b: b[3])
     misses = [b for b in bugs if not b[4]]

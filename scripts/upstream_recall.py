@@ -108,11 +108,13 @@ def file_at(git_dir: Path, commit: str, path: str) -> Optional[str]:
 
 
 # -- measuring -------------------------------------------------------------------------------
-def _findings(source: str, path: str, suspects: bool):
+def _findings(source: str, path: str, suspects: bool, preview: bool = True):
+    """check's findings (every rule, preview ones too, unless ``preview`` is false: the
+    default tier alone) or, with ``suspects``, the hunt's."""
     from nanlint.config import Config
     from nanlint.engine import lint_bytes
 
-    config = Config(suspects=suspects)
+    config = Config(suspects=suspects, preview=preview)
     return lint_bytes(source.encode("utf-8"), path, config.options_for(Path(path)))
 
 
@@ -155,10 +157,12 @@ def measure(entry: dict, git_dir: Path) -> Optional[Dict[str, object]]:
         return None
     line = entry["line"]
     found = [f for f in _findings(source, entry["path"], False) if f.code != "NAN000"]
+    default = _findings(source, entry["path"], False, preview=False)
     suspects = [f for f in _findings(source, entry["path"], True) if f.score is not None]
     suspects.sort(key=lambda f: (-f.score, f.line, f.column))
     result: Dict[str, object] = {
         "found": any(_covers(f, line) for f in found),
+        "gate": any(_covers(f, line) for f in default if f.code != "NAN000"),
         "suspect_rank": _rank_with_origins(suspects, line),
         "suspect_line_rank": _rank([(f.line, f.end_line) for f in suspects], line),
         "naive_rank": _rank(naive_order(source), line),
@@ -192,13 +196,14 @@ def _table(title: str, rows: List[Tuple[dict, dict]], key) -> None:
     groups: Dict[str, List[dict]] = {}
     for entry, result in rows:
         groups.setdefault(key(entry), []).append(result)
-    print(f"\n{title}: check recall | suspects top-1, top-3, top-5 | top-3 on the op's "
+    print(f"\n{title}: check recall | default tier | suspects top-1, top-3, top-5 | top-3 on the op's "
           "line only | regex top-3")
     width = max(len(k) for k in groups)
     for name in sorted(groups):
         results = groups[name]
         n = len(results)
-        counts = [sum(bool(r["found"]) for r in results)]
+        counts = [sum(bool(r["found"]) for r in results),
+                  sum(bool(r["gate"]) for r in results)]
         counts += [sum(1 for r in results if r["suspect_rank"] and r["suspect_rank"] <= k)
                    for k in (1, 3, 5)]
         counts.append(sum(1 for r in results if r["suspect_line_rank"]
@@ -243,6 +248,7 @@ def upstream_main(args) -> int:
         rows.append((entry, result))
         if args.verbose:
             print(f"  {entry['id']:<50} found={'yes' if result['found'] else 'no ':<3} "
+                  f"gate={'yes' if result['gate'] else 'no ':<3} "
                   f"suspect={result['suspect_rank']} line={result['suspect_line_rank']} "
                   f"regex={result['naive_rank']} "
                   f"fix={result['fix']}")
@@ -257,7 +263,9 @@ def upstream_main(args) -> int:
     ranks = [r["suspect_rank"] for _, r in rows]
     fixes = Counter(r["fix"] for _, r in rows if r["fix"] is not None)
     print(f"bugs measured: {n} from {len({e['repo'] for e, _ in rows})} projects")
-    print(f"check recall:      {_percent(found, n)}")
+    print(f"check recall:      {_percent(found, n)}   (every rule, preview ones too)")
+    gate = sum(bool(r["gate"]) for _, r in rows)
+    print(f"check, default:    {_percent(gate, n)}   (the rules on by default)")
     lines = [r["suspect_line_rank"] for _, r in rows]
     for k in (1, 3, 5):
         print(f"suspects top-{k}:    {_percent(sum(1 for r in ranks if r and r <= k), n)}"
