@@ -27,7 +27,8 @@ from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree", "FLOAT16",
-           "FLOAT16_MAX", "last_name", "names_in", "terms", "in_tested_branch", "tests"]
+           "FLOAT16_MAX", "last_name", "names_in", "terms", "in_tested_branch", "safe_branches",
+           "tests"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 
@@ -570,4 +571,4 @@ def _substitute(node: cst.CSTNode, parts: Dict[str, cst.BaseExpression]) -> Any:
     return node.with_changes(**changes) if changes else node
 
 
-from nanlint.branches import in_tested_branch, tests  # noqa: E402 (they take a Rule)
+from nanlint.branches import in_tested_branch, safe_branches, tests  # noqa: E402 (they take a Rule)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
 from nanlint.rule import (Evidence, Option, Rule, Value, in_tested_branch, last_name, names_in,
-                          terms, tests)
+                          safe_branches, terms, tests)
 
 # Tests of a result for inf or NaN (`tf.math.is_inf`, `np.isnan`, ...).
 _RESULT_TESTS = frozenset({"is_inf", "is_nan", "is_finite", "isinf", "isnan",
@@ -59,7 +59,10 @@ class UnguardedDivision(Rule):
     function defined beside the call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or
     after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is guarded:
     only that branch runs. The test may name what the denominator casts or multiplies by a
-    constant (`n / (d * 1000) if d > 0 else 0`). A selection of the non-zero elements,
+    constant (`n / (d * 1000) if d > 0 else 0`). A counter increased before the division on
+    every path to it by a positive amount (`self.n.assign_add(1)`, `K.update_add(n, 1.0)`;
+    not by a tensor's size, 0 for an empty tensor) is not 0 there, though it starts at 0
+    (trainable or not). A selection of the non-zero elements,
     `tf.boolean_mask(c, c != 0)` (or `c > 0`), has no zero left; numpy's `finfo` limits are
     the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds).
 
@@ -129,8 +132,10 @@ class UnguardedDivision(Rule):
     NaN, and none flows), also when the condition is assigned first (`ok = tf.not_equal(den,
     0)`) and wherever no gradient is shown to flow, and so is a result that every read
     passes through one select testing it for inf or NaN (`d = deg ** -0.5`, then
-    `d = tf.where(tf.math.is_inf(d), 0.0, d)`); where one does, NAN204 reports it in place
-    of this rule (one division, one finding) and says why the where does not guard it.
+    `d = tf.where(tf.math.is_inf(d), 0.0, d)`) or taking it only where the denominator is
+    not 0 (`r = w / g`, then `r = tf.where(g > 0, r, 1.0)`); where one does, NAN204
+    reports it in place of this rule (one division, one finding) and says why the where
+    does not guard it.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
@@ -239,9 +244,10 @@ class UnguardedDivision(Rule):
                 evidence = None  # the form is evidence only where a gradient flows (a loss)
         if evidence is None:
             return
-        if in_tested_branch(self, node, denominator) or self._exits_first(node, denominator):
+        if in_tested_branch(self, node, denominator) or self._exits_first(node, denominator) \
+                or self._incremented_first(node, denominator):
             return
-        if (self._where_guarded(node, denominator) or self._fixed_after(node)) and (
+        if (self._where_guarded(node, denominator) or self._fixed_after(node, denominator)) and (
                 not self.gradient_shown(node)):
             return  # the select keeps the value; only the dropped branch's gradient is NaN
         shown = self.source(denominator)
@@ -300,17 +306,51 @@ class UnguardedDivision(Rule):
         earlier ``if`` of the same function that compares the denominator (or one of its
         terms) and leaves (return, raise, continue, break) guards the division after it."""
         shown = {self.source(term) for term in [denominator, *terms(denominator)]}
+        return any(isinstance(statement, cst.If) and _leaves(statement.body) and any(
+            tests(self, statement.test, text, None, 0) for text in shown)
+            for statement in self._run_before(node))
+
+    def _incremented_first(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+        """``self.n.assign_add(1)`` before ``self.total / self.n``: a counter increased before
+        the division (in the same function, on every path to it) by a positive amount is
+        not 0 there: its zero evidence is where it starts (a counter is not decremented
+        below it). A tensor's size is no such amount: it is 0 for an empty tensor."""
+        counter = denominator
+        while isinstance(counter, cst.Call) and counter.args and last_name(counter.func) in (
+                "cast", "to_float", "to_double", "float"):
+            counter = counter.args[0].value
+        shown = self.source(counter)
+        for statement in self._run_before(node):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                call = small.value if isinstance(small, cst.Expr) else None
+                if not isinstance(call, cst.Call) or last_name(call.func) not in (
+                        "assign_add", "update_add"):
+                    continue
+                args = [arg.value for arg in call.args if arg.keyword is None]
+                if isinstance(call.func, cst.Attribute) and last_name(call.func) == \
+                        "assign_add" and self.source(call.func.value) == shown and args:
+                    amount = args[0]
+                elif len(args) >= 2 and self.source(args[0]) == shown:
+                    amount = args[1]
+                else:
+                    continue
+                if self.analysis.value(amount).positive:
+                    return True
+        return False
+
+    def _run_before(self, node: cst.CSTNode) -> Iterator[cst.BaseStatement]:
+        """The statements of ``node``'s function that run before it on every path: those
+        before it in its block and in each block around it."""
         child, parent = node, self.analysis.parent(node)
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
             if isinstance(parent, (cst.IndentedBlock, cst.Module)):
                 for statement in parent.body:
                     if statement is child:
                         break
-                    if isinstance(statement, cst.If) and _leaves(statement.body) and any(
-                            tests(self, statement.test, text, None, 0) for text in shown):
-                        return True
+                    yield statement
             child, parent = parent, self.analysis.parent(parent)
-        return False
 
     def _where_guarded(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``tf.where(den > 0, a / den, 0)``: a branch of a where whose condition tests the
@@ -324,14 +364,16 @@ class UnguardedDivision(Rule):
             return False
         return tests(self, call.args[0].value, self.source(denominator), None, 0)
 
-    def _fixed_after(self, node: cst.CSTNode) -> bool:
-        """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``: every
-        read of the result is in one select whose condition tests it for inf or NaN (a
-        check of the result followed by its fix)."""
+    def _fixed_after(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+        """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``, or ``r =
+        a / b`` and then ``r = tf.where(b > 0, r, 1.0)``: every read of the result is in one
+        select whose condition tests it for inf or NaN (a check of the result followed by
+        its fix), or picks it only where the condition excludes a zero denominator."""
         readers = self.analysis.readers(node)
         if not readers or readers == [node]:
             return False
         selects, tested = set(), False
+        shown = self.source(denominator)
         for read in readers:
             child, parent = read, self.analysis.parent(read)
             while parent is not None and not (isinstance(parent, cst.Call) and (
@@ -344,6 +386,11 @@ class UnguardedDivision(Rule):
             if parent is None or len(parent.args) < 3:
                 return False
             selects.add(id(parent))
+            if child is parent.args[1] or child is parent.args[2]:
+                # the branch the select takes where its condition holds (or fails)
+                if (child is parent.args[1]) in safe_branches(
+                        self, parent.args[0].value, shown, None, 0):
+                    tested = True
         return tested and len(selects) == 1
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False,

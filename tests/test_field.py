@@ -67,7 +67,8 @@ def test_the_recall_script_counts_errors_misses_and_classes(tmp_path, capsys):
         "w = c / d  # miss: NAN101 -- mask count: another one\n", encoding="utf-8")
     assert field_recall.main(["--field", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "recall: 1 / 3 = 33.3%  (2 projects, 2 files)" in out
+    assert "recall: 1 / 3 = 33.3%  (2 projects, 2 files; every rule)" in out
+    assert "the rules on by default: 0 / 3 = 0.0%" in out  # NAN101 is a preview rule
     assert "NAN101    0 / 2" in out and "NAN102    1 / 1" in out
     assert "o/a  " in out and "o/b  " in out
     assert "    2  mask count\n" in out

@@ -150,6 +150,32 @@ def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
     assert np.isfinite(fixed.numpy()).all()
 
 
+def test_a_select_that_picks_a_quotient_only_where_its_denominator_is_not_0_is_finite():
+    # A trust ratio r = |w| / |g| replaced by tf.where(|g| > 0, r, 1): the select keeps
+    # 1.0 where the gradient is all zero, so the value is finite; picked the other way
+    # round it keeps the NaN.
+    w = tf.constant([3.0, 4.0])
+    g = tf.zeros([2])
+    ratio = tf.norm(w) / tf.norm(g)
+    assert np.isinf(ratio.numpy())
+    assert tf.where(tf.norm(g) > 0, ratio, 1.0).numpy() == 1.0
+    assert np.isinf(tf.where(tf.equal(tf.norm(g), 0.0), ratio, 1.0).numpy())
+
+
+def test_a_counter_increased_before_it_divides_is_not_0_but_a_size_can_be():
+    # A counter that starts at 0 is 0 until increased, and at least a positive increment
+    # after it, trainable or not; increased by a tensor's size it stays 0 for an empty one.
+    batch = tf.ones([4, 3])
+    count = tf.Variable(0.0, trainable=False)
+    total = tf.Variable(0.0, trainable=False)
+    assert np.isnan((total / count).numpy())
+    count.assign_add(tf.cast(tf.size(tf.zeros([0, 3])), tf.float32))
+    assert np.isnan((total / count).numpy())
+    count.assign_add(1.0)
+    total.assign_add(tf.reduce_mean(batch))
+    assert (total / count).numpy() == 1.0
+
+
 def test_an_optimizer_update_of_a_dead_units_gradient_is_0_over_0():
     # A unit whose relu is dead for the batch: its weights' gradient is exactly 0, so the
     # moving average of squares an update keeps stays 0 and m / sqrt(v) is 0 / 0. An

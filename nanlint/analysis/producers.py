@@ -439,18 +439,19 @@ def _uniform(app: Application) -> Value:
 def _variable(app: Application) -> Value:
     call = app.call
     trainable = keyword_argument(call, "trainable")
-    if isinstance(trainable, cst.Name) and trainable.value == "False":
-        return replace(app.arg(0), tensor=True)
     initial = app.arg(0)
     if initial.known and initial.lo == initial.hi == 0 or any(
             zero_initializer(app.ev.resolver, expr, app.scope, app.index)
             for expr in (app.expr(0), keyword_argument(call, "initializer"))):
-        # `tf.Variable(0)`, a zeros initializer: a counter, an accumulator, or a weight that
-        # training moves from 0 only once its first gradient is applied.
+        # `tf.Variable(0)`, a zeros initializer, trainable or not: a counter, an
+        # accumulator, or a weight that training moves from 0 only once its first gradient
+        # is applied.
         return Value(zero=Evidence(call, "the variable `{src}`", "which starts at 0, and is 0 "
                                    "until something assigns it", "medium", aggregate=False,
                                    producer="variable"),
                      known=True, tensor=True, tags=frozenset({"variable"}))
+    if isinstance(trainable, cst.Name) and trainable.value == "False":
+        return replace(initial, tensor=True)  # it holds what it was given
     dtype = keyword_argument(call, "dtype")
     dtype_text = (str(dtype.evaluated_value) if isinstance(dtype, cst.SimpleString)
                   else dotted_code(dtype) or "") if dtype is not None else ""
