@@ -353,8 +353,9 @@ class UnguardedDivision(Rule):
             child, parent = parent, self.analysis.parent(parent)
 
     def _where_guarded(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
-        """``tf.where(den > 0, a / den, 0)``: a branch of a where whose condition tests the
-        denominator."""
+        """``tf.where(den > 0, a / den, 0)``: the branch of a where that its condition takes
+        only where the denominator is not 0 (or, where the direction is not read, a branch
+        of a where whose condition tests the denominator)."""
         arg = self.analysis.parent(node)
         call = self.analysis.parent(arg) if isinstance(arg, cst.Arg) else None
         if not isinstance(call, cst.Call) or len(call.args) < 3 or arg is call.args[0]:
@@ -362,7 +363,11 @@ class UnguardedDivision(Rule):
         op = self.analysis.op_of(call)
         if op is None or op.name != "where":
             return False
-        return tests(self, call.args[0].value, self.source(denominator), None, 0)
+        shown = self.source(denominator)
+        safe = safe_branches(self, call.args[0].value, shown, None, 0)
+        if safe:  # `tf.where(d == 0, n / d, 0)` takes the division where d is 0
+            return (arg is call.args[1]) in safe
+        return tests(self, call.args[0].value, shown, None, 0)
 
     def _fixed_after(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
         """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``, or ``r =

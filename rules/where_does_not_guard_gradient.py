@@ -7,7 +7,7 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule
+from nanlint.rule import Evidence, Rule, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
@@ -45,7 +45,10 @@ class WhereDoesNotGuardGradient(Rule):
     itself — the double where `f(tf.where(x > 0, x, 1))`, a positive value,
     `log(x + 1e-7)` — when the numerator of a division is zeroed by a `where`, and on
     `tf.sqrt` / `tf.math.rsqrt`, and where the value reaches no differentiated objective
-    (only metrics, summaries, logs, fetches or assertions; tests; metric methods).
+    (only metrics, summaries, logs, fetches or assertions; tests; metric methods). Quiet too
+    where the select takes the branch exactly where the test lets the argument be 0
+    (`tf.where(tf.equal(n, 0), total / n, 0.0)`, `tf.where(n > 0, 0.0, total / n)`): that
+    guards neither the value nor the gradient: NAN101 or NAN102 judges the op on its own.
 
     ## Why is this bad?
     `tf.where` selects values, but both branches are computed and differentiated. For an
@@ -137,6 +140,8 @@ class WhereDoesNotGuardGradient(Rule):
                     continue
                 if site.numerator is not None and self._from_where(site.numerator, _MAX_HOPS):
                     continue  # the numerator is zeroed by a where: its gradient is guarded
+                if self._taken_where_singular(cond, position, site):
+                    continue  # the value itself is unguarded: NAN101 / NAN102 report it
                 self._report(node, cond, branch, position, site)
                 return
 
@@ -329,6 +334,17 @@ class WhereDoesNotGuardGradient(Rule):
             if len(args) == 2 and self._pair(args[0], args[1], operand):
                 return True
             return any(self._tests(arg, operand, hops) for arg in args)
+        return False
+
+    def _taken_where_singular(self, cond: cst.BaseExpression, position: int,
+                              site: Site) -> bool:
+        """``tf.where(d > 0, 0.0, n / d)``: the branch is taken exactly where the test
+        lets the operand be 0, so the select keeps the inf or NaN in the value (a test
+        whose direction is not read counts as guarding, as before)."""
+        for text in {self.source(site.operand)} | set(self._aliases(site.operand, 1)):
+            safe = safe_branches(self, cond, text, None, 0)
+            if safe:
+                return (position == 0) not in safe
         return False
 
     def _pair(self, a: cst.BaseExpression, b: cst.BaseExpression,

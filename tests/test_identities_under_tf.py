@@ -160,6 +160,9 @@ def test_a_select_that_picks_a_quotient_only_where_its_denominator_is_not_0_is_f
     assert np.isinf(ratio.numpy())
     assert tf.where(tf.norm(g) > 0, ratio, 1.0).numpy() == 1.0
     assert np.isinf(tf.where(tf.equal(tf.norm(g), 0.0), ratio, 1.0).numpy())
+    # a quotient picked where its count is 0 is inf in the value itself
+    count = tf.reduce_sum(tf.cast(tf.constant([-1.0, -2.0]) > 0, tf.float32))
+    assert not np.isfinite(tf.where(tf.equal(count, 0.0), tf.reduce_sum(w) / count, 0.0))
 
 
 def test_a_counter_increased_before_it_divides_is_not_0_but_a_size_can_be():
