@@ -34,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
         "folders, test_*.py, *_test.py and conftest.py unless the configuration sets "
         "`include-tests: true`. A file named on the command line is always checked (with "
         "--force-exclude, the configuration decides). In a folder scan, code that nothing in "
-        "the folder calls is not reported unless `include-uncalled: true`.")
+        "the folder calls is not reported unless `include-uncalled: true`. By default only "
+        "the stable rules run (`nanlint rules` shows each rule's tier); --preview runs the "
+        "rules still in preview too, and `nanlint suspects` ranks every hazard.")
     check.add_argument("paths", nargs="*", metavar="PATH",
                        help="files and folders to check (default: .); `-` reads standard input")
     check.add_argument("--stdin-filename", metavar="PATH",

@@ -86,3 +86,10 @@ def test_a_preview_rule_documents_why_it_waits(rule):
         assert len(rule.section("Preview")) > 80, f"{rule.code}: say why it is in preview"
     else:
         assert rule.section("Preview") == ""
+
+
+def test_check_help_says_which_rules_run_by_default(tmp_path, nanlint):
+    code, out, _ = nanlint("check", "--help", cwd=tmp_path, preview=False)
+    assert code == 0
+    text = " ".join(out.split())
+    assert "By default only the stable rules run" in text and "--preview runs" in text
