@@ -25,18 +25,18 @@ def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpre
     conditional expression or a ``cond`` whose test compares the denominator, or the value
     it is a non-zero multiple or a cast of (``n / (d * 1000) if d > 0 else 0``)."""
     return any(_in_if_expression(rule, node, shown) or _in_if_statement(rule, node, shown)
-               or _in_cond(rule, node, shown) for shown in _tested_forms(rule, denominator))
+               or _in_cond(rule, node, shown) for shown in denominator_forms(rule, denominator))
 
 
-def _tested_forms(rule: "Rule", denominator: cst.BaseExpression) -> Iterator[str]:
-    """The denominator as a test may write it: itself, the value it casts, or the factor of
-    a product (or quotient) by a non-zero constant; for a name, also what it was assigned
-    (`d = cast(self.d)` under `if self.d > 0:`)."""
+def denominator_forms(rule: "Rule", denominator: cst.BaseExpression) -> Iterator[str]:
+    """The denominator as a test (or a counter's increment) may write it: itself, the value
+    it casts, or the factor of a product (or quotient) by a non-zero constant; for a name,
+    also what it was assigned (`d = cast(self.d)` under `if self.d > 0:`)."""
     yield rule.source(denominator)
     if isinstance(denominator, cst.Name):
         assigned = rule.analysis.definition(denominator)
         if assigned is not None:
-            yield from _tested_forms(rule, assigned)
+            yield from denominator_forms(rule, assigned)
     expr = denominator
     while True:
         if isinstance(expr, cst.Call) and expr.args and last_name(expr.func) in (

@@ -28,7 +28,7 @@ from nanlint.analysis.tree import visit as visit_tree
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree", "FLOAT16",
            "FLOAT16_MAX", "last_name", "names_in", "terms", "in_tested_branch", "safe_branches",
-           "tests"]
+           "denominator_forms", "tests"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 
@@ -571,4 +571,5 @@ def _substitute(node: cst.CSTNode, parts: Dict[str, cst.BaseExpression]) -> Any:
     return node.with_changes(**changes) if changes else node
 
 
-from nanlint.branches import in_tested_branch, safe_branches, tests  # noqa: E402 (they take a Rule)
+from nanlint.branches import (  # noqa: E402 (they take a Rule)
+    denominator_forms, in_tested_branch, safe_branches, tests)

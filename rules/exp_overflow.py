@@ -11,7 +11,9 @@ import libcst as cst
 from nanlint.rule import Evidence, Fix, Rule, Value
 
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
-_UNDERFLOW = "; below ~-104 each exp is exactly 0, so where every term is, it is 0 / 0 = NaN"
+_BELOW = "; below ~-104 each exp is exactly 0, so where every term is, "
+_UNDERFLOW = _BELOW + "it is 0 / 0 = NaN"  # a hand-written softmax
+_UNDERFLOW_LOG = _BELOW + "the log is -inf"  # a hand-written logsumexp
 
 
 class ExpOverflow(Rule):
@@ -206,8 +208,7 @@ class ExpOverflow(Rule):
         evidence, logits, _ = found
         # The other end: log-likelihoods are often far below 0, and where every term is
         # below ~-104 each exp is exactly 0, so the log is -inf (the fused op is finite).
-        evidence = replace(evidence, why=evidence.why + "; below ~-104 each exp is exactly 0, "
-                           "so where every term is, the log is -inf")
+        evidence = replace(evidence, why=evidence.why + _UNDERFLOW_LOG)
         reduce_call = value.node if isinstance(value.node, cst.Call) else None
         axis = self._axis(reduce_call)
         spelled = self._logsumexp_spelling(reduce_call)

@@ -6,8 +6,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import (Evidence, Option, Rule, Value, in_tested_branch, last_name, names_in,
-                          safe_branches, terms, tests)
+from nanlint.rule import (Evidence, Option, Rule, Value, denominator_forms, in_tested_branch,
+                          last_name, names_in, safe_branches, terms, tests)
 
 # Tests of a result for inf or NaN (`tf.math.is_inf`, `np.isnan`, ...).
 _RESULT_TESTS = frozenset({"is_inf", "is_nan", "is_finite", "isinf", "isnan",
@@ -315,11 +315,7 @@ class UnguardedDivision(Rule):
         the division (in the same function, on every path to it) by a positive amount is
         not 0 there: its zero evidence is where it starts (a counter is not decremented
         below it). A tensor's size is no such amount: it is 0 for an empty tensor."""
-        counter = denominator
-        while isinstance(counter, cst.Call) and counter.args and last_name(counter.func) in (
-                "cast", "to_float", "to_double", "float"):
-            counter = counter.args[0].value
-        shown = self.source(counter)
+        shown = set(denominator_forms(self, denominator))  # also what it casts
         for statement in self._run_before(node):
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
@@ -330,9 +326,9 @@ class UnguardedDivision(Rule):
                     continue
                 args = [arg.value for arg in call.args if arg.keyword is None]
                 if isinstance(call.func, cst.Attribute) and last_name(call.func) == \
-                        "assign_add" and self.source(call.func.value) == shown and args:
+                        "assign_add" and self.source(call.func.value) in shown and args:
                     amount = args[0]
-                elif len(args) >= 2 and self.source(args[0]) == shown:
+                elif len(args) >= 2 and self.source(args[0]) in shown:
                     amount = args[1]
                 else:
                     continue

@@ -83,6 +83,7 @@ class Analysis:
         self._statement_of: Dict[int, Optional[cst.CSTNode]] = {}
         self._homes: Dict[int, Tuple[Scope, int]] = {}
         self._wrt: Optional[FrozenSet[int]] = None  # see _differentiated
+        self._tapes: Dict[int, Tuple[cst.With, ...]] = {}  # function -> see _step_tapes
 
     def close(self) -> None:
         """Cut the loop between the resolver and the evaluator once the file is done (the
@@ -525,12 +526,8 @@ class Analysis:
                 getattr(self.value(arg.value).zero, "producer", None) == "gradient"
                 for arg in node.args):
             return False
-        below = descendants(function.body)
-        tapes = [n for n in below if isinstance(n, cst.With) and any(
-            isinstance(item.item, cst.Call) and last_name(item.item.func) == "GradientTape"
-            for item in n.items)]
-        if not tapes or not any(isinstance(n, cst.Call) and last_name(n.func) in (
-                "apply_gradients", "apply") for n in below):
+        tapes = self._step_tapes(function)
+        if not tapes:
             return False
         parent = self.parent(node)
         while parent is not None and parent is not function:
@@ -538,6 +535,20 @@ class Analysis:
                 return False
             parent = self.parent(parent)
         return True
+
+    def _step_tapes(self, function: cst.FunctionDef) -> Tuple[cst.With, ...]:
+        """The `with GradientTape()` blocks of ``function`` if it is a training step (it also
+        applies gradients itself), else none; once per function."""
+        key = id(function)
+        if key not in self._tapes:
+            below = descendants(function.body)
+            tapes = tuple(n for n in below if isinstance(n, cst.With) and any(
+                isinstance(item.item, cst.Call) and last_name(item.item.func) == "GradientTape"
+                for item in n.items))
+            steps = tapes and any(isinstance(n, cst.Call) and last_name(n.func) in (
+                "apply_gradients", "apply") for n in below)
+            self._tapes[key] = tapes if steps else ()
+        return self._tapes[key]
 
     def arguments_of(self, name: str, place: Place
                      ) -> Optional[List[Tuple[cst.BaseExpression, Place]]]:
