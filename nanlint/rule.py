@@ -119,8 +119,8 @@ class Rule:
     INVALID: ClassVar[List[str]] = []
     origin: ClassVar[str] = "nanlint"  # where the rule comes from (built-in or a package)
     # A preview rule is off unless `--preview` / `preview: true`, or selected by its full
-    # code: its findings, sampled on real code, are not yet 2 in 3 real risks. Its docs say
-    # why in a `## Preview` section.
+    # code: its findings, judged on real code, are not yet 2 in 3 sound (not false). Its
+    # docs say why in a `## Preview` section.
     preview: ClassVar[bool] = False
     # "gradient": a hazard of the gradient, reported only where the value is shown to reach
     # a differentiated objective, or reaches somewhere unknown from code that a convention

@@ -1,4 +1,4 @@
-"""The preview tier (ruff's): rules whose sampled findings are not yet 2 real risks in 3 are
+"""The preview tier (ruff's): rules whose sampled findings are not yet 2 sound in 3 are
 off by default. `--preview` or `preview: true` turns them on; selecting one by its full code
 turns that one on; a prefix (NAN3, NAN) does not."""
 
