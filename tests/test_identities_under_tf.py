@@ -546,3 +546,61 @@ def test_a_sampler_never_draws_a_class_whose_log_probability_is_minus_infinity()
     draws = tf.random.categorical(log_prob, 500, seed=1).numpy()
     assert draws.dtype.kind == "i" and set(np.unique(draws)) == {0, 2}
     assert set(np.unique(tf.random.categorical(log_prob, 500, seed=2).numpy())) == {0, 2}
+
+
+# The calls after which no gradient goes back (nanlint.analysis.sinks.without_gradient); the
+# first is the control: through an identity the root's infinite gradient at 0 is NaN.
+THROUGH = {
+    "identity": lambda v: tf.identity(v),
+    "stop_gradient": lambda v: tf.stop_gradient(v),
+    "numpy_function": lambda v: tf.numpy_function(lambda a: a * 2.0, [v], tf.float32),
+    "integer cast": lambda v: tf.cast(tf.cast(v, tf.int32), tf.float32),
+    "boolean cast": lambda v: tf.cast(tf.cast(v, tf.bool), tf.float32),
+    "round": lambda v: tf.round(v),
+    "floor": lambda v: tf.floor(v),
+    "sign": lambda v: tf.sign(v),
+    "argmax": lambda v: tf.cast(tf.argmax(v), tf.float32),
+    "equal": lambda v: tf.cast(tf.equal(v, 2.0), tf.float32),
+    "categorical draws": lambda v: tf.cast(tf.random.categorical(v[None], 1), tf.float32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THROUGH))
+def test_a_root_behind_a_call_without_gradient_leaves_the_weights_gradient_finite(name):
+    w = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        root = tf.reduce_sum(tf.sqrt(0.0 * THROUGH[name](w)))  # a root at exactly 0
+        loss = root + tf.reduce_sum(w)
+    gradient = tape.gradient(loss, w).numpy()
+    assert np.isfinite(gradient).all() == (name != "identity")
+
+
+def test_py_function_passes_the_gradient_through():
+    # Unlike numpy_function, tf.py_function is differentiated in eager mode: not a cut.
+    w = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        doubled = tf.py_function(lambda a: a * 2.0, [w], tf.float32)
+        loss = tf.reduce_sum(tf.sqrt(0.0 * doubled)) + tf.reduce_sum(w)
+    assert np.isnan(tape.gradient(loss, w).numpy()).all()
+
+
+def test_a_gradient_override_map_replaces_the_roots_gradient():
+    graph = tf.Graph()
+    with graph.as_default():
+        name = "NanlintTestSafeSqrt"
+
+        @tf.RegisterGradient(name)
+        def _safe(op, grad):
+            return grad * 0.5 / (op.outputs[0] + 1e-6)
+
+        w = tf.compat.v1.Variable([1.0, 2.0, 3.0])
+        with graph.gradient_override_map({"Sqrt": name}):
+            overridden = tf.reduce_sum(tf.sqrt(0.0 * w))
+        plain = tf.reduce_sum(tf.sqrt(0.0 * w))
+        gradients = [tf.compat.v1.gradients(overridden, w)[0],
+                     tf.compat.v1.gradients(plain, w)[0]]
+        with tf.compat.v1.Session(graph=graph) as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            replaced, natural = session.run(gradients)
+    assert np.isfinite(replaced).all()
+    assert np.isnan(natural).all()

@@ -23,6 +23,7 @@ from typing import FrozenSet, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis.defuse import dotted
+from nanlint.analysis.sinks import without_gradient
 from nanlint.analysis.tree import visit
 
 # E[|x|^2] and E[x] per feature of known datasets' training inputs, as stored (unscaled);
@@ -390,18 +391,42 @@ _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
              cst.ConcatenatedString, cst.FormattedString)
 
 
+@dataclass(frozen=True)
+class DataOrigin:
+    """What ``data_sources`` found: the ids of the expressions assigned to the names read,
+    and the first call met whose output passes no gradient back (`stop_gradient`, an
+    integer cast), if the walk stopped at one."""
+    assigned: FrozenSet[int]
+    cut: Optional[cst.Call]
+
+
+def _fed_by_keras(resolver, binding, name: str) -> bool:
+    """Whether Keras passes data to the parameter ``name``: the targets `y_true` of a
+    `(y_true, y_pred)` loss, the batch `data` of a model's `train_step` or `test_step`."""
+    function = binding.node
+    while function is not None and not isinstance(function, cst.FunctionDef):
+        function = resolver.parent(function)
+    if function is None:
+        return False
+    params = [param.name.value for param in function.params.params]
+    if name == "y_true":
+        return "y_pred" in params
+    return function.name.value in ("train_step", "test_step") and params[:2] == ["self", name]
+
+
 def data_sources(resolver, sites, expr: cst.BaseExpression, place, budget: int = 60
-                 ) -> Optional[FrozenSet[int]]:
-    """If ``expr`` is computed from data alone — placeholders, ``keras.Input``, numpy
-    arrays, constants, shapes, and ops of the op model applied to those — the ids of the
+                 ) -> Optional[DataOrigin]:
+    """If no gradient of a weight can pass through ``expr``: it is computed from data alone
+    — placeholders, ``keras.Input``, numpy arrays, constants, shapes, and ops of the op
+    model applied to those — or from values behind a call whose output has no gradient
+    (`stop_gradient`, `numpy_function`, an integer cast, `argmax`). Then the ids of the
     expressions assigned to the names it reads (the caller asks whether the module
-    differentiates with respect to one of them). None where some part may hold a trainable
-    value (a variable, a layer's output, a parameter whose callers in the module do not
-    all pass data, an attribute of ``self``, a call the model does not know) or the walk
-    runs past ``budget`` steps: no weight is upstream of such data, so no gradient of the
-    weights passes through it."""
+    differentiates with respect to one of them), and the first such call. None where some
+    part may hold a trainable value (a variable, a layer's output, a parameter whose callers
+    in the module do not all pass data, an attribute of ``self``, a call the model does not
+    know) or the walk runs past ``budget`` steps."""
     walk = _DataWalk(resolver, sites, budget)
-    return frozenset(walk.assigned) if walk.walk(expr, place) else None
+    return DataOrigin(frozenset(walk.assigned), walk.cut) if walk.walk(expr, place) else None
 
 
 class _DataWalk:
@@ -413,6 +438,7 @@ class _DataWalk:
         self.sites = sites
         self.budget = budget
         self.assigned: Set[int] = set()
+        self.cut: Optional[cst.Call] = None
 
     def walk(self, node: cst.BaseExpression, where) -> bool:
         self.budget -= 1
@@ -431,7 +457,9 @@ class _DataWalk:
             binding, at = found
             if binding.kind == "param":  # data only if every caller in the module passes data
                 passed = self.sites.arguments_of(node.value, at)
-                return passed is not None and all(walk(expr, there) for expr, there in passed)
+                if passed is None:  # no caller shown: Keras's conventions, if any
+                    return _fed_by_keras(resolver, binding, node.value)
+                return all(walk(expr, there) for expr, there in passed)
             if binding.kind not in ("assign", "unpack") or binding.value is None:
                 return False
             self.assigned.add(id(binding.value))
@@ -458,8 +486,12 @@ class _DataWalk:
             func = node.func
             qualified = resolver.qualified_at(func, where) or ""
             library = qualified.split(".", 1)[0]
+            last = qualified.rsplit(".", 1)[-1]
             if library == "numpy" or (library in ("tensorflow", "keras")
-                                      and qualified.rsplit(".", 1)[-1] in _DATA_SOURCES):
+                                      and last in _DATA_SOURCES):
+                return True
+            if library in ("tensorflow", "keras") and without_gradient(node, last):
+                self.cut = self.cut or node
                 return True
             if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data

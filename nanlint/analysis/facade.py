@@ -508,13 +508,31 @@ class Analysis:
     def _data_alone(self, node: cst.CSTNode, reach: Reach, place: Place) -> Reach:
         if not reach.gradient or not isinstance(node, cst.BaseExpression):
             return reach
+        if self._overridden(node):
+            return Reach(NONE, "inside `gradient_override_map`: its gradient is defined by hand")
         if self._after_the_tape(node):
             return Reach(NONE, "a statistic of the gradients, taken outside every tape of "
                                "the function that took them: nothing differentiates it")
-        sources = data_sources(self.resolver, self.sites, node, place)
-        if sources is None or sources & self._differentiated():
+        origin = data_sources(self.resolver, self.sites, node, place)
+        if origin is None or origin.assigned & self._differentiated():
             return reach
+        if origin.cut is not None:
+            return Reach(NONE, f"computed through `{self.spelling(origin.cut.func)}`, which "
+                               f"lets no gradient back")
         return Reach(NONE, "computed from data alone: no trainable value is upstream")
+
+    def _overridden(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is computed in a `with graph.gradient_override_map({...}):` block
+        (TF1's way to give ops a gradient registered with `tf.RegisterGradient`)."""
+        parent = self.parent(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+            if isinstance(parent, cst.With) and any(
+                    isinstance(item.item, cst.Call)
+                    and last_name(item.item.func) == "gradient_override_map"
+                    for item in parent.items):
+                return True
+            parent = self.parent(parent)
+        return False
 
     def _after_the_tape(self, node: cst.BaseExpression) -> bool:
         """A call on gradients a tape returned (`tf.norm(g)` of `tape.gradient(...)`'s), in

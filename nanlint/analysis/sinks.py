@@ -133,6 +133,9 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
         return IN_METRIC
     if ".summary." in qualified or qualified.startswith("tensorflow.summary"):
         return SUMMARIZED
+    if last in ("add_to_collection", "add_to_collections") and (
+            position == 1 or keyword == "value") and _summaries(call):
+        return SUMMARIZED  # TF1's summaries collection (not `losses`: those are summed)
     if qualified == "tensorflow.print" or qualified.startswith(
             ("logging.", "absl.logging.", "tensorflow.logging.")):
         return LOGGED
@@ -156,15 +159,42 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
             return SAMPLED
         if last in _CUT_FUNCTIONS:
             return CUT
-        if last == "cast" and (position == 0 or keyword == "x"):
-            dtype = [a.value for a in call.args if a.keyword is None][1:2] or [
-                a.value for a in call.args if a.keyword and a.keyword.value == "dtype"]
-            text = (dtype[0].evaluated_value if dtype and isinstance(
-                dtype[0], cst.SimpleString) else dotted(dtype[0]) if dtype else "")
-            if isinstance(text, str) and _INTEGER_DTYPES.search(text):
-                return none("cast to an integer type")
+        if last == "cast" and (position == 0 or keyword == "x") and _to_integers(call):
+            return none("cast to an integer type")
         index = _INDEX_ARGUMENTS.get(last)
         if index is not None and (position == index[0] or keyword == index[1]):
             return none("a condition or an index")
     return None
 
+
+def _summaries(call: cst.Call) -> bool:
+    """Whether an `add_to_collection` call names a collection of summaries
+    (`tf.GraphKeys.SUMMARIES`, `"train_summaries"`)."""
+    name = next((a.value for a in call.args if a.keyword is None or a.keyword.value in (
+        "name", "names")), None)
+    text = (name.evaluated_value if isinstance(name, cst.SimpleString)
+            else dotted(name) if name is not None else "")
+    return isinstance(text, str) and "summar" in text.lower()
+
+
+def _to_integers(call: cst.Call) -> bool:
+    """Whether a `cast` call's dtype is an integer or boolean type."""
+    dtype = [a.value for a in call.args if a.keyword is None][1:2] or [
+        a.value for a in call.args if a.keyword and a.keyword.value == "dtype"]
+    text = (dtype[0].evaluated_value if dtype and isinstance(
+        dtype[0], cst.SimpleString) else dotted(dtype[0]) if dtype else "")
+    return isinstance(text, str) and bool(_INTEGER_DTYPES.search(text))
+
+
+# Whose output TensorFlow gives no gradient back to the inputs, besides the _CUT_FUNCTIONS
+# and the samplers (checked under TensorFlow). `tf.py_function` is not one: in eager mode
+# its gradient is taken through the Python function.
+_OPAQUE = frozenset({"stop_gradient", "numpy_function", "py_func"})
+
+
+def without_gradient(call: cst.Call, last: str) -> bool:
+    """Whether the output of a TensorFlow or Keras call ``last`` passes no gradient back to
+    its inputs: `stop_gradient`, `numpy_function`, a cast to an integer or boolean type,
+    rounding, comparisons, `argmax`, a sampler's draws."""
+    return (last in _OPAQUE or last in _CUT_FUNCTIONS or last in _SAMPLERS
+            or (last == "cast" and _to_integers(call)))
