@@ -132,10 +132,14 @@ class UnguardedDivision(Rule):
     NaN, and none flows), also when the condition is assigned first (`ok = tf.not_equal(den,
     0)`) and wherever no gradient is shown to flow, and so is a result that every read
     passes through one select testing it for inf or NaN (`d = deg ** -0.5`, then
-    `d = tf.where(tf.math.is_inf(d), 0.0, d)`) or taking it only where the denominator is
-    not 0 (`r = w / g`, then `r = tf.where(g > 0, r, 1.0)`); where one does, NAN204
-    reports it in place of this rule (one division, one finding) and says why the where
-    does not guard it.
+    `d = tf.where(tf.math.is_inf(d), 0.0, d)`, or a `cond` with lambda branches, `tf.cond(
+    tf.reduce_any(tf.math.is_nan(m)), lambda: tf.zeros_like(m), lambda: m)`) or taking it
+    only where the denominator is not 0 (`r = w / g`, then `r = tf.where(g > 0, r, 1.0)`);
+    a `check_numerics` alone fixes nothing. The `cond` guards also where a gradient flows
+    (it runs and differentiates only the branch it takes); a `where` does not: where a
+    gradient flows through `tf.where(den > 0, a / den, 0)`, NAN204 reports it in place of
+    this rule (one division, one finding) and says why the where does not guard it, and a
+    quotient a later `where` fixes is reported here.
 
     ## Options
     - `check-divide-no-nan` (bool, default `true`): also report `divide_no_nan` by a
@@ -247,9 +251,12 @@ class UnguardedDivision(Rule):
         if in_tested_branch(self, node, denominator) or self._exits_first(node, denominator) \
                 or self._incremented_first(node, denominator):
             return
-        if (self._where_guarded(node, denominator) or self._fixed_after(node, denominator)) and (
+        select = self._fixed_after(node, denominator)
+        if select is not None and self.analysis.op_of(select).name == "cond":
+            return  # a cond runs, and differentiates, only the branch it takes
+        if (select is not None or self._where_guarded(node, denominator)) and (
                 not self.gradient_shown(node)):
-            return  # the select keeps the value; only the dropped branch's gradient is NaN
+            return  # the where keeps the value; only the dropped branch's gradient is NaN
         shown = self.source(denominator)
         value = self.analysis.value(denominator)
         numerator = "1" if power else self._numerator(node)
@@ -365,34 +372,37 @@ class UnguardedDivision(Rule):
             return (arg is call.args[1]) in safe
         return tests(self, call.args[0].value, shown, None, 0)
 
-    def _fixed_after(self, node: cst.CSTNode, denominator: cst.BaseExpression) -> bool:
+    def _fixed_after(self, node: cst.CSTNode, denominator: cst.BaseExpression
+                     ) -> Optional[cst.Call]:
         """``d = deg ** -0.5`` and then ``d = tf.where(tf.math.is_inf(d), 0.0, d)``, or ``r =
         a / b`` and then ``r = tf.where(b > 0, r, 1.0)``: every read of the result is in one
-        select whose condition tests it for inf or NaN (a check of the result followed by
-        its fix), or picks it only where the condition excludes a zero denominator."""
+        select (a `where`, or a `cond` whose branches are lambdas) whose condition tests it
+        for inf or NaN (a check of the result followed by its fix), or picks it only where
+        the condition excludes a zero denominator. That select, or None."""
         readers = self.analysis.readers(node)
         if not readers or readers == [node]:
-            return False
-        selects, tested = set(), False
+            return None
+        selects, tested = {}, False
         shown = self.source(denominator)
         for read in readers:
             child, parent = read, self.analysis.parent(read)
             while parent is not None and not (isinstance(parent, cst.Call) and (
-                    op := self.analysis.op_of(parent)) is not None and op.name == "where"):
+                    op := self.analysis.op_of(parent)) is not None and op.name in (
+                        "where", "cond")):
                 if isinstance(parent, cst.Call) and last_name(parent.func) in _RESULT_TESTS:
                     tested = True
                 if isinstance(parent, cst.BaseSmallStatement):
-                    return False
+                    return None
                 child, parent = parent, self.analysis.parent(parent)
             if parent is None or len(parent.args) < 3:
-                return False
-            selects.add(id(parent))
+                return None
+            selects[id(parent)] = parent
             if child is parent.args[1] or child is parent.args[2]:
                 # the branch the select takes where its condition holds (or fails)
                 if (child is parent.args[1]) in safe_branches(
                         self, parent.args[0].value, shown, None, 0):
                     tested = True
-        return tested and len(selects) == 1
+        return next(iter(selects.values())) if tested and len(selects) == 1 else None
 
     def _fix(self, denominator: cst.BaseExpression, operand: bool = False,
              power: bool = False):

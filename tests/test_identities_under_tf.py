@@ -604,3 +604,20 @@ def test_a_gradient_override_map_replaces_the_roots_gradient():
             replaced, natural = session.run(gradients)
     assert np.isfinite(replaced).all()
     assert np.isnan(natural).all()
+
+
+def test_a_cond_on_the_quotients_nan_replaces_an_empty_masks_mean_and_its_gradient():
+    # The mean over an empty mask is 0 / 0; a cond that tests the quotient for NaN takes the
+    # other branch, and the gradient of the branch not taken is never computed.
+    values = tf.Variable([1.0, 2.0, 3.0])
+    mask = tf.zeros([3])
+    with tf.GradientTape() as tape:
+        mean = tf.reduce_sum(values * mask) / tf.reduce_sum(mask)
+        fixed = tf.cond(tf.reduce_any(tf.math.is_nan(mean)), lambda: tf.zeros_like(mean),
+                        lambda: mean)
+    assert np.isnan(mean.numpy()) and fixed.numpy() == 0.0
+    gradient = tape.gradient(fixed, values)
+    assert gradient is None or np.isfinite(gradient.numpy()).all()
+    with tf.GradientTape() as tape:
+        bare = tf.reduce_sum(values * mask) / tf.reduce_sum(mask)
+    assert np.isnan(tape.gradient(bare, values).numpy()).all()
