@@ -186,7 +186,7 @@ def _analyse(read: Readable, tree: Optional[ast.Module], path: str, options: Lin
     if tree is None:
         give_back_freed_memory()
         tree = python_tree(source, path)  # accepted before: it parses
-    analysis = Analysis(module, options.settings, source)
+    analysis = Analysis(module, options.settings, source, path)
     reports: List[Report] = []
     silent: List[Report] = []
     try:

@@ -192,3 +192,24 @@ def test_a_gradient_hazard_with_unknown_reach_and_no_convention_is_quiet(source)
     assert lint_source(source, "example.py", options_for(["NAN201", "NAN202"])) == []
     ranked = lint_source(source, "example.py", Config().for_suspects().options_for(None))
     assert [f.code for f in ranked if f.score is not None]  # the hunt still lists it
+
+
+@pytest.mark.parametrize("path, reported", [
+    ("losses.py", True), ("ranking_losses.py", True), ("contrastive_loss.py", True),
+    ("pkg/losses/pairwise.py", True), ("pkg/models/pairwise.py", False), ("lossless.py", False),
+])
+@pytest.mark.parametrize("imports, norm", [
+    ("import tensorflow.compat.v1 as tf1", "tf1.norm"),
+    ("import tensorflow as tf", "tf.norm"),
+    ("from keras import ops", "ops.norm"),
+])
+def test_a_module_of_losses_is_an_objective_by_convention(path, reported, imports, norm):
+    # Library code: nothing in the file differentiates `pair_gap`, but the module's name
+    # says it holds losses that other files train with.
+    source = f"{imports}\n\n\ndef pair_gap(a, b):\n    return {norm}(a - b, axis=-1)\n"
+    findings = lint_source(source, path, options_for(["NAN202"]))
+    assert bool(findings) is reported
+    if reported:
+        [finding] = findings
+        assert finding.confidence == "medium"
+        assert "where losses are defined" in finding.message

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import PurePath
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
@@ -31,7 +32,7 @@ from nanlint.analysis.resolver import Callee, Place, Resolver
 from nanlint.analysis.scopes import END, Binding, Scope
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.sites import Sites
-from nanlint.analysis.tree import descendants, is_a, last_name, names_in, terms
+from nanlint.analysis.tree import children, descendants, is_a, last_name, names_in, terms
 from nanlint.analysis.sinks import NONE, Reach
 from nanlint.optable import Op
 
@@ -49,15 +50,22 @@ _UNASKED = object()  # op_of's answer for a call not asked about yet (None: no o
 
 
 _OBJECTIVE = re.compile(r"loss|cost|objective|penalty")
+# A module whose name (or whose package's name) says that it holds losses: `losses.py`,
+# `ranking_losses.py`, `losses/pairwise.py`.
+_LOSS_MODULE = re.compile(r"(^|_)loss(es)?$")
 
 
 class Analysis:
     """The shared value analysis of one module. Rules reach it through ``Rule.analysis``."""
 
     def __init__(self, module: cst.Module, settings: Optional[Settings] = None,
-                 source: Optional[str] = None) -> None:
+                 source: Optional[str] = None, path: str = "") -> None:
         settings = settings or Settings()
         self.module = module
+        parts = PurePath(path).with_suffix("").parts
+        self._loss_module = next((part for part in reversed(parts[-2:])
+                                  if _LOSS_MODULE.search(part.lower())), "")
+        self._returns: Dict[int, str] = {}
         self.settings = settings
         self._source = source
         # The resolver asks the evaluator for values (is a call's result a layer, what is
@@ -447,8 +455,9 @@ class Analysis:
         """Why the code being walked counts as differentiated although no objective is seen
         in the file, or "": library code defines what other files train. A function whose
         name says it is an objective (a loss, cost, objective or penalty, a `(y_true,
-        y_pred)` signature), a layer's or model's `call`, a function a Keras `Lambda` layer
-        runs."""
+        y_pred)` signature), that returns a name like a loss's, or that a module of losses
+        defines (`losses.py`, `losses/pairwise.py`); a layer's or model's `call`, a function
+        a Keras `Lambda` layer runs."""
         scopes = self.cursor.scopes
         for index in range(len(scopes) - 1, -1, -1):
             scope = scopes[index]
@@ -456,6 +465,11 @@ class Analysis:
                 name = scope.name.value
                 if self.computes_loss(scope) or _OBJECTIVE.search(name.lower()):
                     return f"`{name}` is an objective by its name"
+                returned = self._objective_returned(scope)
+                if returned:
+                    return f"`{name}` returns `{returned}`, an objective by its name"
+                if self._loss_module:
+                    return f"`{name}` is in `{self._loss_module}`, where losses are defined"
                 outer = scopes[index - 1] if index else None
                 if name in ("call", "__call__") and isinstance(outer, cst.ClassDef) and (
                         outer.bases):
@@ -463,6 +477,23 @@ class Analysis:
             if isinstance(scope, (cst.FunctionDef, cst.Lambda)) and self._run_by_lambda(scope):
                 return "run by a Keras `Lambda` layer, trained with its model"
         return ""
+
+    def _objective_returned(self, function: cst.FunctionDef) -> str:
+        """The name, like a loss's, that ``function`` returns (`return loss`, `return
+        total_cost`), or ""; its nested functions' returns are theirs."""
+        key = id(function)
+        if key not in self._returns:
+            found, stack = "", [function.body]
+            while stack and not found:
+                node = stack.pop()
+                if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and (
+                        _OBJECTIVE.search(node.value.value.lower())):
+                    found = node.value.value
+                elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
+                                           cst.BaseExpression)):
+                    stack.extend(children(node))
+            self._returns[key] = found
+        return self._returns[key]
 
     def _run_by_lambda(self, node: cst.CSTNode) -> bool:
         """Whether a `keras.layers.Lambda(...)` of the module is given ``node`` (or, for a
