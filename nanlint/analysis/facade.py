@@ -62,9 +62,10 @@ class Analysis:
                  source: Optional[str] = None, path: str = "") -> None:
         settings = settings or Settings()
         self.module = module
-        parts = PurePath(path).with_suffix("").parts
-        self._loss_module = next((part for part in reversed(parts[-2:])
-                                  if _LOSS_MODULE.search(part.lower())), "")
+        where = PurePath(path)
+        names = (where.stem, where.parent.name) if where.name else ()
+        self._loss_module = next((name for name in names
+                                  if _LOSS_MODULE.search(name.lower())), "")
         self._returns: Dict[int, str] = {}
         self.settings = settings
         self._source = source
