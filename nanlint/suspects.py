@@ -235,7 +235,10 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
     else:
         feature, evidence, guard = _evidence_of(site)
     place = _place(analysis, site.node, reach)
-    score = _score(feature, reach, place, kind.weight, kind.gradient) + doubt
+    # A root or a fractional power is singular in the gradient only at 0; below 0 its
+    # value is NaN, so where its operand may be negative it is a hazard of the value too.
+    gradient_only = kind.gradient and not (kind.negative and not site.value.nonnegative)
+    score = _score(feature, reach, place, kind.weight, gradient_only) + doubt
     words = fact if fact and feature not in ("guarded", "partial guard") else {
              "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from cli_helpers import make
 from conftest import run_cli
 from nanlint.config import Config
@@ -313,13 +315,27 @@ def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
               "def prepare(a, b):\n"
               "    x = np.log(1.0 + np.exp(a))\n"  # numpy: no gradient, but inf all the same
-              "    y = tf.sqrt(tf.cast(tf.reduce_sum(b), tf.int32))\n"  # integer: no gradient
+              "    y = tf.sqrt(tf.reduce_sum(tf.square(tf.stop_gradient(b))))\n"  # no gradient
               "    return x, y\n")
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[6].why.startswith("a hand-written softplus")
     assert "converted to a NumPy value" in by_line[6].why
     assert "metric" not in by_line[6].why  # data preparation is not a metric
     assert by_line[6].score > by_line[7].score
+
+
+def test_a_root_of_a_value_that_may_be_negative_is_a_hazard_of_the_value_too():
+    # Below 0 a root is NaN in the value itself: where no gradient flows, a root whose
+    # operand may be negative drops as a hazard of the value does; one of a square, which
+    # is singular in its gradient only, drops further.
+    source = ("import tensorflow as tf\n\n\n"
+              "def report(a, b):\n"
+              "    spread = tf.sqrt(a - b)\n"
+              "    gap = tf.sqrt(tf.square(a - b))\n"
+              "    tf.print(spread, gap)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "no gradient" in by_line[5].why and "no gradient" in by_line[6].why
+    assert by_line[5].score - by_line[6].score == pytest.approx(2.0)
 
 
 def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division():
