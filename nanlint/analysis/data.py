@@ -403,9 +403,7 @@ class DataOrigin:
 def _fed_by_keras(resolver, binding, name: str) -> bool:
     """Whether Keras passes data to the parameter ``name``: the targets `y_true` of a
     `(y_true, y_pred)` loss, the batch `data` of a model's `train_step` or `test_step`."""
-    function = binding.node
-    while function is not None and not isinstance(function, cst.FunctionDef):
-        function = resolver.parent(function)
+    function = resolver.function_of(binding.node)
     if function is None:
         return False
     params = [param.name.value for param in function.params.params]
