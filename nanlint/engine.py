@@ -108,12 +108,14 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
 # -- one module ------------------------------------------------------------------------------
 def concerns_tensorflow(source: str) -> bool:
     """The cheap text test: every finding needs an op resolved through a TF/Keras import,
-    or a package's own module under a conventional alias (`from .. import backend as K`)."""
+    a package's own module under a conventional alias (`from .. import backend as K`), or
+    a conventional alias the file uses without binding it (`tf.log` after a star import)."""
     return any(root in source for root in TF_MODULE_ROOTS) or (
         _ALIASED.search(source) is not None)
 
 
-_ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b", re.MULTILINE)
+_ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b|\b(K|tf)\.[a-z_]",
+                      re.MULTILINE)
 
 
 def lint_source(source: str, path: str, options: LintOptions,

@@ -16,7 +16,7 @@ import libcst as cst
 from libcst.helpers._template import mangle_template, unmangled_name
 
 from nanlint.optable import OPTIMIZER_EPSILON, Op
-from nanlint.analysis.scopes import Binding
+from nanlint.analysis.scopes import Binding, is_free
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
@@ -236,11 +236,13 @@ class Rule:
     def _names_bound(self, fix: Fix) -> bool:
         """Whether every name a fix brings in (`tf` of `tf.maximum`, `K`, `ops`) is bound
         where the finding is: a file that imports `from tensorflow import reduce_sum` has
-        no `tf`, and a fix that wrote one would raise NameError."""
+        no `tf`, and a fix that wrote one would raise NameError. A conventional alias the
+        file never binds (a star import's `tf`) counts only where the replaced code uses it."""
         for old, new in fix.replacements:
             if is_a(new, cst.CSTNode):
                 unbound = {name for name in _module_names(new, old)
-                           if self.analysis.binding(name) is None}
+                           if (bound := self.analysis.binding(name)) is None
+                           or is_free(bound[0])}
                 if unbound and not unbound <= set(_module_names(old)):
                     return False
         return True

@@ -113,6 +113,19 @@ RESOLVED = [
             def call(self, x):
                 return tf.math.log(x)
         """, "tf.math.log", id="method"),
+    # A conventional alias the file never binds stands for its module: a star import
+    # brought it, a function's import made it global, or a snippet left the imports out.
+    pytest.param("from utils import *\ntf.math.log(x)\n", "tf.math.log",
+                 id="free-alias-after-star-import"),
+    pytest.param("tf.math.log(x)\n", "tf.math.log", id="free-alias-in-a-snippet"),
+    pytest.param("from common import *\nK.log(x)\n", "K.log", id="free-K"),
+    pytest.param("""
+        def setup():
+            global tf
+            import tensorflow as tf
+        def f(x):
+            return tf.math.log(x)
+        """, "tf.math.log", id="free-alias-made-global-by-a-function"),
     pytest.param("import tensorflow as tf\nys = [tf.math.log(v) for v in xs]\n",
                  "tf.math.log", id="in-comprehension"),
     pytest.param("import tensorflow as tf\nf = lambda v: tf.math.log(v)\n", "tf.math.log",
@@ -147,14 +160,9 @@ UNRESOLVED = [
                  "tf.math.log", id="loop-variable-shadows-tf"),
     pytest.param("import tensorflow as tf\nys = [tf.math.log(v) for tf in xs]\n",
                  "tf.math.log", id="comprehension-variable-shadows-tf"),
-    pytest.param("""
-        def f():
-            import tensorflow as tf
-        tf.math.log(x)
-        """, "tf.math.log", id="function-import-does-not-leak"),
     pytest.param("tf.math.log(x)\nimport tensorflow as tf\n", "tf.math.log",
                  id="use-before-import"),
-    pytest.param("tf.math.log(x)\n", "tf.math.log", id="not-imported"),
+    pytest.param("tfm.log(x)\n", "tfm.log", id="free-name-of-no-convention"),
     pytest.param("from . import backend\nbackend.log(x)\n", "backend.log",
                  id="package-own-module-without-a-conventional-alias"),
     pytest.param("import tensorflow as tf\nx.log(y)\n", "x.log", id="method-on-value"),
@@ -171,6 +179,7 @@ def test_does_not_resolve_to_log(source, func):
 def test_numpy_functions_are_ops_of_their_own():
     calls = resolved_calls("import numpy as np\nnp.log(x)\n")
     assert calls == [("np.log", "np.log", "numpy.log")]
+    assert resolved_calls("from utils import *\nnp.log(x)\n") == calls  # a free `np`
 
 
 def test_qualified_name_of_an_external_call():
@@ -315,4 +324,16 @@ def test_a_module_whose_only_import_is_a_package_module_under_a_conventional_ali
               "        h = K.relu(x)\n        return x / K.sum(h)\n")
     assert [f.code for f in lint_source(source, "norm.py", options_for())] == ["NAN101"]
     other = source.replace("backend as K", "backend as B").replace("K.", "B.")
+    assert lint_source(other, "norm.py", options_for()) == []
+
+
+def test_a_module_that_uses_tf_without_importing_it_is_read():
+    # A star import brings `tf`: no "tensorflow" in the text, the module is still linted;
+    # the same code with a name no convention knows is not.
+    from conftest import options_for
+
+    source = ("from model_utils import *\n\n\ndef norm(x):\n"
+              "    h = tf.nn.relu(x)\n    return x / tf.reduce_sum(h)\n")
+    assert [f.code for f in lint_source(source, "norm.py", options_for())] == ["NAN101"]
+    other = source.replace("tf.", "tfx.")
     assert lint_source(other, "norm.py", options_for()) == []

@@ -24,7 +24,7 @@ from nanlint.analysis.callsites import (Activation, Places, argument_expression,
 from nanlint.analysis.lattice import UNKNOWN, Value, join
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
-from nanlint.analysis.scopes import END, Binding, Scope, build_scope, dotted_parts
+from nanlint.analysis.scopes import END, FREE_ALIASES, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.tree import names_in
 from nanlint.analysis.tree import dotted_code, generated
 from nanlint.optable import Op
@@ -230,6 +230,12 @@ class Resolver:
             while current is not None and current.node.__class__ is cst.ClassDef:
                 current = current.parent
             index = END
+        conventional = FREE_ALIASES.get(name)
+        if conventional is not None:
+            # Bound nowhere in the file: brought in by a star import (`from utils import *`),
+            # a `global` set by an import inside a function, or a snippet that leaves its
+            # imports out; the conventional alias is the module it stands for.
+            return conventional, self.module_scope
         return None, None
 
     def reaching(self, name: str, scope: Scope, index: int) -> List[Tuple[Binding, Scope]]:

@@ -41,6 +41,18 @@ class Binding:
     position: Tuple[int, ...] = ()  # for "unpack": where in the value, `(a, b), c = v`: a (0, 0)
 
 
+# A conventional alias the file never binds, as the import it stands for (``Resolver.resolve``
+# answers with these where no scope binds the name).
+FREE_ALIASES = {alias: Binding("import", 0, qualified=module)
+                for alias, module in CONVENTIONAL_ALIASES.items()}
+
+
+def is_free(binding: Binding) -> bool:
+    """Whether ``binding`` is a conventional alias the file never binds: good for reading
+    the file, but not a name a fix may write where the file does not already use it."""
+    return any(binding is free for free in FREE_ALIASES.values())
+
+
 @dataclass
 class Branch:
     """An ``if``/``try``/``match`` statement: its arms, numbered in order, and whether one of
