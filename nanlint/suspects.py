@@ -15,7 +15,7 @@ import ast
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -213,11 +213,30 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
+        found = origins.of(names_read(report.operand), place.start.line, place.end.line)
         report.origins = tuple(
             {"name": name, "line": line, "end_line": end} for name, line, end in
-            origins.of(names_read(report.operand), place.start.line, place.end.line))
+            found + _producer(analysis, report, positions, place, found))
     return as_findings(analysis, positions, kept, path, lines, describe_line,
                        with_fixes=False)
+
+
+def _producer(analysis: Analysis, report: Report, positions: Positions, place: Any,
+              found: List[Tuple[str, int, int]]) -> List[Tuple[str, int, int]]:
+    """Where the evidence's producer stands, when the operand's assignments do not show it:
+    a value that came in through a call's argument, or through names the operand does not
+    read. The zero (or the overflow) is made there, and a fix often goes there."""
+    evidence = report.evidence
+    where = positions.get(evidence.node) if evidence is not None else None
+    if where is None or evidence.convention:
+        return []
+    line, end = where.start.line, where.end.line
+    if line <= place.end.line and end >= place.start.line or any(
+            line <= last and end >= first for _, first, last in found):
+        return []
+    name = evidence.name if evidence.name and evidence.name.isidentifier() else (
+        " ".join(analysis.code(evidence.node).split())[:40])
+    return [(name, line, end)]
 
 
 def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) -> Report:

@@ -617,6 +617,35 @@ def test_each_suspect_names_where_its_operand_is_set():
     assert [(o["name"], o["line"]) for o in by_line[16].origins] == [("EPS", 3)]
 
 
+PRODUCED_ELSEWHERE = """import tensorflow as tf
+
+
+def cross_entropy(labels, probs):
+    return -tf.reduce_sum(labels * tf.math.log(probs))
+
+
+def loss(labels, logits):
+    probs = tf.nn.softmax(logits)
+    return cross_entropy(labels, probs)
+
+
+def ratio(total, counts):
+    picked = tf.gather(counts, [0])
+    kept = picked * 2.0
+    return total / kept
+"""
+
+
+def test_a_suspect_names_the_line_that_makes_its_evidence():
+    by_line = {s.line: s for s in suspects(PRODUCED_ELSEWHERE)}
+    # a parameter has no assignment, but its softmax is made in the caller
+    assert [(o["name"], o["line"]) for o in by_line[5].origins] == [("probs", 9)]
+    # the assignments show where the operand is set; a producer they show is not repeated
+    division = by_line[16]
+    assert ("kept", 15) in [(o["name"], o["line"]) for o in division.origins]
+    assert len({o["line"] for o in division.origins}) == len(division.origins)
+
+
 def test_origins_are_in_json_and_text_and_in_a_notebooks_cells(tmp_path):
     make(tmp_path, {"pool.py": ORIGINS})
     rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
