@@ -126,6 +126,14 @@ RESOLVED = [
         def f(x):
             return tf.math.log(x)
         """, "tf.math.log", id="free-alias-made-global-by-a-function"),
+    pytest.param("""
+        tf = None
+        def setup():
+            global tf
+            import tensorflow as tf
+        def f(x):
+            return tf.math.log(x)
+        """, "tf.math.log", id="lazy-import-held-as-None-until-a-function-imports-it"),
     pytest.param("import tensorflow as tf\nys = [tf.math.log(v) for v in xs]\n",
                  "tf.math.log", id="in-comprehension"),
     pytest.param("import tensorflow as tf\nf = lambda v: tf.math.log(v)\n", "tf.math.log",

@@ -222,6 +222,11 @@ class Resolver:
         while current is not None:
             binding = current.lookup(name, index)
             if binding is not None:
+                if binding.kind == "assign" and name in FREE_ALIASES and (
+                        binding.value.__class__ is cst.Name and binding.value.value == "None"):
+                    # `tf = None` held until a function imports it (`global tf`): the lazy
+                    # import of a module under its conventional alias.
+                    return FREE_ALIASES[name], self.module_scope
                 return binding, current
             if name in current.bindings and current is scope:
                 # Bound later in this scope only: a use before assignment (loops) — unknown.
