@@ -96,6 +96,8 @@ DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Mul
 # one argument gives the indices where `c` holds).
 MEANS = frozenset({"reduce_mean", "mean", "nanmean", "average"})
 SELECTIONS = frozenset({"boolean_mask", "masked_select"})
+# A graph collection's list: empty until something is added to it (no regularizer, no summary).
+COLLECTIONS = frozenset({"get_collection", "get_collection_ref"})
 # Location-scale distributions, `Normal(loc, scale)`: their log density divides by the scale
 # and takes its log, so a scale of 0 is NaN in `log_prob` and in its gradient.
 SCALED = frozenset({"Normal", "LogNormal", "Laplace", "Logistic", "Cauchy", "Gumbel",
@@ -330,6 +332,35 @@ class Sites:
                         return found
         return None
 
+    def _empty_list(self, expr: cst.BaseExpression, depth: int
+                    ) -> Optional[cst.BaseExpression]:
+        """A Python list that can hold nothing, in ``expr`` or what its name was assigned:
+        a comprehension with a filter (`[l for l in ls if l is not None]`), or over a graph
+        collection (`get_collection(...)`, empty until something is added to it)."""
+        kind = expr.__class__
+        if kind is cst.ListComp or kind is cst.GeneratorExp:
+            comp: Optional[cst.BaseCompFor] = expr.for_in
+            while comp is not None:
+                if comp.ifs or self._collection(comp.iter, depth):
+                    return expr
+                comp = comp.inner_for_in
+            return None
+        if self._collection(expr, 0):
+            return expr
+        if kind is cst.Name and depth > 0:
+            assigned = self.analysis.definition(expr)
+            if assigned is not None:
+                return self._empty_list(assigned, depth - 1)
+        return None
+
+    def _collection(self, expr: cst.BaseExpression, depth: int) -> bool:
+        if expr.__class__ is cst.Call:
+            return self._call_name(expr) in COLLECTIONS
+        if expr.__class__ is cst.Name and depth > 0:
+            assigned = self.analysis.definition(expr)
+            return assigned is not None and self._collection(assigned, depth - 1)
+        return False
+
     def _whole_row_zero(self, expr: cst.BaseExpression) -> bool:
         """A prediction whose whole row can be 0: masked (a product), or a value whose 0
         survives a sum (a relu output); a plain parameter is a softmax's rows by design."""
@@ -502,6 +533,10 @@ class Sites:
             selection = self._selection(first, 2)
             if selection is not None:
                 self.add(call, "empty-mean", selection, form="selection")
+            else:
+                listed = self._empty_list(first, 2)
+                if listed is not None:
+                    self.add(call, "empty-mean", listed, form="empty list")
         if last == "categorical_crossentropy" and len(args) > 1 and not self._from_logits(call) \
                 and self._whole_row_zero(args[1].value):
             # Keras divides the prediction by its row's sum first: NaN for an all-zero row.

@@ -59,7 +59,7 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
-            "selection": 3.0}
+            "selection": 3.0, "empty list": 3.0}
 EPSILON_FLOOR = 1e-6
 REACH = {OBJECTIVE: 2.0, NONE: -0.5}
 NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
@@ -276,6 +276,9 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "partial guard": f"partly guarded: {guard}",
              "selection": "a selection by a mask: empty where the mask is all false, and "
                           "the mean of nothing is 0/0 = NaN",
+             "empty list": "a list that can be empty (a filtered comprehension, a graph "
+                           "collection nothing was added to), and the mean of nothing is "
+                           "0/0 = NaN",
              "guarded": f"guarded: {guard}"}[feature]
     if site.rate:
         # A larger learning rate is more suspect: +0.5 per decade above 1e-3 (at most 2).

@@ -269,6 +269,19 @@ def test_the_mean_of_an_empty_selection_is_nan_and_its_sum_is_zero():
     assert tf.reduce_mean(tf.boolean_mask(x, some)).numpy() == 1.0
 
 
+def test_the_mean_of_an_empty_list_is_nan_and_a_graph_collection_starts_empty():
+    assert np.isnan(tf.reduce_mean([]).numpy())
+    kept = [v for v in [tf.constant(1.0), tf.constant(2.0)] if v.numpy() > 5.0]
+    assert kept == [] and np.isnan(tf.reduce_mean(kept).numpy())
+    graph = tf.Graph()
+    with graph.as_default():
+        regularizers = graph.get_collection(tf.compat.v1.GraphKeys.REGULARIZATION_LOSSES)
+        assert regularizers == []  # nothing added: no layer has a regularizer
+        with tf.compat.v1.Session(graph=graph) as session:
+            mean = tf.reduce_mean([tf.reduce_mean(r) for r in regularizers])
+            assert np.isnan(session.run(mean))
+
+
 def test_a_leaky_critics_input_gradient_is_never_zero_and_a_relu_critics_can_be():
     """The penalty's root has a NaN gradient for the critic's weights where the input
     gradient is 0: at an input where every relu is dead (here 0, where TF's relu has

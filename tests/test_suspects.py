@@ -265,6 +265,23 @@ def test_a_mean_of_a_selection_by_a_mask_is_listed():
     assert 8 not in by_line and 9 not in by_line  # a sum of nothing is 0; a plain mean
 
 
+def test_a_mean_of_a_list_that_can_be_empty_is_listed():
+    """A filtered comprehension, and a graph collection nothing may have been added to
+    (the mean of an empty list is NaN: checked under TF in the identities' tests)."""
+    source = ("import tensorflow as tf\n\n\n"
+              "def total_loss(graph, losses, weights):\n"
+              "    regularizers = graph.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n"
+              "    a = tf.reduce_mean([tf.reduce_mean(r) for r in regularizers])\n"
+              "    b = tf.reduce_mean([l for l in losses if l is not None])\n"
+              "    c = tf.reduce_mean([l * w for l, w in zip(losses, weights)])\n"
+              "    d = tf.add_n([l for l in losses if l is not None])\n"
+              "    return a + b + c + d\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].why.startswith("a list that can be empty")
+    assert by_line[7].why.startswith("a list that can be empty")
+    assert 8 not in by_line and 9 not in by_line  # a list of every loss; a sum
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
