@@ -22,7 +22,7 @@ from nanlint.analysis.lattice import FLOAT16, replace
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
-from nanlint.analysis.tree import children, is_a, last_name, names_in, terms
+from nanlint.analysis.tree import children, comparison, is_a, last_name, names_in, terms
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",

@@ -7,11 +7,15 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule, safe_branches
+from nanlint.rule import Evidence, Rule, comparison, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
+_EXP_BOUND = 80.0  # an exp argument kept below this is finite, and so is its derivative
 _BOOL_OPS = frozenset({"bool"})
+# The operators that hold for the small values, by the one that holds for the large (as
+# written with the operand on the left; mirrored with it on the right).
+_DOWNWARD = {">": ("<", "<="), "<": (">", ">=")}
 
 
 @dataclass
@@ -30,6 +34,7 @@ _WHY = {
     "log": "whose derivative 1/x is infinite where `{x}` is 0",
     "divide": "whose derivative is infinite where the denominator `{x}` is 0",
     "pow": "whose derivative is infinite where `{x}` is 0 (and NaN where it is negative)",
+    "exp": "which overflows to inf, and its derivative with it, once `{x}` passes 88",
 }
 
 
@@ -40,8 +45,11 @@ class WhereDoesNotGuardGradient(Rule):
     `keras.ops.where`) where `f` is a log, a division or a fractional or negative power and
     the condition compares `f`'s singular argument with 0 (`x > 0`, `tf.equal(n, 0)`,
     `mask = x > 0`, `(x > 0) & valid`): the author guards the singular point, but only on
-    the outside. The branch may be assigned to a variable first
-    (`y = tf.math.log(x); tf.where(x > 0, y, 0.)`). Quiet when the argument is made safe
+    the outside. Also where `f` holds an exp and the condition sends the exp's large
+    arguments to the other branch (`tf.where(x > 0, x, tf.exp(x) - 1)`, a hand-written ELU;
+    `tf.where(x > 20, x, tf.math.log1p(tf.exp(x)))`, a softplus that switches to `x`): the
+    select keeps the overflow out of the value only. The branch may be assigned to a
+    variable first (`y = tf.math.log(x); tf.where(x > 0, y, 0.)`). Quiet when the argument is made safe
     itself — the double where `f(tf.where(x > 0, x, 1))`, a positive value,
     `log(x + 1e-7)` — when the numerator of a division is zeroed by a `where`, and on
     `tf.sqrt` / `tf.math.rsqrt`, and where the value reaches no differentiated objective
@@ -59,13 +67,17 @@ class WhereDoesNotGuardGradient(Rule):
     is what is not. Checked under
     TensorFlow 2.21: the gradient of `tf.where(x > 0, f(x), 0)` at `x = 0` is NaN for
     `f = log`, `1/x` and `x ** 0.5`. `tf.sqrt` and `tf.math.rsqrt` are not reported: their
-    gradients already give 0 there. The severity is error: the NaN appears exactly at the
-    point the author anticipated, so it is reached, and it poisons every weight at once.
+    gradients already give 0 there. An exp past 88 is inf in float32, and so is its
+    derivative: the same `0 * inf` (checked under TF: the gradient of
+    `tf.where(x > 0, x, tf.exp(x) - 1)` at `x = 100` is NaN). The severity is error: the NaN
+    appears exactly at the point the author anticipated, so it is reached, and it poisons
+    every weight at once.
 
     ## Example
     ```python
     y = tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))
     mean = tf.where(tf.equal(n, 0), tf.zeros_like(total), total / n)
+    elu = tf.where(x > 0, x, tf.exp(x) - 1.0)
     ```
 
     ## Use instead
@@ -73,6 +85,7 @@ class WhereDoesNotGuardGradient(Rule):
     safe_x = tf.where(x > 0, x, tf.ones_like(x))  # the "double where"
     y = tf.where(x > 0, tf.math.log(safe_x), tf.zeros_like(x))
     mean = tf.math.divide_no_nan(total, n)
+    elu = tf.nn.elu(x)  # or the exp of `tf.minimum(x, 0.0)`
     ```
 
     ## Fix safety
@@ -108,13 +121,15 @@ class WhereDoesNotGuardGradient(Rule):
     fix_safety_detail = "safe for a division by a proven count, else unsafe"
     # A division the where guards is one finding: this one says why the guard fails.
     supersedes = frozenset({"NAN101"})
-    summary = "tf.where that guards only the value, not the gradient, of log, division or pow"
+    summary = ("tf.where that guards only the value, not the gradient, of log, division, pow "
+               "or exp")
     VALID = [
         "import tensorflow as tf\nsafe = tf.where(x > 0, x, tf.ones_like(x))\n"
         "y = tf.where(x > 0, tf.math.log(safe), tf.zeros_like(x))\n",
         "import tensorflow as tf\ny = tf.where(x > 0, tf.sqrt(x), tf.zeros_like(x))\n",
         "import tensorflow as tf\ny = tf.where(x > 0, tf.math.log(x + 1e-7), 0.0)\n",
         "import numpy as np\ny = np.where(x > 0, np.log(x), 0.0)\n",
+        "import tensorflow as tf\ny = tf.where(x > 0, x, tf.exp(tf.minimum(x, 0.0)) - 1.0)\n",
     ]
     INVALID = [
         "import tensorflow as tf\ndef log_loss(x):\n"
@@ -123,6 +138,8 @@ class WhereDoesNotGuardGradient(Rule):
         "    return K.switch(K.equal(n, 0), n * 0, s / n)\n",
         "from keras import ops\ndef log_loss(x):\n    y = ops.log(x)\n"
         "    return ops.where(x > 0, y, 0.0)\n",
+        "import tensorflow as tf\ndef elu_loss(x):\n"
+        "    return tf.where(x > 0, x, tf.exp(x) - 1.0)\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -135,6 +152,11 @@ class WhereDoesNotGuardGradient(Rule):
             return  # `tf.where(cond)` returns indices
         for position, branch in enumerate(branches):
             for site in self._sites(branch, branch, None, _MAX_HOPS):
+                if site.kind == "exp":
+                    if self._exp_guarded(cond, position, site):
+                        continue
+                    self._report(node, cond, branch, position, site)
+                    return
                 if self._safe(site.operand) or not self._tests(cond, self._aliases(
                         site.operand, 1), _MAX_HOPS):
                     continue
@@ -197,6 +219,9 @@ class WhereDoesNotGuardGradient(Rule):
                 call, op, 1)
             if base is not None and exponent is not None and self._singular_exponent(exponent):
                 return Site(call, "pow", base)
+        if op.name == "exp":
+            operand = self.analysis.argument(call, op, 0)
+            return Site(call, "exp", operand) if operand is not None else None
         return None
 
     def _helper_site(self, call: cst.Call) -> Optional[Site]:
@@ -287,6 +312,43 @@ class WhereDoesNotGuardGradient(Rule):
         return any(side is not None and (self.analysis.value(side).const or 0) > 0
                    for side in sides)
 
+    # -- an exp kept out of its overflow by the select only -------------------------------
+    def _exp_guarded(self, cond: cst.BaseExpression, position: int, site: Site) -> bool:
+        """Whether the exp in branch ``position`` is no case: its argument is bounded or a
+        where of its own, or the test does not send the large arguments to the other
+        branch (an exp taken where its argument is large overflows in the value itself:
+        NAN104's finding)."""
+        value = self.analysis.value(site.operand)
+        if value.hi <= _EXP_BOUND or self._from_where(site.operand, _MAX_HOPS):
+            return True
+        large = self._holds_where_large(cond, self._aliases(site.operand, 1), _MAX_HOPS)
+        return large is None or large == (position == 0)
+
+    def _holds_where_large(self, cond: cst.BaseExpression, operand: FrozenSet[str],
+                           hops: int) -> Optional[bool]:
+        """True where the test holds for the operand's large values (`x > 0`,
+        `tf.greater_equal(x, 20.)`, `x <= 20` negated), False where it fails for them,
+        None where it does not compare the operand with a number."""
+        if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+            inner = self._holds_where_large(cond.expression, operand, hops)
+            return None if inner is None else not inner
+        if isinstance(cond, cst.Name):
+            definition = self.analysis.definition(cond) if hops > 0 else None
+            return None if definition is None else self._holds_where_large(
+                definition, operand, hops - 1)
+        compared = comparison(cond)
+        if compared is None:
+            return None
+        left, operator, right = compared
+        for side, limit, upward in ((left, right, (">", ">=")), (right, left, ("<", "<="))):
+            if self.analysis.value(limit).const is not None and (
+                    self._aliases(side, 1) & operand):
+                if operator in upward:
+                    return True
+                if operator in _DOWNWARD[upward[0]]:
+                    return False
+        return None
+
     # -- does the condition test the operand at its singular point? ----------------------
     def _aliases(self, expr: cst.BaseExpression, hops: int) -> FrozenSet[str]:
         """Spellings of the operand: its source, the source of its definition, and the
@@ -363,9 +425,10 @@ class WhereDoesNotGuardGradient(Rule):
         operand = self.source(site.operand)
         cond_src = self.source(cond)
         what = {"log": "the output of `{op}`", "divide": "the division `{src}`",
-                "pow": "the power `{src}`"}[site.kind]
+                "pow": "the power `{src}`", "exp": "the output of `{op}`"}[site.kind]
         if isinstance(site.node, cst.Call) and self.analysis.op_of(site.node) is None:
-            what = {"log": "a log", "divide": "a division", "pow": "a power"}[site.kind] + \
+            what = {"log": "a log", "divide": "a division", "pow": "a power",
+                    "exp": "an exp"}[site.kind] + \
                 " computed by the helper `{op}`"
         if site.node is not site.top:
             what = "built from " + what

@@ -269,6 +269,27 @@ def test_the_mean_of_an_empty_selection_is_nan_and_its_sum_is_zero():
     assert tf.reduce_mean(tf.boolean_mask(x, some)).numpy() == 1.0
 
 
+def test_an_exp_the_select_keeps_out_of_its_overflow_still_has_a_nan_gradient():
+    """A where that takes the exp only for small arguments (a hand-written ELU, a softplus
+    that switches to x) keeps inf out of the value, not out of the gradient; the double
+    where (the exp of a where of its own) has a finite one."""
+    x = tf.constant([-1.0, 0.5, 100.0])
+    forms = {
+        "elu": lambda v: tf.where(v > 0, v, tf.exp(v) - 1.0),
+        "softplus": lambda v: tf.where(v > 20.0, v, tf.math.log1p(tf.exp(v))),
+        "fixed": lambda v: tf.where(v > 0, v, tf.exp(tf.where(v > 0, tf.ones_like(v), v))
+                                    - 1.0),
+    }
+    for name, form in forms.items():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = form(x)
+        gradient = tape.gradient(y, x).numpy()
+        assert np.isfinite(y.numpy()).all(), name
+        assert np.isnan(gradient[2]) == (name != "fixed"), name
+        assert np.isfinite(gradient[:2]).all(), name
+
+
 def test_the_mean_of_an_empty_list_is_nan_and_a_graph_collection_starts_empty():
     assert np.isnan(tf.reduce_mean([]).numpy())
     kept = [v for v in [tf.constant(1.0), tf.constant(2.0)] if v.numpy() > 5.0]
