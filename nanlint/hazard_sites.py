@@ -285,7 +285,9 @@ class Sites:
         whose result a log or a division takes is a hand-written softplus, softmax or
         sigmoid, inf once its input passes 88."""
         if kind.huge:
-            return "hand-written" if self._inside_log_or_division(node) else ""
+            if self._inside_log_or_division(node):
+                return "hand-written"
+            return "both signs" if operand is not None and self._mirrored(node, operand) else ""
         if kind.name == "float16":
             return "overflow" if operand is not None and self._grows(operand) else ""
         if operand is None or not (kind.zero or kind.negative):
@@ -437,6 +439,23 @@ class Sites:
         while parent is not None and not is_a(parent, cst.BaseSmallStatement):
             yield child, parent
             child, parent = parent, parents.get(id(parent))
+
+    def _mirrored(self, node: cst.CSTNode, operand: cst.BaseExpression) -> bool:
+        """Whether the statement's expression also takes the exp of ``-operand`` (or this
+        one is of ``-x`` and it takes that of ``x``): a hand-written cosh, sinh or tanh,
+        where one of the two overflows once the argument's magnitude passes 88, whatever
+        its sign."""
+        top = node
+        for _, parent in self._enclosing(node):
+            top = parent
+        this = _negated(self.analysis.code(operand))
+        for inner in descendants(top):
+            if inner is not node and inner.__class__ is cst.Call and CALLS.get(
+                    self._call_name(inner)) == "exp" and inner.args:
+                other = _negated(self.analysis.code(inner.args[0].value))
+                if other[0] != this[0] and other[1] == this[1]:
+                    return True
+        return False
 
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
         for child, parent in self._enclosing(node):
@@ -869,3 +888,17 @@ def _is_size(expr: cst.BaseExpression) -> bool:
 def _power_kind(exponent: float) -> str:
     """A root (0.5), a fractional power (below 1), or a negative one: a division."""
     return "sqrt" if exponent == 0.5 else "negative-power" if exponent < 0 else "pow"
+
+
+def _negated(code: str) -> Tuple[bool, str]:
+    """(whether ``code`` is a negation, what it negates), spaces and outer brackets aside:
+    `-x` and `-(x)` are (True, "x"), `x` is (False, "x")."""
+    text = "".join(code.split())
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    if text.startswith("-"):
+        inner = text[1:]
+        while inner.startswith("(") and inner.endswith(")"):
+            inner = inner[1:-1]
+        return True, inner
+    return False, text

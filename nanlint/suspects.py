@@ -53,7 +53,8 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
-            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "distance": 3.0,
+            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "both signs": 3.0,
+            "distance": 3.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
@@ -269,6 +270,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "boundary": "its operand reaches ±1, where the gradient is infinite",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
+             "both signs": "an exp of both x and -x (a hand-written cosh, sinh or tanh): "
+                           "one of them is inf once |x| passes 88, whatever its sign",
              "unbounded": "a value nothing bounds (a matmul, a linear output): inf past 88",
              "rounding": "a hand-computed variance E[x²] - E[x]²: below 0 by rounding near "
                          "a constant input, NaN under a root or a log",

@@ -290,6 +290,16 @@ def test_an_exp_the_select_keeps_out_of_its_overflow_still_has_a_nan_gradient():
         assert np.isfinite(gradient[:2]).all(), name
 
 
+def test_a_hand_written_cosh_overflows_for_large_arguments_of_either_sign():
+    x = tf.constant([-100.0, 0.0, 100.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        logcosh = tf.math.log((tf.exp(x) + tf.exp(-x)) / 2.0)
+    assert np.isinf(logcosh.numpy()[[0, 2]]).all() and logcosh.numpy()[1] == 0.0
+    assert np.isnan(tape.gradient(logcosh, x).numpy()[[0, 2]]).all()  # inf / inf
+    assert np.isfinite(tf.math.log(tf.math.cosh(50.0)).numpy())  # below 88 it is finite
+
+
 def test_the_mean_of_an_empty_list_is_nan_and_a_graph_collection_starts_empty():
     assert np.isnan(tf.reduce_mean([]).numpy())
     kept = [v for v in [tf.constant(1.0), tf.constant(2.0)] if v.numpy() > 5.0]

@@ -282,6 +282,20 @@ def test_a_mean_of_a_list_that_can_be_empty_is_listed():
     assert 8 not in by_line and 9 not in by_line  # a list of every loss; a sum
 
 
+def test_an_exp_of_both_x_and_minus_x_is_evidence_whatever_the_sign():
+    """A hand-written cosh, sinh or tanh: one of the two exps overflows once |x| passes 88
+    (checked under TF in the identities' tests); two unrelated exps are no such pair."""
+    source = ("import tensorflow as tf\n\n\n"
+              "def sinh(x):\n"
+              "    return (tf.exp(x) - tf.exp(-x)) * 0.5\n\n\n"
+              "def both(x, z):\n"
+              "    return tf.exp(-(x)) + tf.exp(-z)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("an exp of both x and -x")
+    assert by_line[9].why.startswith("operand of unknown origin")
+    assert by_line[5].score > by_line[9].score
+
+
 def test_a_numpy_file_and_python2_indentation_are_read():
     numpy_only = "import numpy as np\n\n\ndef norm(x):\n    return (x - x.mean(0)) / x.std(0)\n"
     assert [s.line for s in suspects(numpy_only)] == [5]
