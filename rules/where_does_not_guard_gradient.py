@@ -13,9 +13,8 @@ _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
 _EXP_BOUND = 80.0  # an exp argument kept below this is finite, and so is its derivative
 _BOOL_OPS = frozenset({"bool"})
-# The operators that hold for the small values, by the one that holds for the large (as
-# written with the operand on the left; mirrored with it on the right).
-_DOWNWARD = {">": ("<", "<="), "<": (">", ">=")}
+# A comparison read the other way round: `20 < x` is `x > 20`.
+_MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 @dataclass
@@ -340,14 +339,11 @@ class WhereDoesNotGuardGradient(Rule):
         if compared is None:
             return None
         left, operator, right = compared
-        for side, limit, upward in ((left, right, (">", ">=")), (right, left, ("<", "<="))):
-            if self.analysis.value(limit).const is not None and (
-                    self._aliases(side, 1) & operand):
-                if operator in upward:
-                    return True
-                if operator in _DOWNWARD[upward[0]]:
-                    return False
-        return None
+        if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
+            left, operator, right = right, _MIRRORED.get(operator, operator), left
+        if self.analysis.value(right).const is None or not self._aliases(left, 1) & operand:
+            return None
+        return True if operator in (">", ">=") else False if operator in ("<", "<=") else None
 
     # -- does the condition test the operand at its singular point? ----------------------
     def _aliases(self, expr: cst.BaseExpression, hops: int) -> FrozenSet[str]:
