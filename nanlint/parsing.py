@@ -15,7 +15,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -248,8 +248,8 @@ class Readable:
     """What the analysis reads of a file: its text, or, for a file Python 3 refuses, the
     top-level statements that it accepts alone (the others' lines left blank, so every line
     keeps its number) and ``problem``, the file's NAN000 that says so. The indentation of a
-    Python 2 statement is read as Python 2 read it (a tab to the next multiple of 8):
-    ``indents`` maps such a line to the lengths of its indentation in the file and in
+    statement that mixes tabs and spaces is read as Python 2 read it (a tab to the next
+    multiple of 8), or else as an editor set to 4 columns a tab shows it: ``indents`` maps such a line to the lengths of its indentation in the file and in
     ``text``, so that a column of ``text`` can be given back in the file's terms."""
 
     text: str
@@ -276,17 +276,22 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
     spans = top_level_statements(lines)
     kept = list(lines)
     indents: Dict[int, Tuple[int, int]] = {}
+    widths: Set[int] = set()  # the tab widths that made a statement parse
     refused: List[Tuple[int, int, SourceError]] = []
     for first, last in spans:
         part = lines[first - 1:last]
         error = refusal(part, first, path)
         if error is None:
             continue
-        retabbed = [_python2_indentation(line) for line in part]
-        if retabbed != part and refusal(retabbed, first, path) is None:
-            kept[first - 1:last] = retabbed
-            indents.update((number, (_indent(written), _indent(read))) for number, written, read
-                           in zip(range(first, last + 1), part, retabbed) if written != read)
+        for width in TAB_WIDTHS:
+            retabbed = [_tabs_as(line, width) for line in part]
+            if retabbed != part and refusal(retabbed, first, path) is None:
+                kept[first - 1:last] = retabbed
+                indents.update((number, (_indent(written), _indent(read))) for number, written,
+                               read in zip(range(first, last + 1), part, retabbed)
+                               if written != read)
+                widths.add(width)
+                break
         else:
             kept[first - 1:last] = [""] * len(part)
             refused.append((first, last, error))
@@ -297,7 +302,8 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
         tree = check_syntax(text, path)
     except SourceError:
         raise refused_whole from None
-    return Readable(text, _partly_read(lines, refused, refused_whole), indents), tree
+    problem = _partly_read(lines, refused, refused_whole, widths)
+    return Readable(text, problem, indents), tree
 
 
 def refusal(lines: Sequence[str], first: int, path: str = "<source>"
@@ -344,21 +350,29 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _python2_indentation(line: str) -> str:
-    """``line`` with the tabs of its indentation counted as Python 2 counted them."""
+# How a tab in the indentation is counted when Python 3 refuses a mix of tabs and spaces: to
+# the next multiple of 8, as Python 2 did; else to the next multiple of 4, as an editor set
+# so shows it (code written there never ran as written, but reads as its author saw it).
+TAB_WIDTHS = (8, 4)
+_TAB_WORDS = {8: "to the next multiple of 8, as Python 2 did",
+              4: "as 4 columns, as an editor set so shows it"}
+
+
+def _tabs_as(line: str, width: int) -> str:
+    """``line`` with the tabs of its indentation counted to the next multiple of ``width``."""
     indent = line[:_indent(line)]
-    return indent.expandtabs(8) + line[len(indent):] if "\t" in indent else line
+    return indent.expandtabs(width) + line[len(indent):] if "\t" in indent else line
 
 
 def _partly_read(lines: List[str], refused: List[Tuple[int, int, SourceError]],
-                 refused_whole: SyntaxProblem) -> SourceError:
+                 refused_whole: SyntaxProblem, widths: Set[int]) -> SourceError:
     """The NAN000 of a file read in part: the lines skipped, or the tabs counted as
-    Python 2 counted them; at the first line that Python 3 refuses."""
+    Python 2 counted them (or an editor); at the first line that Python 3 refuses."""
     if not refused:
+        counted = " or ".join(_TAB_WORDS[width] for width in TAB_WIDTHS if width in widths)
         return SourceError(
-            f"{refused_whole}; read with a tab in the indentation counted to the next "
-            "multiple of 8, as Python 2 did: the file was checked so, without fixes",
-            refused_whole.line, refused_whole.column)
+            f"{refused_whole}; read with a tab in the indentation counted {counted}: the "
+            "file was checked so, without fixes", refused_whole.line, refused_whole.column)
     first = refused[0][2]
     python2 = next((error.python2 for _, _, error in refused
                     if isinstance(error, SyntaxProblem) and error.python2), "")

@@ -89,6 +89,19 @@ def test_tabs_count_as_python2_counted_them():
     assert division.source_lines == ("        return a / scale",)
 
 
+def test_tabs_count_as_an_editor_set_to_four_shows_them_when_eight_does_not_parse():
+    # A tab, then eight spaces under it: at 8 columns the body is not indented below the
+    # `def` (Python 2 refused it too); at 4 it is nested, as the author saw it.
+    source = ("import tensorflow as tf\n\n\ndef make():\n\tdef loss(p):\n"
+              "        scale = tf.nn.relu(p)\n        return p / scale\n    return loss\n")
+    [skipped, division] = findings_of(source)
+    assert (skipped.code, division.code) == ("NAN000", "NAN101")
+    assert "counted as 4 columns, as an editor set so shows it" in skipped.message
+    assert "multiple of 8" not in skipped.message
+    assert (division.line, division.column) == (7, 16)
+    assert division.evidence["line"] == 6
+
+
 def test_tabs_and_a_python2_statement_together():
     source = ("import tensorflow as tf\n\nprint 'starting'\n\n\ndef norm(a):\n"
               "\tscale = tf.nn.relu(a)\n        return a / scale\n")
