@@ -250,7 +250,8 @@ class Readable:
     keeps its number) and ``problem``, the file's NAN000 that says so. The indentation of a
     statement that mixes tabs and spaces is read as Python 2 read it (a tab to the next
     multiple of 8), or else as an editor set to 4 columns a tab shows it: ``indents`` maps
-    such a line to the lengths of its indentation in the file and in ``text``, so that a column of ``text`` can be given back in the file's terms."""
+    such a line to the lengths of its indentation in the file and in ``text``, so that a
+    column of ``text`` can be given back in the file's terms."""
 
     text: str
     problem: Optional[SourceError] = None
