@@ -22,6 +22,7 @@ import libcst as cst
 from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence
 from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
+from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
 from nanlint.origins import Origins, names_read
@@ -52,7 +53,7 @@ class Family:
 
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
-            "report-convention": 5.0, "producer": 5.0, "convention": 3.5,
+            "report-convention": 5.0, "producer": 5.0, "convention": 3.5, "domain edge": 3.5,
             "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "both signs": 3.0,
             "distance": 3.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
@@ -85,7 +86,7 @@ def _report_family(code: str) -> float:
     return 0.0 if code.startswith(("NAN1", "NAN2")) else -0.5
 
 
-def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
+def _evidence_of(site: Site, wrapper: bool = False) -> Tuple[str, Optional[Evidence], str]:
     """The evidence feature of a site, the evidence to render, and the guard if any."""
     value, kind = site.value, site.kind
     if kind.name == "float16":
@@ -122,9 +123,50 @@ def _evidence_of(site: Site) -> Tuple[str, Optional[Evidence], str]:
         return "learning rate", None, ""
     if kind.huge and value.known and value.hi == float("inf"):
         return "unbounded", None, ""  # a matmul, a linear output: nothing bounds it
+    if kind.name == "inverse-trig" and not wrapper:
+        # What these ops are given reaches the edge of their domain by what it is: a
+        # cosine (equal vectors), a tanh (saturated), 1 + a distance (equal points); and
+        # rounding takes a cosine computed in float32 past 1.
+        return "domain edge", None, ""
     # numpy's ops claim no 0 (see optable.NUMPY_TRANSFERS): knowing one says nothing
     numpy = (value.origin or "").startswith("np.")
     return ("understood" if value.known and not numpy else "unknown"), None, ""
+
+
+def _wrapper(analysis: Analysis, site: Site) -> bool:
+    """Whether the site is the op of a function that is the op under another name, applied
+    to a parameter: a function named as the op it calls (``def arccos(x): ...
+    tf.math.acos(x)``, a backend's definition), or whose body only returns the op.
+    What the op is given there is its callers'."""
+    operand = site.operand
+    function = analysis.function_of(site.node)
+    if function is None or operand is None or operand.__class__ is not cst.Name:
+        return False
+    params = function.params
+    if operand.value not in {param.name.value for param in (
+            *params.posonly_params, *params.params, *params.kwonly_params)}:
+        return False
+    node = site.node
+    called = last_name(node.func) if node.__class__ is cst.Call else None
+    if called is not None and _op_word(function.name.value) == _op_word(called):
+        return True
+    body = [statement for statement in getattr(function.body, "body", ())
+            if not _docstring(statement)]
+    return (len(body) == 1 and body[0].__class__ is cst.SimpleStatementLine
+            and len(body[0].body) == 1 and body[0].body[0].__class__ is cst.Return
+            and body[0].body[0].value is node)
+
+
+def _op_word(name: str) -> str:
+    """An op's name as numpy or TensorFlow spells it (``arccos``, ``acos``: one op)."""
+    name = name.lower().lstrip("_")
+    return "a" + name[3:] if name.startswith("arc") else name
+
+
+def _docstring(statement: cst.CSTNode) -> bool:
+    return (statement.__class__ is cst.SimpleStatementLine and len(statement.body) == 1
+            and statement.body[0].__class__ is cst.Expr
+            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
@@ -253,7 +295,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
         fact = "one inf gradient makes the norm inf and every clipped gradient NaN" + (
             "; in float16 the norm is inf past 256" if float16 else "")
     else:
-        feature, evidence, guard = _evidence_of(site)
+        feature, evidence, guard = _evidence_of(site, _wrapper(analysis, site))
     place = _place(analysis, site.node, reach)
     # A root or a fractional power is singular in the gradient only at 0; below 0 its
     # value is NaN, so where its operand may be negative it is a hazard of the value too.
@@ -268,6 +310,9 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "difference": "a difference, 0 where its sides are equal",
              "distance": "a root of squares or differences, 0 where the points coincide",
              "boundary": "its operand reaches ±1, where the gradient is infinite",
+             "domain edge": "what it is given (a cosine, a tanh, 1 + a distance) reaches "
+                            "the edge of its domain, where the gradient is infinite, and "
+                            "rounding takes it past (NaN)",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
              "both signs": "an exp of both x and -x (a hand-written cosh, sinh or tanh): "

@@ -117,6 +117,19 @@ def test_tanh_saturates_to_exactly_one():
     assert not np.isfinite(tape.gradient(angle, u).numpy()).all()
 
 
+def test_atanh_of_a_tanh_and_acosh_of_one_plus_a_distance_reach_their_domain_edge():
+    # What these ops are given reaches the edge of their domain by what it is: a tanh
+    # saturates to 1, and 1 + a squared distance is 1 where the points coincide.
+    u = tf.Variable([12.0, 0.5])
+    a, b = tf.Variable([[0.3, 0.4]]), tf.Variable([[0.3, 0.4]])
+    with tf.GradientTape(persistent=True) as tape:
+        back = tf.math.atanh(tf.tanh(u))
+        distance = tf.math.acosh(1.0 + 2.0 * tf.reduce_sum(tf.square(a - b), -1))
+    assert np.isinf(back.numpy()[0]) and np.isfinite(back.numpy()[1])
+    assert distance.numpy()[0] == 0.0
+    assert not np.isfinite(tape.gradient(distance, a).numpy()).all()
+
+
 def test_moving_average_of_squares_stays_zero_where_the_gradient_was():
     g = tf.constant([0.0, 0.5])  # a dead unit and a live one
     m, v = tf.zeros_like(g), tf.zeros_like(g)

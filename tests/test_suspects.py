@@ -342,6 +342,30 @@ def test_acos_of_a_value_clipped_to_one_is_evidence_and_a_margin_guards_it():
     assert ranked[2].why.startswith("guarded: its operand is kept inside (-1, 1)")
 
 
+def test_an_inverse_trig_op_is_given_what_reaches_its_domain_edge_unless_it_wraps_the_op():
+    # What acos, asin, atanh and acosh are given (a cosine, a tanh, 1 + a distance) reaches
+    # the edge of their domain: that outranks a division by a parameter. A function that is
+    # the op under another name passes its callers' value on: no such evidence there.
+    source = ("import tensorflow as tf\n\n\n"
+              "def rotation_angle(r, count):\n"
+              "    total = tf.reduce_sum(r) / count\n"
+              "    return tf.math.acos((tf.linalg.trace(r) - 1.0) / 2.0) + total\n\n\n"
+              "def unsquash(action, scale):\n"
+              "    u = tf.math.atanh(action)\n"
+              "    return u * scale\n\n\n"
+              "def arccos(x):\n"
+              "    x = tf.convert_to_tensor(x)\n"
+              "    return tf.math.acos(x)\n")
+    ranked = suspects(source)
+    lines = [s.line for s in ranked]
+    assert lines.index(6) < lines.index(5) and lines.index(10) < lines.index(5)
+    [edge] = [s for s in ranked if s.line == 6]
+    assert edge.why.startswith("what it is given (a cosine, a tanh, 1 + a distance) reaches")
+    [wrapped] = [s for s in ranked if s.line == 16]
+    assert wrapped.why.startswith("operand of unknown origin")
+    assert wrapped.score < edge.score
+
+
 def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
               "def prepare(a, b):\n"
