@@ -107,9 +107,13 @@ def _evidence_of(site: Site, wrapper: bool = False) -> Tuple[str, Optional[Evide
             return "boundary", None, ""
     else:
         if kind.zero and value.positive:
+            if value.lo == 0:  # `where(d > 0, d, 1.)`: just above 0 the quotient is huge
+                return "partial guard", None, "its operand is kept above 0 by a test only"
             if value.lo < EPSILON_FLOOR:
                 return "partial guard", None, f"its operand is kept above 0 by {value.lo:g} only"
             return "guarded", None, "its operand is kept above 0"
+        if kind.zero and not kind.negative and "nonzero" in value.tags:
+            return "guarded", None, "its operand is tested against 0 (`where(d != 0, d, c)`)"
         found = value.zero if kind.zero else None
         if found is None and kind.negative:
             found = value.negative

@@ -130,6 +130,17 @@ def test_atanh_of_a_tanh_and_acosh_of_one_plus_a_distance_reach_their_domain_edg
     assert not np.isfinite(tape.gradient(distance, a).numpy()).all()
 
 
+def test_a_select_that_tests_its_branch_keeps_it_from_zero_and_a_strict_test_only_just():
+    d = tf.constant([0.0, 2.0, -3.0, 1e-37])  # the last: tiny, but above 0
+    ones = tf.ones_like(d)
+    assert np.all(tf.where(tf.equal(d, 0.0), ones, d).numpy() != 0)
+    assert np.isfinite((1.0 / tf.where(tf.not_equal(d, 0.0), d, np.inf)).numpy()[:3]).all()
+    assert np.all(tf.where(d > 0.0, d, ones).numpy() > 0)
+    # Kept above 0 by a test only: just above it, the quotient still overflows.
+    assert np.isinf((1e3 / tf.where(d > 0.0, d, ones)).numpy()[3])
+    assert np.isfinite((1e3 / tf.where(d > 1e-6, d, ones)).numpy()).all()
+
+
 def test_moving_average_of_squares_stays_zero_where_the_gradient_was():
     g = tf.constant([0.0, 0.5])  # a dead unit and a live one
     m, v = tf.zeros_like(g), tf.zeros_like(g)

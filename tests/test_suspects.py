@@ -366,6 +366,24 @@ def test_an_inverse_trig_op_is_given_what_reaches_its_domain_edge_unless_it_wrap
     assert wrapped.score < edge.score
 
 
+def test_a_select_that_tests_the_divisor_guards_it_and_a_strict_test_partly():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def scaled(x, d):\n"
+              "    a = x / d\n"
+              "    b = x / tf.where(tf.equal(d, 0.), tf.ones_like(d), d)\n"
+              "    c = x / np.where(d != 0., d, np.inf)\n"
+              "    e = x / tf.where(d > 0., d, tf.ones_like(d))\n"
+              "    return a + b + c + e\n")
+    listed = suspects(source)
+    ranked = {s.line: s for s in listed if s.code == "NAN101"}
+    assert ranked[6].why.startswith("operand of unknown origin")
+    assert ranked[7].why.startswith("guarded: its operand is tested against 0")
+    # One line, one entry: the guarded division gives way to the fill `np.inf` there.
+    assert [s.code for s in listed if s.line == 8] == ["NAN104"]
+    assert ranked[9].why.startswith("partly guarded: its operand is kept above 0 by a test")
+    assert ranked[6].score > ranked[9].score > ranked[7].score
+
+
 def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
               "def prepare(a, b):\n"

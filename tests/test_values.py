@@ -709,6 +709,27 @@ def test_max_with_its_infinities_replaced_still_shifts():
     assert "exp_unbounded" not in value.tags
 
 
+@pytest.mark.parametrize("select, low, low_open, nonzero", [
+    ("tf.where(d > 0., d, tf.ones_like(d))", 0.0, True, True),
+    ("tf.where(0. < d, d, 1.)", 0.0, True, True),  # read the other way round
+    ("tf.where(d <= 0., 1., d)", 0.0, True, True),  # the other branch: where `d > 0`
+    ("tf.where(d >= 1e-3, d, 1e-3)", 1e-3, False, True),
+    ("tf.where(tf.equal(d, 0.), tf.ones_like(d), d)", -math.inf, False, True),
+    ("np.where(d != 0., d, np.inf)", -math.inf, False, True),
+    ("tf.where(tf.not_equal(r, 0.), r, 1.)", 0.0, True, True),  # r >= 0, and not 0
+    ("K.switch(d > 0., d, -d)", -math.inf, False, False),  # `-d` is not narrowed
+    ("tf.where(y > 0., d, 1.)", -math.inf, False, False),  # tests something else
+])
+def test_a_select_narrows_the_branch_its_condition_compares(select, low, low_open, nonzero):
+    value = probe(TF + "import numpy as np\n\n\ndef f(d, v, y):\n"
+                  "    r = tf.reduce_sum(tf.nn.relu(v))\n"
+                  f"    probe({select})\n")
+    assert (value.lo, value.lo_open) == (low, low_open)
+    assert ("nonzero" in value.tags) is nonzero
+    if nonzero:
+        assert value.zero is None
+
+
 def test_gaussian_exponent_is_bounded_above():
     value = probe(TF + "probe(-(x ** 2) / (2.0 * sigma ** 2))\n")
     assert value.hi == 0.0

@@ -14,6 +14,7 @@ it is positive (``tf.debugging.assert_positive``, a control dependency on one) i
 from __future__ import annotations
 
 import re
+from math import inf
 from typing import Dict, Optional, Tuple, Union
 
 import libcst as cst
@@ -32,7 +33,7 @@ from nanlint.analysis.sources import (activation_value, gradient, gradient_metho
                                       is_update_gradient, log_density, state_variable,
                                       update_gradient)
 from nanlint.analysis.scopes import END, Binding, Scope, entry_name
-from nanlint.analysis.tree import TEXTS, descendants, last_name
+from nanlint.analysis.tree import TEXTS, descendants, dotted_code, last_name
 from nanlint.analysis.settings import PARAMETER_ROLES, Settings
 
 _MAX_DEPTH = 120
@@ -117,6 +118,8 @@ class Evaluator:
             limit = _finfo(expr)
             if limit is not None:  # `np.finfo(np.float32).eps`
                 return constant(limit)
+            if dotted_code(expr) in _INFINITIES:
+                return constant(inf)
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
                 local = scope.assigned_before(expr.attr.value, index)
@@ -701,6 +704,9 @@ _FINFO = {16: {"eps": 0.0009765625, "tiny": 6.103515625e-05, "smallest_normal":
           64: {"eps": 2.220446049250313e-16, "tiny": 2.2250738585072014e-308,
                "smallest_normal": 2.2250738585072014e-308, "max": 1.7976931348623157e+308,
                "resolution": 1e-15}}
+
+
+_INFINITIES = frozenset({"np.inf", "numpy.inf", "math.inf", "np.Inf", "np.PINF"})
 
 
 def _finfo(expr: cst.Attribute) -> Optional[float]:

@@ -18,7 +18,8 @@ from nanlint import optable
 from nanlint.analysis.arithmetic import (CONVENTIONAL, arithmetic, clip, divide,
                                          inner_of_normalized, maximum, negated, power,
                                          reduce, sqrt_like, square, subtract)
-from nanlint.analysis.lattice import UNKNOWN, Evidence, Value, constant, join, replace
+from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
+                                     replace)
 from nanlint.analysis.scopes import END, Scope
 from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argument
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
@@ -398,23 +399,79 @@ def _where(app: Application) -> Value:
     """A select. A constant branch (`tf.ones_like(x)`, `1.`) where the condition tests the
     other branch (`where(x > 0, x, 1.)`) handles the special case on purpose — the "safe"
     idiom — so neither is evidence of a zero or a negative. A condition on something
-    else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence. `tf.cond` and
+    else (`where(y_true == 1, y_pred, 1.)`) keeps the other's evidence. A branch the
+    condition compares with a constant is narrowed by it (``_taken``). `tf.cond` and
     `K.switch` may take functions: their results are the branches."""
     ev, scope, index = app.ev, app.scope, app.index
-    branches = [_branch(ev, app.expr(1), scope, index), _branch(ev, app.expr(2), scope, index)]
+    condition = app.expr(0)
+    branches = [_taken(ev, condition, app.expr(1), True, scope, index),
+                _taken(ev, condition, app.expr(2), False, scope, index)]
     fixed = [b.known and b.lo == b.hi for b in branches]
     if any(fixed):
-        condition = app.expr(0)
         exprs = [app.expr(1), app.expr(2)]
         branches = [replace(b, zero=None, negative=None) if is_fixed or (
             condition is None or expr is None
             or _tests(ev, condition, expr, b, scope, index)) else b
             for b, expr, is_fixed in zip(branches, exprs, fixed)]
     joined = replace(join(branches), tensor=True)
+    if all(_nonzero(b) for b in branches):
+        joined = replace(joined, tags=joined.tags | {"nonzero"})
     if any(fixed) and any("max" in b.tags for b in branches):
         # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
         joined = replace(joined, tags=joined.tags | {"max"})
     return joined
+
+
+# A comparison read the other way round (`0 < x` is `x > 0`), and its negation (the
+# other branch of a select holds where the condition does not).
+MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
+NEGATED = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def _taken(ev: Evaluation, condition: Optional[cst.BaseExpression],
+           branch: Optional[cst.BaseExpression], holds: bool, scope: Scope, index: int) -> Value:
+    """A select's branch, where the select takes it: where the condition compares the
+    branch itself with a constant (`where(d > 0, d, 1.)`, `where(d == 0, 1., d)`), what the
+    comparison says of it there (``holds``: the condition is true there) narrows it."""
+    value = _branch(ev, branch, scope, index)
+    compared = comparison(condition)
+    if compared is None or branch is None:
+        return value
+    left, operator, right = compared
+    if ev.value(left, scope, index).const is not None:
+        left, operator, right = right, MIRRORED[operator], left
+    bound = ev.value(right, scope, index).const
+    if bound is None or not _same(ev, left, branch, scope, index):
+        return value
+    if not holds:
+        operator = NEGATED[operator]
+    lo, hi, lo_open, hi_open = value.lo, value.hi, value.lo_open, value.hi_open
+    if operator in (">", ">=") and bound >= lo:
+        lo, lo_open = bound, operator == ">"
+    elif operator in ("<", "<=") and bound <= hi:
+        hi, hi_open = bound, operator == "<"
+    elif operator == "==":
+        return constant(bound)
+    elif operator == "!=":  # an end of the interval is left out; 0 is, where it is the end
+        lo_open = lo_open or bound == lo
+        hi_open = hi_open or bound == hi
+        if bound == 0:
+            value = replace(value, zero=None, tags=value.tags | {"nonzero"})
+    return normalized(replace(value, lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open))
+
+
+def _same(ev: Evaluation, a: cst.BaseExpression, b: cst.BaseExpression, scope: Scope,
+          index: int) -> bool:
+    """Whether two expressions are one value: the same name, or the same code."""
+    if a.__class__ is cst.Name and b.__class__ is cst.Name:
+        return a.value == b.value
+    return ev.resolver.code(a) == ev.resolver.code(b)
+
+
+def _nonzero(value: Value) -> bool:
+    """Shown never to be 0: positive, negative, a constant other than 0, or tested."""
+    return (value.positive or value.hi < 0 or (value.hi == 0 and value.hi_open)
+            or "nonzero" in value.tags or (value.const is not None and value.const != 0))
 
 
 def _gradient(app: Application) -> Value:
