@@ -215,6 +215,10 @@ class SqrtZeroGradient(Rule):
             message = (f"{root} of `{shown}`, which can be 0 (an infinite gradient) and, by "
                        "rounding, negative (NaN): {evidence}")
             suggestion = f"clip it at 0 and add an epsilon inside the {_short(root)}: `{written}`"
+        elif value.zero is not None and value.negative is not None:
+            message = (f"{root} of `{shown}`, which can be 0 (an infinite gradient) and "
+                       "negative (NaN): {evidence}")
+            suggestion = f"make the argument non-negative before the {_short(root)}"
         elif value.zero is not None:
             message = (f"{root} of `{shown}`, which can be 0, where its gradient is "
                        "infinite: {evidence}")

@@ -416,3 +416,14 @@ def test_a_log_of_a_constant_plus_an_exp_is_helped_to_the_same_value(lint):
                ) < 1e-5
     assert plain.message.startswith("hand-written softplus")
     assert "use `tf.math.softplus(y)`" in plain.suggestion and plain.fix is not None
+
+
+def test_a_root_of_a_value_through_zero_is_made_non_negative_not_given_an_epsilon(lint):
+    # `1 - x²` is 0 at |x| = 1 and well below 0 past it: an epsilon does not help there.
+    source = ("import tensorflow as tf\n\n\ndef angular_loss(x, y):\n"
+              "    c = tf.tanh(tf.reduce_sum(x * y, -1)) * 1.2\n"
+              "    return tf.reduce_mean(tf.sqrt(1.0 - tf.square(c)))\n")
+    [finding] = [f for f in lint(source, ["NAN201"]) if f.code == "NAN201"]
+    assert "which can be 0 (an infinite gradient) and negative (NaN)" in finding.message
+    assert finding.fix is None
+    assert "make the argument non-negative before the root" in finding.suggestion

@@ -730,6 +730,28 @@ def test_a_select_narrows_the_branch_its_condition_compares(select, low, low_ope
         assert value.zero is None
 
 
+@pytest.mark.parametrize("expression, through", [
+    ("tf.exp(x) - 1.0", True),  # 0 at x = 0, below 0 for x < 0
+    ("tf.sigmoid(x) - 0.5", True),
+    ("2.0 * tf.sigmoid(x) - 1.0", True),
+    ("1.0 - tf.exp(x)", True),  # a constant less the value
+    ("tf.exp(x) + 1.0", False),
+    ("tf.sigmoid(x) - 2.0", False),  # the constant is outside the range: always negative
+    ("tf.exp(x) - 0.0", False),  # at the end of the range, not inside it
+    ("1.0 - tf.square(x)", True),  # past |x| = 1
+    ("x - 1.0", False),  # nothing known of x
+    ("2.0 * tf.cast(x > 0, tf.float32) - 1.0", False),  # whole numbers: ±1, never 0
+])
+def test_a_known_value_less_a_constant_inside_its_range_passes_through_zero(expression,
+                                                                           through):
+    value = probe(TF + f"probe({expression})\n")
+    if through:
+        assert value.zero is not None and value.zero.producer == "through_zero"
+        assert value.negative is not None and value.negative.producer == "below_zero"
+    else:
+        assert value.zero is None or value.zero.producer != "through_zero"
+
+
 def test_gaussian_exponent_is_bounded_above():
     value = probe(TF + "probe(-(x ** 2) / (2.0 * sigma ** 2))\n")
     assert value.hi == 0.0

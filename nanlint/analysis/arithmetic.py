@@ -248,6 +248,24 @@ def _from_its_bound(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
     return (bounded, NONE) if bounded is not None else None
 
 
+def _through_zero(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`exp(x) - 1`, `sigmoid(x) - 0.5`, `1 - exp(x)`, `1 - x²`: a value the analysis knows
+    to range over an interval with an end (an op's output), less a constant inside it (or
+    a constant less it), passes through 0: exactly 0 where the value equals the constant,
+    and below 0 on one side of it. Not for whole numbers (`2 * cast(b) - 1` is ±1)."""
+    value, const = (a, b.const) if b.const is not None else (b, a.const)
+    if (const is None or value.const is not None or not value.known or not value.tensor
+            or not value.lo < const < value.hi or value.whole
+            or (value.lo == -inf and value.hi == inf)):
+        return None  # (whole numbers can step over it; a range of everything says nothing)
+    low, high = value.lo - const, value.hi - const
+    if a.const is not None:
+        low, high = -high, -low
+    return Evidence(node, "`{src}`", f"which ranges over ({low:g}, {high:g}): 0 where the "
+                    f"value it is made of equals {const:g}, and below 0 on one side of it",
+                    "medium", aggregate=False, producer="through_zero"), NONE
+
+
 def _union(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
     """`area1 + area2 - overlap`: the union of an IoU. It is at least the larger area, so
     where one area is a size from an exp (a predicted box, `exp(t_w) * anchor_w`), nothing
@@ -282,8 +300,8 @@ def _of_two_values(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
 
 
 DIFFERENCES: Tuple[Callable[[Value, Value, cst.CSTNode], Optional[Found]], ...] = (
-    _one_minus_probability, _minus_nothing, _from_its_bound, _union, _mask_pairs,
-    _gram_expansion, _of_two_values)
+    _one_minus_probability, _minus_nothing, _from_its_bound, _through_zero, _union,
+    _mask_pairs, _gram_expansion, _of_two_values)
 
 
 def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
@@ -299,7 +317,9 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}
     negative = a.negative if a.negative and (b.known or b.tensor) else None
-    if zero is not None and zero.producer == "gram" or (
+    if zero is not None and zero.producer == "through_zero":
+        negative = replace(zero, producer="below_zero")  # well below 0: not by rounding
+    elif zero is not None and zero.producer == "gram" or (
             zero is not None and zero.producer == "bounded_difference"
             and b.bound is not None and b.bound.producer == "cosine"):
         negative, lo = zero, -inf  # rounding takes it below 0
