@@ -147,16 +147,20 @@ class Rule:
 
     def report(self, node: cst.CSTNode, message: str, *, evidence: Optional[Evidence] = None,
                confidence: Optional[str] = None, suggestion: Optional[str] = None,
-               fix: Optional[Fix] = None, covers: Tuple[cst.CSTNode, ...] = ()) -> None:
+               fix: Optional[Fix] = None, covers: Tuple[cst.CSTNode, ...] = (),
+               hazard: Optional[str] = None) -> None:
         """``covers``: nodes inside ``node`` that this finding also diagnoses; a finding of
-        a code this rule ``supersedes`` on one of them is dropped too."""
+        a code this rule ``supersedes`` on one of them is dropped too. ``hazard``: this
+        finding's, where it is not the rule's (a root of a negative value is NaN already in
+        the forward pass)."""
         if confidence is None:
             confidence = evidence.confidence if evidence is not None else "high"
         if evidence is not None and evidence.name and evidence.step is None:
             evidence = self._named(evidence)
-        reach = (self.analysis.gradient_reach(node) if self.hazard == "gradient"
+        hazard = hazard or self.hazard
+        reach = (self.analysis.gradient_reach(node) if hazard == "gradient"
                  else self.analysis.reach(node))
-        if self.hazard == "gradient" and reach.level == REACH_UNKNOWN:
+        if hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
             # convention that says one does (an objective's name, a layer's call).
             convention = self.analysis.differentiated_by_convention()
@@ -168,9 +172,9 @@ class Rule:
         if reach == SAMPLED and self._is_log(node):
             return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
-            if self.hazard == "gradient" and not self.keep_unreached:
+            if hazard == "gradient" and not self.keep_unreached:
                 return
-            if self.hazard == "forward":
+            if hazard == "forward":
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
                 confidence = _weaker(confidence)

@@ -13,8 +13,8 @@ class LogOfZero(Rule):
     Flags `tf.math.log(p)` (also `tf.log`, `tf.compat.v1.log`, `K.log`, `keras.ops.log`)
     where `p` can be exactly 0 or negative: the output of a softmax or sigmoid, `1 - p` of
     a probability, a relu output, a tanh or a raw `matmul`/linear-layer output, a sum of
-    squares of a difference, an op's output less a constant inside its range (`exp(x) - 1`
-    is 0 at x = 0 and negative below; `1 - x²` past |x| = 1). A parameter of a loss function named like a probability
+    squares of a difference, `exp(x) - 1` where `x` can be 0 (0 there, and negative where
+    `x` is). A parameter of a loss function named like a probability
     (`y_pred`, `probs`) is weak evidence and is reported with low confidence; not for a part
     of it where the function cuts it into several ranges (`mu, sigma = y_pred[..., :n],
     y_pred[..., n:]`): it then holds several heads' outputs, such as a mixture's scales.

@@ -38,7 +38,9 @@ class SqrtZeroGradient(Rule):
     so is its gradient. A fractional power other than 0.5 (`tf.pow(x, 0.2)`, `x ** 0.2`) is
     reported the same way and called what it is: a fractional power, whose gradient
     `0.2 * x ** -0.8` is infinite at 0 too. A negative power (`x ** -0.5`) is inf at 0 in
-    its value: NAN101 reports it, as the division it is.
+    its value: NAN101 reports it, as the division it is. A root of a value shown to go
+    below 0 (a tanh, `1 - exp(x)` where `x` can be positive; not below 0 by rounding alone)
+    is NaN in the value itself: it is reported whether or not a gradient is shown to flow.
 
     ## Why is this bad?
     The derivative of `sqrt(x)` is `1 / (2 * sqrt(x))`: infinite at `x = 0`, and the chain
@@ -229,7 +231,10 @@ class SqrtZeroGradient(Rule):
         fix = None
         if guarded is not None:
             fix = self.fix(f"add an epsilon inside the {_short(root)}", argument, guarded)
-        self.report(node, message, evidence=evidence, suggestion=suggestion, fix=fix)
+        # Below 0 (not by rounding alone), the root is NaN in the value: no gradient needed.
+        below = value.negative is not None and not rounding and not value.negative.convention
+        self.report(node, message, evidence=value.negative if below else evidence,
+                    suggestion=suggestion, fix=fix, hazard="forward" if below else None)
 
     def _check_std(self, node: cst.Call) -> None:
         """``K.std(x)`` is ``sqrt(var(x))``: a root of a value that is 0 for a constant

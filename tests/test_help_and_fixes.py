@@ -418,11 +418,11 @@ def test_a_log_of_a_constant_plus_an_exp_is_helped_to_the_same_value(lint):
     assert "use `tf.math.softplus(y)`" in plain.suggestion and plain.fix is not None
 
 
-def test_a_root_of_a_value_through_zero_is_made_non_negative_not_given_an_epsilon(lint):
-    # `1 - x²` is 0 at |x| = 1 and well below 0 past it: an epsilon does not help there.
-    source = ("import tensorflow as tf\n\n\ndef angular_loss(x, y):\n"
-              "    c = tf.tanh(tf.reduce_sum(x * y, -1)) * 1.2\n"
-              "    return tf.reduce_mean(tf.sqrt(1.0 - tf.square(c)))\n")
+def test_a_root_of_a_value_below_zero_is_a_nan_value_made_non_negative_not_an_epsilon(lint):
+    # `1 - exp(relu(x))` is 0 at x <= 0 and below 0 above: an epsilon does not help, and the
+    # root is NaN in the value itself, so no gradient needs to be shown to flow.
+    source = ("import tensorflow as tf\n\n\ndef shrink(x):\n"
+              "    return tf.sqrt(1.0 - tf.exp(tf.nn.relu(x)))\n")
     [finding] = [f for f in lint(source, ["NAN201"]) if f.code == "NAN201"]
     assert "which can be 0 (an infinite gradient) and negative (NaN)" in finding.message
     assert finding.fix is None

@@ -730,26 +730,19 @@ def test_a_select_narrows_the_branch_its_condition_compares(select, low, low_ope
         assert value.zero is None
 
 
-@pytest.mark.parametrize("expression, through", [
-    ("tf.exp(x) - 1.0", True),  # 0 at x = 0, below 0 for x < 0
-    ("tf.sigmoid(x) - 0.5", True),
-    ("2.0 * tf.sigmoid(x) - 1.0", True),
-    ("1.0 - tf.exp(x)", True),  # a constant less the value
-    ("tf.exp(x) + 1.0", False),
-    ("tf.sigmoid(x) - 2.0", False),  # the constant is outside the range: always negative
-    ("tf.exp(x) - 0.0", False),  # at the end of the range, not inside it
-    ("1.0 - tf.square(x)", True),  # past |x| = 1
-    ("x - 1.0", False),  # nothing known of x
-    ("2.0 * tf.cast(x > 0, tf.float32) - 1.0", False),  # whole numbers: ±1, never 0
+@pytest.mark.parametrize("expression, zero, negative", [
+    # exp(0) = 1: 0 where the exponent is 0, below 0 on the side where it is negative
+    ("tf.exp(tf.reduce_sum(x, 1) - tf.reduce_sum(y, 1)) - 1.0", True, True),
+    ("tf.exp(tf.nn.relu(x)) - 1.0", True, False),  # never below 1
+    ("1.0 - tf.exp(tf.nn.relu(x))", True, True),  # below 0 where the exponent is positive
+    ("tf.exp(x) - 1.0", False, False),  # nothing shows that x reaches 0
+    ("tf.exp(tf.nn.relu(x)) - 2.0", False, False),
 ])
-def test_a_known_value_less_a_constant_inside_its_range_passes_through_zero(expression,
-                                                                           through):
+def test_exp_less_one_passes_through_zero_where_its_exponent_can_be_zero(expression, zero,
+                                                                         negative):
     value = probe(TF + f"probe({expression})\n")
-    if through:
-        assert value.zero is not None and value.zero.producer == "through_zero"
-        assert value.negative is not None and value.negative.producer == "below_zero"
-    else:
-        assert value.zero is None or value.zero.producer != "through_zero"
+    assert (value.zero is not None and value.zero.producer == "through_zero") is zero
+    assert (value.negative is not None and value.negative.producer == "below_zero") is negative
 
 
 def test_gaussian_exponent_is_bounded_above():

@@ -249,21 +249,19 @@ def _from_its_bound(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
 
 
 def _through_zero(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
-    """`exp(x) - 1`, `sigmoid(x) - 0.5`, `1 - exp(x)`, `1 - x²`: a value the analysis knows
-    to range over an interval with an end (an op's output), less a constant inside it (or
-    a constant less it), passes through 0: exactly 0 where the value equals the constant,
-    and below 0 on one side of it. Not for whole numbers (`2 * cast(b) - 1` is ±1)."""
+    """`exp(x) - 1` (or `1 - exp(x)`) where `x` can be 0 (a difference, a relu output):
+    exactly 0 there, and below 0 where `x` is negative (positive), if it can be."""
     value, const = (a, b.const) if b.const is not None else (b, a.const)
-    if (const is None or value.const is not None or not value.known or not value.tensor
-            or not value.lo < const < value.hi or value.whole
-            or (value.lo == -inf and value.hi == inf)):
-        return None  # (whole numbers can step over it; a range of everything says nothing)
-    low, high = value.lo - const, value.hi - const
-    if a.const is not None:
-        low, high = -high, -low
-    return Evidence(node, "`{src}`", f"which ranges over ({low:g}, {high:g}): 0 where the "
-                    f"value it is made of equals {const:g}, and below 0 on one side of it",
-                    "medium", aggregate=False, producer="through_zero"), NONE
+    if const != 1 or "one_at_zero" not in value.tags:
+        return None
+    side = "negative" if b.const is not None else "positive"
+    below = "below_one" if b.const is not None else "above_one"
+    if below not in value.tags:
+        return Evidence(node, "`{src}`", "which is 0 where its exponent is 0, as it can be",
+                        "medium", aggregate=False, producer="through_zero"), NONE
+    return Evidence(node, "`{src}`", "which is 0 where its exponent is 0, as it can be, and "
+                    f"below 0 where the exponent is {side}", "medium", aggregate=False,
+                    producer="through_zero"), frozenset({"crosses_zero"})
 
 
 def _union(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
@@ -317,8 +315,8 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}
     negative = a.negative if a.negative and (b.known or b.tensor) else None
-    if zero is not None and zero.producer == "through_zero":
-        negative = replace(zero, producer="below_zero")  # well below 0: not by rounding
+    if "crosses_zero" in tags:
+        negative, tags = replace(zero, producer="below_zero"), NONE  # not by rounding
     elif zero is not None and zero.producer == "gram" or (
             zero is not None and zero.producer == "bounded_difference"
             and b.bound is not None and b.bound.producer == "cosine"):

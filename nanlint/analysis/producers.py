@@ -230,6 +230,12 @@ def _exp(app: Application) -> Value:
     tags = {"exp"}
     if x.hi == inf:
         tags.add("exp_unbounded")  # nothing bounds the argument: exp can overflow
+    if x.zero is not None:  # exp(0) = 1: `exp(x) - 1` is 0 there, and below 0 for x < 0
+        tags.add("one_at_zero")
+        if x.lo < 0:
+            tags.add("below_one")
+        if x.hi > 0:
+            tags.add("above_one")
     return Value(lo=0.0, lo_open=True, known=True, tensor=True, tags=frozenset(tags),
                  node=app.call)
 
