@@ -395,7 +395,8 @@ class Sites:
 
     def _unwrapped(self, expr: cst.BaseExpression, levels: int = 3) -> cst.BaseExpression:
         """What a name was assigned, through up to ``levels`` ops that keep their input's
-        values (`np.array(adj.sum(1))` is a sum)."""
+        values (`np.array(adj.sum(1))` is a sum) or a part of them (`s[..., None]`, `s[0]`:
+        an element of a sum is a sum)."""
         if expr.__class__ is cst.Name:
             expr = self.analysis.definition(expr) or expr
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
@@ -404,6 +405,8 @@ class Sites:
         if levels > 0 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
             return self._unwrapped(expr.args[0].value, levels - 1)
+        if levels > 0 and expr.__class__ is cst.Subscript:
+            return self._unwrapped(expr.value, levels - 1)
         return expr
 
     def _of_constants(self, call: cst.Call) -> bool:

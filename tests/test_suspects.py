@@ -384,6 +384,18 @@ def test_a_select_that_tests_the_divisor_guards_it_and_a_strict_test_partly():
     assert ranked[6].score > ranked[9].score > ranked[7].score
 
 
+def test_a_part_of_a_statistic_is_a_statistic():
+    # `s[..., None]`, `s[0]`: an element of a maximum is 0 where the input is all zero.
+    source = ("import tensorflow as tf\n\n\ndef scaled(w, x):\n"
+              "    a = x / tf.reduce_max(w, axis=-1)[..., None]\n"
+              "    peak = tf.reduce_sum(w, axis=0)\n"
+              "    b = x / peak[0]\n"
+              "    return a + b\n")
+    ranked = {s.line: s for s in suspects(source)}
+    for line in (5, 7):
+        assert ranked[line].why.startswith("a statistic, 0 for an all-zero or constant input")
+
+
 def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
               "def prepare(a, b):\n"
