@@ -154,8 +154,9 @@ def _wrapper(analysis: Analysis, site: Site) -> bool:
     called = last_name(node.func) if node.__class__ is cst.Call else None
     if called is not None and _op_word(function.name.value) == _op_word(called):
         return True
-    body = [statement for statement in getattr(function.body, "body", ())
-            if not _docstring(statement)]
+    body = list(getattr(function.body, "body", ()))
+    if function.get_docstring() is not None:
+        body = body[1:]
     return (len(body) == 1 and body[0].__class__ is cst.SimpleStatementLine
             and len(body[0].body) == 1 and body[0].body[0].__class__ is cst.Return
             and body[0].body[0].value is node)
@@ -165,12 +166,6 @@ def _op_word(name: str) -> str:
     """An op's name as numpy or TensorFlow spells it (``arccos``, ``acos``: one op)."""
     name = name.lower().lstrip("_")
     return "a" + name[3:] if name.startswith("arc") else name
-
-
-def _docstring(statement: cst.CSTNode) -> bool:
-    return (statement.__class__ is cst.SimpleStatementLine and len(statement.body) == 1
-            and statement.body[0].__class__ is cst.Expr
-            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
@@ -299,7 +294,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
         fact = "one inf gradient makes the norm inf and every clipped gradient NaN" + (
             "; in float16 the norm is inf past 256" if float16 else "")
     else:
-        feature, evidence, guard = _evidence_of(site, _wrapper(analysis, site))
+        feature, evidence, guard = _evidence_of(
+            site, site.kind.name == "inverse-trig" and _wrapper(analysis, site))
     place = _place(analysis, site.node, reach)
     # A root or a fractional power is singular in the gradient only at 0; below 0 its
     # value is NaN, so where its operand may be negative it is a hazard of the value too.

@@ -7,14 +7,12 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule, comparison, safe_branches
+from nanlint.rule import MIRRORED, Evidence, Rule, comparison, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
 _EXP_BOUND = 80.0  # an exp argument kept below this is finite, and so is its derivative
 _BOOL_OPS = frozenset({"bool"})
-# A comparison read the other way round: `20 < x` is `x > 20`.
-_MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 @dataclass
@@ -340,7 +338,7 @@ class WhereDoesNotGuardGradient(Rule):
             return None
         left, operator, right = compared
         if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
-            left, operator, right = right, _MIRRORED.get(operator, operator), left
+            left, operator, right = right, MIRRORED[operator], left
         if self.analysis.value(right).const is None or not self._aliases(left, 1) & operand:
             return None
         return True if operator in (">", ">=") else False if operator in ("<", "<=") else None

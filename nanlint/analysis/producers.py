@@ -25,7 +25,7 @@ from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argum
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
                                       dtype_argument, float_cast_of_parameter, gradient,
                                       layer, table_value, zero_initializer)
-from nanlint.analysis.tree import comparison, dotted_code, names_in
+from nanlint.analysis.tree import MIRRORED, NEGATED, comparison, dotted_code, names_in
 from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
@@ -426,12 +426,6 @@ def _where(app: Application) -> Value:
         # `where(is_finite(m), m, 0)`: a maximum with its infinities replaced.
         joined = replace(joined, tags=joined.tags | {"max"})
     return joined
-
-
-# A comparison read the other way round (`0 < x` is `x > 0`), and its negation (the
-# other branch of a select holds where the condition does not).
-MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
-NEGATED = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
 
 
 def _taken(ev: Evaluation, condition: Optional[cst.BaseExpression],

@@ -99,6 +99,12 @@ _COMPARING_CALLS = {"greater": ">", "greater_equal": ">=", "less": "<", "less_eq
                     "equal": "==", "not_equal": "!="}
 
 
+# A comparison read the other way round (`0 < x` is `x > 0`), and its negation (the other
+# branch of a select holds where the condition does not).
+MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
+NEGATED = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
+
+
 def comparison(condition: Optional[cst.BaseExpression]
                ) -> Optional[Tuple[cst.BaseExpression, str, cst.BaseExpression]]:
     """``(left, operator, right)`` of ``a > b`` or ``tf.greater(a, b)``, else None."""
