@@ -22,9 +22,10 @@ class LogOfZero(Rule):
     with `tf.less` or `<=`) is no longer 0 there: its log is finite.
     A log whose value only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
-    A product with a softmax is not a signed linear output: its entries are non-negative
-    weights, so the product has the sign of the other operand (attention times 0/1 labels
-    is never negative); with a weight matrix or a linear output it is one again.
+    A product with non-negative weights (a softmax, a square, a relu output) is not a signed
+    linear output: it has the sign of the other operand (attention times 0/1 labels is
+    never negative, nor is a fixed window summed over squares); with a trained weight matrix
+    or a linear output it is one again.
 
     ## Why is this bad?
     `log(0)` is `-inf` and `log(x)` for `x < 0` is `NaN`. Softmax and sigmoid outputs

@@ -580,18 +580,19 @@ def _matmul(ev: Evaluation, op: Op, call: cst.Call, a: Value, b: Value, scope: S
     if a.nonnegative and b.nonnegative:  # e.g. square(x) @ square(scale)
         return Value(lo=0.0, known=True, tensor=True, zero=a.zero or b.zero)
     fixed = table_value(op, call)
-    for weights, other in ((a, b), (b, a)):
-        if "softmax" in weights.tags and other.negative is None and not (
-                other.tags & {"variable", "linear"}):
-            # A softmax's entries are non-negative weights: the product has the other
-            # operand's sign (attention times 0/1 labels is not negative), not a linear
-            # output's, unless the other is a weight or a linear output itself.
-            return replace(fixed, negative=None)
     if a.tags & {"square", "sum_of_squares"} and "variable" not in b.tags:
         callee = ev.resolver.callee(call.func, scope, index)
         spelling = optable.spelling_of(callee.qualified or "") if callee else None
         if spelling in optable.WINDOW_SUMS:  # a windowed sum of squares
             fixed = replace(fixed, tags=fixed.tags | {"sum_of_squares"})
+    for weights, other in ((a, b), (b, a)):
+        if weights.nonnegative and other.negative is None and not (
+                other.tags & {"variable", "linear"}):
+            # Non-negative weights (a softmax, a square, a count): the product has the other
+            # operand's sign (attention times 0/1 labels is not negative; a fixed window over
+            # squares is not), not a linear output's, unless the other is a trained weight
+            # or a linear output itself.
+            return replace(fixed, negative=None)
     return fixed
 
 

@@ -146,6 +146,10 @@ def _dtype_expression(resolver: Resolver, call: cst.Call, scope: Scope, index: i
     return expr
 
 
+# A trained weight: initialized with both signs, and it takes both as it learns.
+_TRAINED_WEIGHT = Value(tensor=True, tags=frozenset({"variable"}))
+
+
 def state_variable(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> Value:
     """``self.add_weight(..., initializer="zeros")`` that is not trained (a metric's
     state, or ``trainable=False``): 0 until it is updated, and again after each reset."""
@@ -155,9 +159,9 @@ def state_variable(resolver: Resolver, call: cst.Call, scope: Scope, index: int)
             (dotted_parts(base.value) or [""])[-1].endswith("Metric")
             for base in scope.cls.bases)
         if not metric:
-            return Value(tensor=True)  # a layer's weight: trainable by default
+            return _TRAINED_WEIGHT  # a layer's weight: trainable by default
     elif not (isinstance(trainable, cst.Name) and trainable.value == "False"):
-        return Value(tensor=True)
+        return _TRAINED_WEIGHT
     if not zero_initializer(resolver, resolver.keyword(call, "initializer"), scope, index):
         return Value(tensor=True)
     evidence = Evidence(call, "a state variable made by `{op}`", "which starts at 0 (a "

@@ -23,7 +23,7 @@ class PerceptualDistance():
         with tf.variable_scope(layer) as _:
             window = tf.squeeze(tf.constant(self.parameters['L2' + layer], name="filter"), 3)
             energy = tf.nn.conv2d(features**2, window, strides=2, padding=L2_PAD)
-            return tf.sqrt(energy)  # error: NAN201 -- as a root of a linear output that can be negative, NaN in the value; the window here is not negative: its zero, on dead regions, is the real hazard
+            return tf.sqrt(energy)  # miss: NAN201 -- reach unknown: no objective or convention in the file; a fixed window over squares is not negative (suspects ranks it first)
 
     def l2_pool_clamped(self, features, layer):
         window = tf.squeeze(tf.constant(self.parameters['L2' + layer], name="filter"), 3)
