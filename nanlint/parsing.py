@@ -19,6 +19,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
+from nanlint.python2 import as_python3, forms_of_old_pythons
 from nanlint.source import BINARY, SourceError, StatementScanner, source_lines
 
 PYTHON_RECURSION_LIMIT = 1000  # the interpreter's default, under which a file really runs
@@ -143,7 +144,7 @@ class SyntaxProblem(SourceError):
     construct the line looks like ("" if none)."""
 
     def __init__(self, reason: str, python2: str, line: int, column: int) -> None:
-        hint = " (this looks like Python 2, which nanlint does not read)" if python2 else ""
+        hint = " (this looks like Python 2, in a form nanlint does not read)" if python2 else ""
         super().__init__(f"syntax error: {reason}{hint}", line, column)
         self.reason = reason
         self.python2 = python2
@@ -278,33 +279,51 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
     kept = list(lines)
     indents: Dict[int, Tuple[int, int]] = {}
     widths: Set[int] = set()  # the tab widths that made a statement parse
+    forms: Set[str] = set()  # the Python 2 forms read as Python 3 reads their like
     refused: List[Tuple[int, int, SourceError]] = []
     for first, last in spans:
         part = lines[first - 1:last]
         error = refusal(part, first, path)
         if error is None:
             continue
-        for width in TAB_WIDTHS:
-            retabbed = [_tabs_as(line, width) for line in part]
-            if retabbed != part and refusal(retabbed, first, path) is None:
-                kept[first - 1:last] = retabbed
-                indents.update((number, (_indent(written), _indent(read))) for number, written,
-                               read in zip(range(first, last + 1), part, retabbed)
-                               if written != read)
-                widths.add(width)
-                break
-        else:
+        read = _read_otherwise(part, first, path)
+        if read is None:
             kept[first - 1:last] = [""] * len(part)
             refused.append((first, last, error))
-    if len(refused) == len(spans) or not (refused or indents):
+            continue
+        kept[first - 1:last], width, found = read
+        indents.update((number, (_indent(written), _indent(text))) for number, written, text
+                       in zip(range(first, last + 1), part, read[0])
+                       if written[:_indent(written)] != text[:_indent(text)])
+        widths.update({width} - {None})
+        forms |= found
+    if len(refused) == len(spans) or not (refused or widths or forms):
         raise refused_whole  # nothing parses, or the file's problem is not its statements'
     text = "\n".join(kept) + "\n"
     try:
         tree = check_syntax(text, path)
     except SourceError:
         raise refused_whole from None
-    problem = _partly_read(lines, refused, refused_whole, widths)
+    problem = _partly_read(lines, refused, refused_whole, widths, forms)
     return Readable(text, problem, indents), tree
+
+
+def _read_otherwise(part: List[str], first: int, path: str
+                    ) -> Optional[Tuple[List[str], Optional[int], Set[str]]]:
+    """A top-level statement Python 3 refuses, read as it was written for: its tabs counted
+    as Python 2 (or an editor) counted them, its Python 2 forms as Python 3 writes them
+    (``python2.as_python3``), or both. The lines read, the tab width used (None: the tabs
+    as they are), the Python 2 forms found; None if no reading parses."""
+    for width in (None, *TAB_WIDTHS):
+        retabbed = part if width is None else [_tabs_as(line, width) for line in part]
+        if width is not None and retabbed == part:
+            continue
+        if width is not None and refusal(retabbed, first, path) is None:
+            return retabbed, width, set()
+        rewritten = as_python3(retabbed)
+        if rewritten is not None and refusal(rewritten[0], first, path) is None:
+            return rewritten[0], width, rewritten[1]
+    return None
 
 
 def refusal(lines: Sequence[str], first: int, path: str = "<source>"
@@ -366,14 +385,22 @@ def _tabs_as(line: str, width: int) -> str:
 
 
 def _partly_read(lines: List[str], refused: List[Tuple[int, int, SourceError]],
-                 refused_whole: SyntaxProblem, widths: Set[int]) -> SourceError:
-    """The NAN000 of a file read in part: the lines skipped, or the tabs counted as
-    Python 2 counted them (or an editor); at the first line that Python 3 refuses."""
-    if not refused:
+                 refused_whole: SyntaxProblem, widths: Set[int], forms: Set[str]
+                 ) -> SourceError:
+    """The NAN000 of a file read in part: the lines skipped, the tabs counted as Python 2
+    counted them (or an editor), the Python 2 forms read as Python 3 writes them; at the
+    first line that Python 3 refuses."""
+    readings = []
+    if widths:
         counted = " or ".join(_TAB_WORDS[width] for width in TAB_WIDTHS if width in widths)
+        readings.append(f"a tab in the indentation counted {counted}")
+    if forms:
+        readings.append(f"its {forms_of_old_pythons(forms)} as Python 3 writes them")
+    if not refused:
+        said = f"syntax error: {refused_whole.reason}" if forms else str(refused_whole)
         return SourceError(
-            f"{refused_whole}; read with a tab in the indentation counted {counted}: the "
-            "file was checked so, without fixes", refused_whole.line, refused_whole.column)
+            f"{said}; read with {' and '.join(readings)}: the file was checked so, without "
+            "fixes", refused_whole.line, refused_whole.column)
     first = refused[0][2]
     python2 = next((error.python2 for _, _, error in refused
                     if isinstance(error, SyntaxProblem) and error.python2), "")
@@ -387,6 +414,8 @@ def _partly_read(lines: List[str], refused: List[Tuple[int, int, SourceError]],
             else f"line {ranges[0]} does not parse")
     hint = f" ({python2}?)" if python2 else ""
     said = f"syntax error: {first.reason}" if isinstance(first, SyntaxProblem) else str(first)
+    read = f", read with {' and '.join(readings)}" if readings else ""
     return SourceError(f"{said}; {what}{hint} and {'were' if several else 'was'} skipped: "
-                       "the rest of the file was checked, without fixes", first.line,
+                       f"the rest of the file was checked{read}, without fixes", first.line,
                        first.column)
+

@@ -47,8 +47,9 @@ class ParseError(Rule):
     Reports a file that nanlint could not read or parse: a syntax error, Python 2 code,
     a file that is not valid in its declared encoding (UTF-8 by default), a binary file,
     an unreadable file. In a file that parses in part, the top-level statements that parse
-    are checked, and one NAN000 names the lines that were skipped (no fix is applied to
-    such a file).
+    are checked (Python 2's print, exec and raise statements, except clauses, backquotes
+    and literals read as Python 3 writes them), and one NAN000 says how the file was read
+    and names the lines that were skipped (no fix is applied to such a file).
 
     ## Why is this bad?
     A file that cannot be parsed cannot be checked: every risk in it goes unreported.

@@ -1,6 +1,7 @@
-"""Files that Python 3 does not parse (Python 2 code, a broken statement): the top-level
-statements that parse are checked as one module, the others are skipped and named in one
-NAN000, and no fix is applied to such a file."""
+"""Files that Python 3 does not parse (Python 2 code, a broken statement): Python 2's forms
+are read as Python 3 writes them, the top-level statements that parse then are checked as one
+module, the others are skipped and named in one NAN000, and no fix is applied to such a
+file."""
 
 import json
 
@@ -39,28 +40,87 @@ def findings_of(source, path="train.py"):
     return lint_source(source, path, options_for())
 
 
-def test_a_python2_file_is_checked_where_it_parses():
+def test_a_python2_file_is_read_as_python3_writes_its_forms():
     found = findings_of(PYTHON2)
     [division] = [f for f in found if f.code == "NAN101"]
     assert (division.line, division.column) == (11, 12)
     assert division.source_lines == ("    return a / tf.reduce_sum(tf.nn.relu(b))",)
-    assert division.fix is None  # a file read in part is not fixed
-    [skipped] = [f for f in found if f.code == "NAN000"]
-    assert skipped.line == 7
-    assert skipped.message.startswith("syntax error: ")
-    assert skipped.message.endswith(
-        "; lines 6-7, 14-17 do not parse (a Python 2 print statement?) and were skipped: "
-        "the rest of the file was checked, without fixes")
+    assert division.fix is None  # a file read otherwise than as written is not fixed
+    [read] = [f for f in found if f.code == "NAN000"]
+    assert read.line == 7
+    assert read.message == (
+        "syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?; "
+        "read with its except clauses with a comma and print statements (Python 2) as "
+        "Python 3 writes them: the file was checked so, without fixes")
     assert len(found) == 2
+
+
+PYTHON2_FORMS = """import tensorflow as tf
+
+
+def train(x, w, log):
+    print >>log, "loss", tf.reduce_mean(x) / tf.reduce_sum(tf.nn.relu(w)),
+    if x <> None: print `x`; exec "y = 1"
+    try:
+        mode = 0755 + 10L
+    except ValueError, error:
+        raise ValueError, "no %d" % tf.math.log(tf.nn.relu(w))
+    return tf.math.log(tf.nn.softmax(x))
+"""
+
+
+@pytest.mark.parametrize("form, named", [
+    ('print "x", w,', "print statements"), ("print", None), ("print(w)", None),
+    ('print >>log, "x"', None),  # a shift in a tuple, for Python 3
+    ("if w <> None: pass", "<>"), ("z = `w`", "backquotes"), ('exec "y = 1"', "exec"),
+    ("mode = 0755", "octal literals"), ("n = 10L", "long literals"),
+    ('raise ValueError, "no"', "raise statements with a comma"), ('s = ur"x"', "ur strings"),
+    ("log(w, async=True)", "names `async`"), ("async = 1", "names `async`"),
+    ("try:\n        pass\n    except ValueError, e:\n        pass", "except clauses")])
+def test_each_python2_form_is_read(form, named):
+    source = (f"import tensorflow as tf\n\n\ndef f(w, log):\n    {form}\n"
+              "    return tf.math.log(tf.nn.relu(w))\n")
+    found = findings_of(source)
+    log = len(source.splitlines())
+    if named is None:  # Python 3 reads it as it is
+        assert [(f.line, f.code) for f in found] == [(log, "NAN102")]
+        return
+    assert [f.code for f in found] == ["NAN000", "NAN102"] and found[1].line == log
+    assert 5 <= found[0].line <= 5 + form.count("\n")
+    assert named in found[0].message and found[0].message.endswith(
+        "as Python 3 writes them: the file was checked so, without fixes")
+
+
+def test_python2_forms_keep_their_columns():
+    found = findings_of(PYTHON2_FORMS)
+    found.sort(key=lambda f: (f.line, f.code))
+    assert [(f.line, f.code) for f in found] == [
+        (5, "NAN101"), (8, "NAN000"), (10, "NAN102"), (11, "NAN103")]
+    lines = PYTHON2_FORMS.splitlines()
+    for finding in found[:1] + found[2:]:  # each where it is written, to the column
+        line = lines[finding.line - 1]
+        assert line[finding.column - 1:].startswith(("tf.reduce_mean", "tf.math.log"))
+    assert ("read with its <>, backquotes, except clauses with a comma, exec statements, "
+            "long literals, octal literals, print statements and raise statements with a "
+            "comma (Python 2) as Python 3 writes them: the file was checked so, without fixes"
+            ) in found[1].message
+
+
+def test_a_hazard_in_a_function_with_a_print_statement_is_found():
+    source = ("import tensorflow as tf\n\n\ndef step(x, w):\n    print 'step'\n"
+              "    return tf.reduce_mean(x) / tf.reduce_sum(tf.nn.relu(w))\n")
+    found = findings_of(source)
+    assert [(f.line, f.column, f.code) for f in found] == [(5, 5, "NAN000"),
+                                                          (6, 12, "NAN101")]
+    assert "\n" not in found[0].message and "print statements" in found[0].message
 
 
 def test_names_defined_in_good_statements_are_seen_by_the_others():
     source = ("import tensorflow as tf\n\nscores = tf.nn.softmax(logits)\n"
-              "print scores\n\nloss = -tf.reduce_sum(labels * tf.math.log(scores))\n")
+              "show(scores,, 1)\n\nloss = -tf.reduce_sum(labels * tf.math.log(scores))\n")
     found = findings_of(source)
     assert [(f.line, f.code) for f in found] == [(4, "NAN000"), (6, "NAN103")]
-    assert "; line 4 does not parse (a Python 2 print statement?) and was skipped" in (
-        found[0].message)
+    assert "; line 4 does not parse and was skipped" in found[0].message
     assert "(line 3)" in found[1].message  # the softmax two statements above
 
 
@@ -107,22 +167,34 @@ def test_tabs_and_a_python2_statement_together():
               "\tscale = tf.nn.relu(a)\n        return a / scale\n")
     found = findings_of(source)
     assert [(f.line, f.code) for f in found] == [(3, "NAN000"), (8, "NAN101")]
-    assert "; line 3 does not parse (a Python 2 print statement?) and was skipped" in (
-        found[0].message)
+    assert found[0].message.endswith(
+        "; read with a tab in the indentation counted to the next multiple of 8, as Python 2 "
+        "did and its print statements (Python 2) as Python 3 writes them: the file was "
+        "checked so, without fixes")
+
+
+def test_a_python2_statement_that_does_not_parse_as_python3_writes_it_is_skipped():
+    source = ("import tensorflow as tf\n\nprint 'starting' +\n\n\ndef norm(a):\n"
+              "    return a / tf.nn.relu(a)\n")
+    found = findings_of(source)
+    assert [(f.line, f.code) for f in found] == [(3, "NAN000"), (7, "NAN101")]
+    assert "; line 3 does not parse (a Python 2 print statement?) and was skipped: the rest " \
+           "of the file was checked, without fixes" in found[0].message
 
 
 def test_a_file_where_nothing_parses_is_one_nan000_as_before():
-    source = "import tensorflow as tf, \nprint 'loss'\n"
+    source = "import tensorflow as tf, \nprint 'loss' +\n"
     [finding] = findings_of(source)
     with pytest.raises(SourceError) as whole:
         check_syntax(source)
     assert (finding.code, finding.line, finding.message) == ("NAN000", 1, str(whole.value))
-    [python2] = findings_of("print 'x'\n")
-    assert python2.message.endswith("(this looks like Python 2, which nanlint does not read)")
+    [python2] = findings_of("print 'x' +\n")
+    assert python2.message.endswith("(this looks like Python 2, in a form nanlint does not "
+                                    "read)")
 
 
 def test_a_file_without_tensorflow_names_its_skipped_lines_too():
-    [finding] = findings_of("import os\n\nprint os.getcwd()\n\nx = 1\n")
+    [finding] = findings_of("import os\n\nprint os.getcwd() +\n\nx = 1\n")
     assert finding.code == "NAN000" and finding.line == 3
     assert "; line 3 does not parse (a Python 2 print statement?) and was skipped" in (
         finding.message)

@@ -138,13 +138,24 @@ def test_text_is_a_table_per_file_with_frames_and_a_summary(tmp_path):
 
 
 def test_a_file_that_cannot_be_parsed_is_one_line_and_the_others_are_ranked(tmp_path):
-    make(tmp_path, {"old.py": "import tensorflow as tf\nprint 'loss', tf.log(p)\n",
+    make(tmp_path, {"old.py": "import tensorflow as tf\nprint 'loss', tf.log(p) +\n",
                     "train.py": TRAINING})
     result = run_cli("suspects", "--format", "json", "--no-cache", cwd=tmp_path)
     assert result.returncode == 0
     assert "old.py:2" in result.stderr and "NAN000" in result.stderr
     assert "Traceback" not in result.stderr
     assert {row["path"] for row in json.loads(result.stdout)["suspects"]} == {"train.py"}
+
+
+def test_a_python2_file_is_ranked_as_python3_writes_its_forms(tmp_path):
+    make(tmp_path, {"old.py": "import tensorflow as tf\n\n\ndef loss(p):\n"
+                              "    print 'loss', p\n    return -tf.log(p)\n"})
+    result = run_cli("suspects", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "old.py:5" in result.stderr and "print statements (Python 2) as Python 3 writes them" in (
+        result.stderr)
+    [row] = json.loads(result.stdout)["suspects"]
+    assert (row["path"], row["line"], row["column"], row["code"]) == ("old.py", 6, 13, "NAN102")
 
 
 def test_a_bad_configuration_is_exit_2(tmp_path):
