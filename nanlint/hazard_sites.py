@@ -323,8 +323,7 @@ class Sites:
             if inner.__class__ is cst.Call:
                 name = self._call_name(inner)
                 if name in SELECTIONS or (name in ("gather", "gather_nd") and any(
-                        node.__class__ is cst.Call and self._call_name(node) == "where"
-                        and len(node.args) == 1 for node in descendants(inner))):
+                        self._mask_indices(arg.value, depth) for arg in inner.args[1:])):
                     return inner
             elif inner.__class__ is cst.Name and depth > 0:
                 assigned = self.analysis.definition(inner)
@@ -333,6 +332,20 @@ class Sites:
                     if found is not None:
                         return found
         return None
+
+    def _mask_indices(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """Whether ``expr`` holds the indices of a mask's true entries (`where(m)`, a
+        column of it, or a name assigned one ``depth`` assignments deep): none where the mask
+        is all false."""
+        for inner in (expr, *descendants(expr)):
+            if inner.__class__ is cst.Call and self._call_name(inner) == "where" and len(
+                    inner.args) == 1:
+                return True
+            if inner.__class__ is cst.Name and depth > 0:
+                assigned = self.analysis.definition(inner)
+                if assigned is not None and self._mask_indices(assigned, depth - 1):
+                    return True
+        return False
 
     def _empty_list(self, expr: cst.BaseExpression, depth: int
                     ) -> Optional[cst.BaseExpression]:

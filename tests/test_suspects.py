@@ -276,6 +276,21 @@ def test_a_mean_of_a_selection_by_a_mask_is_listed():
     assert 8 not in by_line and 9 not in by_line  # a sum of nothing is 0; a plain mean
 
 
+def test_the_indices_of_a_mask_may_be_named_first():
+    source = ("import tensorflow as tf\n\n\n"
+              "def box_loss(location, labels, order):\n"
+              "    positive = tf.where(tf.equal(labels, 1))\n"
+              "    rows = positive[:, 0]\n"
+              "    a = tf.reduce_mean(tf.gather(location, rows))\n"
+              "    b = tf.reduce_mean(tf.gather(location, order))\n"
+              "    c = tf.reduce_mean(tf.gather(tf.where(labels > 0, location, 0.), order))\n"
+              "    return a + b + c\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].message == "mean of the selection `tf.gather(location, rows)`"
+    assert by_line[7].why.startswith("a selection by a mask: empty where the mask is all false")
+    assert 8 not in by_line and 9 not in by_line  # indices of another kind; a select's values
+
+
 def test_a_mean_of_a_list_that_can_be_empty_is_listed():
     """A filtered comprehension, and a graph collection nothing may have been added to
     (the mean of an empty list is NaN: checked under TF in the identities' tests)."""
