@@ -114,6 +114,8 @@ def concerns_tensorflow(source: str) -> bool:
         _ALIASED.search(source) is not None)
 
 
+_BACKEND = re.compile(r"^\s*(from [\w.]+ import ([\w, ]*\b)?backend\b|import [\w.]+\.backend\b)",
+                      re.MULTILINE)
 _ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b|\b(K|tf)\.[a-z_]",
                       re.MULTILINE)
 
@@ -127,7 +129,9 @@ def lint_source(source: str, path: str, options: LintOptions,
     describe_line = describe_line or _line_number
     lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source) and not (
-            options.suspects and "numpy" in source):  # the hunt reads data preparation too
+            options.suspects and ("numpy" in source or _BACKEND.search(source))):
+        # The hunt reads data preparation too, and code written against a project's own
+        # backend module (`from package import backend`: TensorFlow's, numpy's or JAX's).
         return _syntax_only(source, path, options, lines)
     with _recursion_room(), _cyclic_gc_paused():
         return _lint_module(source, path, options, lines, describe_line)

@@ -332,6 +332,16 @@ def test_a_numpy_file_and_python2_indentation_are_read():
         "NAN000"]
 
 
+@pytest.mark.parametrize("imports, read", [
+    ("from meridian import backend\n", True), ("import geomstats.backend as gs\n", True),
+    ("from package import ops, backend\n", True), ("import os\n", False),
+    ("from backends import store\n", False)])
+def test_a_file_written_against_a_backend_module_is_read(imports, read):
+    source = f"{imports}\n\ndef ratio(a, b):\n    return a / (1 - b)\n"
+    assert [s.line for s in suspects(source)] == ([5] if read else [])
+    assert lint_source(source, "b.py", Config().options_for(None)) == []  # check: no op
+
+
 def test_a_distribution_made_from_probabilities_takes_their_log():
     source = ("import tensorflow_probability as tfp\nimport tensorflow as tf\n\n\n"
               "def policy(logits):\n    p = tf.nn.softmax(logits)\n"
