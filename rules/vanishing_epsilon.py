@@ -74,8 +74,10 @@ class VanishingEpsilon(Rule):
       float16 policy (`set_floatx('float16')`, the policy `'float16'`) or where the module
       creates its variables as float16 (`tf.get_variable(..., dtype=tf.float16)`).
 
-    The epsilon may be a literal, a named constant (`EPS = 1e-10` at module level) or an
-    entry of a config dict (`CONFIG["eps"]`). Python reads `1e-10 + 1 - p` as
+    The epsilon may be a literal, a named constant (`EPS = 1e-10` at module level), an
+    entry of a config dict (`CONFIG["eps"]`) or a parameter's default (`def loss(p,
+    eps=1e-10)`: what the function uses wherever a caller leaves it out; the message says
+    where the default is written). Python reads `1e-10 + 1 - p` as
     `(1e-10 + 1) - p`, so the epsilon is absorbed before `p` is subtracted; `1 - p + 1e-10`
     is fine.
 
@@ -198,9 +200,11 @@ class VanishingEpsilon(Rule):
         return big, small, a + sign * b
 
     def _constant(self, expr: cst.BaseExpression) -> Optional[float]:
-        """A literal, a named constant, or an entry of a config dict (`CONFIG["eps"]`)."""
+        """A literal, a named constant, an entry of a config dict (`CONFIG["eps"]`), or a
+        parameter's default (`def loss(p, eps=1e-10)`: what the function uses wherever a
+        caller leaves it out)."""
         const = self.analysis.value(expr).const
-        if const is None and isinstance(expr, cst.Subscript):
+        if const is None and isinstance(expr, (cst.Subscript, cst.Name)):
             number = self.analysis.number(expr)
             const = number.value if number is not None else None
         return const
@@ -251,12 +255,26 @@ class VanishingEpsilon(Rule):
         else:
             suggestion = "keep this computation in float32"
         fix = None
+        small_node = expr.right if abs(self._constant(expr.left) or 0) >= abs(
+            self._constant(expr.right) or 0) else expr.left
         if working is not None:
-            small_node = expr.right if abs(self._constant(expr.left) or 0) >= abs(
-                self._constant(expr.right) or 0) else expr.left
             fix = self._literal_fix(small_node, working)
-        self.report(expr, message, confidence=confidence, suggestion=suggestion, fix=fix)
+        default = self._default(small_node)
+        if default is not None:  # the change goes where the default is written
+            message += "; {evidence}"
+        self.report(expr, message, evidence=default, confidence=confidence,
+                    suggestion=suggestion, fix=fix)
         return True
+
+    def _default(self, name: cst.BaseExpression) -> Optional[Evidence]:
+        """Where a parameter's default that ``name`` stands for is written, as evidence."""
+        if not isinstance(name, cst.Name) or self.analysis.value(name).const is not None:
+            return None
+        number = self.analysis.number(name)
+        if number is None or not isinstance(self.analysis.parent(number.node), cst.Param):
+            return None
+        return Evidence(number.node, "{src} by default", "wherever a caller leaves it out",
+                        "high", producer="default", name=name.value)
 
     def _literal_fix(self, node: cst.BaseExpression, number: float) -> Optional[Fix]:
         """Replace a literal epsilon (not a named constant: its other uses may be fine)."""

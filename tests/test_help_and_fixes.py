@@ -427,3 +427,16 @@ def test_a_root_of_a_value_below_zero_is_a_nan_value_made_non_negative_not_an_ep
     assert "which can be 0 (an infinite gradient) and negative (NaN)" in finding.message
     assert finding.fix is None
     assert "make the argument non-negative before the root" in finding.suggestion
+
+
+def test_a_vanishing_default_epsilon_names_where_the_default_is_written(lint):
+    source = ("import tensorflow as tf\n\n\ndef aux_loss(logits, eps=1e-10):\n"
+              "    p = tf.clip_by_value(tf.nn.softmax(logits), eps, 1 - eps)\n"
+              "    return -tf.math.log(1.0 - p)\n")
+    [finding] = [f for f in lint(source, ["NAN105"]) if f.code == "NAN105"]
+    assert finding.line == 5
+    assert finding.message.endswith(
+        "the epsilon 1e-10 guards nothing; `eps` is 1e-10 by default (line 4), wherever a "
+        "caller leaves it out")
+    assert (finding.evidence["line"], finding.evidence["column"]) == (4, 26)  # the 1e-10
+    assert finding.fix is None  # the default is changed where it is written, by its author
