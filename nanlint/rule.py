@@ -18,7 +18,7 @@ from libcst.helpers._template import mangle_template, unmangled_name
 from nanlint.optable import OPTIMIZER_EPSILON, Op
 from nanlint.analysis.scopes import Binding, is_free
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
-from nanlint.analysis.lattice import FLOAT16, replace
+from nanlint.analysis.lattice import FLOAT16, WIDE, replace, stored
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
@@ -28,8 +28,9 @@ from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "Report", "visit_tree", "FLOAT16",
-           "FLOAT16_MAX", "last_name", "names_in", "terms", "in_tested_branch", "safe_branches",
-           "denominator_forms", "tests", "comparison", "MIRRORED"]
+           "FLOAT16_MAX", "WIDE", "stored", "last_name", "names_in", "terms",
+           "in_tested_branch", "safe_branches", "denominator_forms", "tests", "comparison",
+           "MIRRORED"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 

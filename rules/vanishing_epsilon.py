@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import math
-import struct
 from typing import Optional, Tuple
 
 import libcst as cst
 
 from nanlint.rule import (FLOAT16, FLOAT16_MAX, OPTIMIZER_EPSILON, Evidence, Fix, Option, Rule,
-                          Value)
+                          Value, WIDE, stored)
 
 # What each dtype can hold (IEEE 754; bfloat16 is float32 with 8 significand bits).
 FLOAT32_EPSILON = 1.1920929e-07  # machine epsilon: 1 + 1e-7 is the next float32 after 1
 FLOAT16_EPSILON = 9.765625e-04
 FLOAT16_TINY = 6.1035156e-05  # smallest normal float16
 FLOAT16_SUBNORMAL = 5.9604645e-08  # smallest subnormal float16: below half of it is 0.0
-WIDE = frozenset({"float64", "double"})
 # Epsilon candidates offered as a replacement, smallest first: the first that survives wins.
 CANDIDATES = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
 # Where a constant sum meets a tensor inside a call: elementwise ops that convert it.
@@ -24,21 +22,6 @@ MEETING_OPS = frozenset({"clip", "maximum", "minimum", "add", "subtract", "multi
                          "divide", "where", "divide_no_nan"})
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _LITERALS = (cst.Integer, cst.Float)
-
-
-def stored(number: float, dtype: str) -> float:
-    """``number`` as ``dtype`` stores it (round to nearest even), as a Python float."""
-    try:
-        if dtype in FLOAT16:
-            return struct.unpack("<e", struct.pack("<e", number))[0]
-        single = struct.unpack("<f", struct.pack("<f", number))[0]
-    except OverflowError:
-        return math.copysign(math.inf, number)
-    if dtype == "bfloat16":
-        bits = struct.unpack("<I", struct.pack("<f", single))[0]
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-    return single
 
 
 def _number(value: float) -> str:

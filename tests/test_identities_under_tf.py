@@ -699,3 +699,16 @@ def test_a_cond_on_the_quotients_nan_replaces_an_empty_masks_mean_and_its_gradie
     with tf.GradientTape() as tape:
         bare = tf.reduce_sum(values * mask) / tf.reduce_sum(mask)
     assert np.isnan(tape.gradient(bare, values).numpy()).all()
+
+
+def test_a_clip_bound_is_held_in_the_tensors_dtype():
+    """`1 - 1e-10` is 1.0 once it meets a float32 tensor: a probability clipped to it still
+    reaches 1, and the log of `1 - p` is -inf; a bound float32 holds, or float64, keeps it."""
+    p = tf.sigmoid(tf.constant([20.0, 100.0]))
+    clipped = tf.clip_by_value(p, 1e-10, 1 - 1e-10)
+    assert clipped.numpy().max() == 1.0
+    assert np.isneginf(tf.math.log(1 - clipped).numpy()).any()
+    held = tf.clip_by_value(p, 1e-7, 1 - 1e-7)
+    assert np.isfinite(tf.math.log(1 - held).numpy()).all()
+    wide = tf.clip_by_value(tf.cast(p, tf.float64), 1e-10, 1 - 1e-10)
+    assert np.isfinite(tf.math.log(1 - wide).numpy()).all()

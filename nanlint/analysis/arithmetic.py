@@ -14,7 +14,7 @@ from typing import Callable, FrozenSet, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
-                                      cosine_evidence, difference_evidence, replace)
+                                      cosine_evidence, difference_evidence, replace, stored)
 
 # Zero evidence of a difference of equal things that float32 rounding pushes below 0 by an
 # amount that grows with the terms, not with an epsilon added to it: `x + eps` keeps it.
@@ -482,6 +482,8 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
 
 
 def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
+    # A constant bound is converted to the tensor's dtype: `1 - 1e-10` is 1.0 in float32.
+    low, high = _held(low, x.dtype), _held(high, x.dtype)
     lo, lo_open = x.lo, x.lo_open
     if low.lo > lo:
         lo, lo_open = low.lo, low.lo_open
@@ -502,6 +504,16 @@ def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"},
                  integral=x.whole and low.whole and high.whole, bound=bound)
+
+
+def _held(bound: Value, dtype: Optional[str]) -> Value:
+    """A constant ``bound`` as a tensor of ``dtype`` holds it."""
+    if not (bound.known and bound.lo == bound.hi) or math.isinf(bound.lo):
+        return bound
+    held = stored(bound.lo, dtype)
+    if held == bound.lo:
+        return bound
+    return replace(bound, lo=held, hi=held, const=held if bound.const is not None else None)
 
 
 def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:

@@ -9,6 +9,9 @@ the analysis: it imports nothing of nanlint.
 
 from __future__ import annotations
 
+import math
+import struct
+
 from dataclasses import dataclass
 from math import inf
 from typing import Any, FrozenSet, Optional, Sequence, Tuple, TypeVar
@@ -22,6 +25,26 @@ DTYPES = frozenset({"float16", "bfloat16", "float32", "float64", "half", "double
 # The words a dtype is spelled with in source (``tf.half`` is float16).
 DTYPE_WORDS = {"float16": ("float16", "half"), "float64": ("float64", "double")}
 FLOAT16 = frozenset(DTYPE_WORDS["float16"])  # the names of the float16 dtype
+WIDE = frozenset({"float64", "double"})
+
+
+def stored(number: float, dtype: Optional[str] = None) -> float:
+    """``number`` as a tensor of ``dtype`` holds it (rounded to nearest even): a Python
+    constant that meets a tensor is converted to the tensor's dtype, float32 unless it is
+    known to be wider (``1 - 1e-10`` is 1.0 in float32)."""
+    if dtype in WIDE:
+        return number
+    try:
+        if dtype in FLOAT16:
+            return struct.unpack("<e", struct.pack("<e", number))[0]
+        single = struct.unpack("<f", struct.pack("<f", number))[0]
+    except OverflowError:
+        return math.copysign(math.inf, number)
+    if dtype == "bfloat16":
+        bits = struct.unpack("<I", struct.pack("<f", single))[0]
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    return single
 INTEGER_DTYPES = frozenset(f"{sign}int{bits}" for sign in ("", "u") for bits in (8, 16, 32, 64))
 
 
