@@ -712,3 +712,13 @@ def test_a_clip_bound_is_held_in_the_tensors_dtype():
     assert np.isfinite(tf.math.log(1 - held).numpy()).all()
     wide = tf.clip_by_value(tf.cast(p, tf.float64), 1e-10, 1 - 1e-10)
     assert np.isfinite(tf.math.log(1 - wide).numpy()).all()
+
+
+def test_an_epsilon_float32_cannot_hold_is_no_floor():
+    """`1e-50` is 0 once it meets a float32 tensor: the maximum of a relu and it is 0 where
+    the relu is, and its log -inf; `1e-30` is a float32 number and keeps the log finite."""
+    dead = tf.nn.relu(tf.constant([-1.0, 2.0]))
+    assert np.isneginf(tf.math.log(tf.maximum(dead, 1e-50)).numpy()).any()
+    assert np.isfinite(tf.math.log(tf.maximum(dead, 1e-30)).numpy()).all()
+    p = tf.minimum(tf.sigmoid(tf.constant([100.0])), 1 - 1e-10)
+    assert np.isneginf(tf.math.log(1 - p).numpy()).all()

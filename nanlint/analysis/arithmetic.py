@@ -465,12 +465,16 @@ def sqrt_like(x: Value) -> Value:
 
 
 def maximum(a: Value, b: Value, call: cst.Call) -> Value:
+    written = {v.const for v in (a, b) if v.const}
+    dtype = a.dtype or b.dtype or "float32"
+    a, b = held_against(a, b)
     lo, lo_open = (a.lo, a.lo_open) if a.lo >= b.lo else (b.lo, b.lo_open)
     zero = None
     if a.zero and b.zero:
         zero = a.zero
     elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
-        zero = Evidence(call, "`{src}`", "which is 0 wherever its input is not positive",
+        lost = "".join(f" ({c:g} is 0 in {dtype})" for c in written)  # an epsilon underflowed
+        zero = Evidence(call, "`{src}`", f"which is 0 wherever its input is not positive{lost}",
                         "medium", producer="relu")
     negative = a.negative if a.negative and b.negative else None
     tags: FrozenSet[str] = frozenset()
@@ -504,6 +508,11 @@ def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
                  negative=negative, known=x.known or (low.known and high.known),
                  tensor=True, tags=x.tags & {"probability"},
                  integral=x.whole and low.whole and high.whole, bound=bound)
+
+
+def held_against(a: Value, b: Value) -> Tuple[Value, Value]:
+    """Two operands of an elementwise op, a constant one held in the other's dtype."""
+    return _held(a, b.dtype), _held(b, a.dtype)
 
 
 def _held(bound: Value, dtype: Optional[str]) -> Value:

@@ -16,8 +16,8 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.arithmetic import (CONVENTIONAL, arithmetic, clip, divide,
-                                         inner_of_normalized, maximum, negated, power,
-                                         reduce, sqrt_like, square, subtract)
+                                         held_against, inner_of_normalized, maximum, negated,
+                                         power, reduce, sqrt_like, square, subtract)
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                      replace)
 from nanlint.analysis.scopes import END, Scope
@@ -319,7 +319,7 @@ def _maximum(app: Application) -> Value:
 
 
 def _minimum(app: Application) -> Value:
-    a, b = app.arg(0), app.arg(1)
+    a, b = held_against(app.arg(0), app.arg(1))
     return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
                  negative=a.negative or b.negative, known=a.known and b.known,
                  tensor=True, integral=a.whole and b.whole)
