@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import libcst as cst
 
-from nanlint.rule import Option, Rule, visit_tree
+from nanlint.rule import Option, Rule, last_name, visit_tree
 
 # Methods of a model that look at it without training it.
 LOOKING_ONLY = frozenset({"summary", "save", "save_weights", "load_weights", "predict",
@@ -25,7 +25,9 @@ class UnboundedReluStack(Rule):
     whose hidden layers include at least `min-layers` relu or linear
     layers (`Dense`, `Conv*`, `ReLU`, `Activation('relu')`), at least one of them relu, and
     no normalization layer
-    (`BatchNormalization`, `LayerNormalization`, `Normalization`, `Rescaling`, ...) nor a
+    (`BatchNormalization`, `LayerNormalization`, `Normalization`, `Rescaling`, any layer
+    named as a normalization such as a project's own `BatchRenormalization`, a `Lambda` of
+    `l2_normalize`, ...) nor a
     bounded activation (`tanh`, `sigmoid`, `softmax`) anywhere before the output layer. It
     is information, not an error. Layers with other activations (`selu`, `gelu`, a
     function nanlint does not know) are not counted.
@@ -157,10 +159,20 @@ class UnboundedReluStack(Rule):
         return layers
 
     def _activation(self, layer: cst.BaseExpression) -> Optional[str]:
-        """The layer's activation; "normalization" for a normalization layer."""
+        """The layer's activation; "normalization" for a normalization layer: one the op
+        table knows, one named as a normalization (`BatchRenormalization`,
+        `InstanceNormalization`, `GroupNorm`: another library's or the project's own), or a
+        `Lambda` of a normalizing op (`Lambda(lambda x: tf.math.l2_normalize(x, 1))`)."""
         if isinstance(layer, cst.Call):
             op = self.analysis.op_of(layer)
             if op is not None and op.name == "normalization_layer":
+                return "normalization"
+            name = last_name(layer.func) or ""
+            if name.lower().endswith(("normalization", "norm")):
+                return "normalization"
+            function = layer.args[0].value if name == "Lambda" and layer.args else None
+            if isinstance(function, cst.Lambda) and isinstance(function.body, cst.Call) and (
+                    "normaliz" in (last_name(function.body.func) or "")):
                 return "normalization"
         return self.analysis.value(layer).layer
 
