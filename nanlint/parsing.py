@@ -291,9 +291,10 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
             kept[first - 1:last] = [""] * len(part)
             refused.append((first, last, error))
             continue
-        kept[first - 1:last], width, found = read
+        text_lines, width, found = read
+        kept[first - 1:last] = text_lines
         indents.update((number, (_indent(written), _indent(text))) for number, written, text
-                       in zip(range(first, last + 1), part, read[0])
+                       in zip(range(first, last + 1), part, text_lines)
                        if written[:_indent(written)] != text[:_indent(text)])
         widths.update({width} - {None})
         forms |= found
@@ -418,4 +419,3 @@ def _partly_read(lines: List[str], refused: List[Tuple[int, int, SourceError]],
     return SourceError(f"{said}; {what}{hint} and {'were' if several else 'was'} skipped: "
                        f"the rest of the file was checked{read}, without fixes", first.line,
                        first.column)
-

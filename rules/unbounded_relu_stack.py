@@ -167,12 +167,12 @@ class UnboundedReluStack(Rule):
             op = self.analysis.op_of(layer)
             if op is not None and op.name == "normalization_layer":
                 return "normalization"
-            name = last_name(layer.func) or ""
+            name = last_name(layer.func)
             if name.lower().endswith(("normalization", "norm")):
                 return "normalization"
             function = layer.args[0].value if name == "Lambda" and layer.args else None
             if isinstance(function, cst.Lambda) and isinstance(function.body, cst.Call) and (
-                    "normaliz" in (last_name(function.body.func) or "")):
+                    "normaliz" in last_name(function.body.func)):
                 return "normalization"
         return self.analysis.value(layer).layer
 

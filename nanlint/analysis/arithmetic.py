@@ -473,7 +473,8 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
     if a.zero and b.zero:
         zero = a.zero
     elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
-        lost = "".join(f" ({c:g} is 0 in {dtype})" for c in written)  # an epsilon underflowed
+        lost = "".join(f" ({c:g} is 0 in {dtype})" for c in written  # an epsilon underflowed
+                       if stored(c, dtype) == 0)
         zero = Evidence(call, "`{src}`", f"which is 0 wherever its input is not positive{lost}",
                         "medium", producer="relu")
     negative = a.negative if a.negative and b.negative else None
