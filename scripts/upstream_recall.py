@@ -122,6 +122,15 @@ def _covers(finding, line: int) -> bool:
     return finding.line <= line <= max(finding.line, finding.end_line)
 
 
+def _names(finding, line: int) -> bool:
+    """Whether the finding is on ``line`` or names it as where its evidence is (the
+    producer a message points to: `p` is the output of `tf.nn.softmax` (line 64))."""
+    evidence = finding.evidence or {}
+    first = evidence.get("line")
+    return _covers(finding, line) or bool(
+        first and first <= line <= max(first, evidence.get("end_line") or first))
+
+
 def _rank(lines: List[Tuple[int, int]], line: int) -> Optional[int]:
     for rank, (first, last) in enumerate(lines, 1):
         if first <= line <= last:
@@ -162,6 +171,7 @@ def measure(entry: dict, git_dir: Path) -> Optional[Dict[str, object]]:
     suspects.sort(key=lambda f: (-f.score, f.line, f.column))
     result: Dict[str, object] = {
         "found": any(_covers(f, line) for f in found),
+        "named": any(_names(f, line) for f in found),
         "gate": any(_covers(f, line) for f in default if f.code != "NAN000"),
         "suspect_rank": _rank_with_origins(suspects, line),
         "suspect_line_rank": _rank([(f.line, f.end_line) for f in suspects], line),
@@ -264,6 +274,9 @@ def upstream_main(args) -> int:
     fixes = Counter(r["fix"] for _, r in rows if r["fix"] is not None)
     print(f"bugs measured: {n} from {len({e['repo'] for e, _ in rows})} projects")
     print(f"check recall:      {_percent(found, n)}   (every rule, preview ones too)")
+    named = sum(bool(r["named"]) for _, r in rows)
+    print(f"  or naming it:    {_percent(named, n)}   (a finding whose evidence is on the "
+          "bug's line)")
     gate = sum(bool(r["gate"]) for _, r in rows)
     print(f"check, default:    {_percent(gate, n)}   (the rules on by default)")
     lines = [r["suspect_line_rank"] for _, r in rows]

@@ -212,6 +212,8 @@ def test_upstream_recall_lints_the_files_of_the_snapshots_and_names_the_missing(
     assert "  nobody/else" in captured.err and "git clone --mirror" in captured.err
     assert "bugs measured: 2 from 1 projects" in captured.out
     assert "check recall:        1 / 2" in captured.out
+    # the finding on line 6 names line 5 (the softmax) as where its evidence is
+    assert "  or naming it:      2 / 2" in captured.out
     assert "suspects top-1:      2 / 2   100.0%   (on the op's line only: 1 / 2" in captured.out
     assert "fixes: 1 lower the file's count" in captured.out
     # Without any snapshot: a clear message and exit 1, no traceback.
