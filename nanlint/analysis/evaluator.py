@@ -32,7 +32,7 @@ from nanlint.analysis.sites import Callable, Sites, site_arguments
 from nanlint.analysis.sources import (activation_value, gradient, gradient_method,
                                       is_update_gradient, log_density, state_variable,
                                       update_gradient)
-from nanlint.analysis.scopes import END, Binding, Scope, entry_name
+from nanlint.analysis.scopes import END, Binding, Scope, attribute_entry, entry_name
 from nanlint.analysis.tree import TEXTS, descendants, dotted_code, last_name
 from nanlint.analysis.settings import PARAMETER_ROLES, Settings
 
@@ -122,15 +122,7 @@ class Evaluator:
                 return constant(inf)
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
-                local = scope.assigned_before(expr.attr.value, index)
-                if local is not None and local.value is not None:
-                    # `self.p = clip(self.p, ...)` earlier in this method: that value.
-                    return self._named(self.piece(local.value, local.position, scope,
-                                                   local.index), f"self.{expr.attr.value}")
-                class_scope = self.resolver.scope_of(scope.cls)
-                if class_scope is not None:
-                    return self._named(self.resolver.self_attribute(expr.attr.value, class_scope),
-                                       f"self.{expr.attr.value}")
+                return self._self_attribute(expr.attr.value, scope, index)
             return UNKNOWN
         if kind is cst.UnaryOperation:
             operand = self.value(expr.expression, scope, index)
@@ -194,6 +186,20 @@ class Evaluator:
                 return Value(tensor=True)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         return UNKNOWN
+
+    def _self_attribute(self, attr: str, scope: Scope, index: int) -> Value:
+        """``self.attr`` in a method: what this method assigned to it before, else what the
+        class's methods assign to it (``attr`` may name a dict entry, ``attribute_entry``)."""
+        name = f"self.{attr}"
+        local = scope.assigned_before(attr, index)
+        if local is not None and local.value is not None:
+            # `self.p = clip(self.p, ...)` earlier in this method: that value.
+            return self._named(self.piece(local.value, local.position, scope, local.index),
+                               name)
+        class_scope = self.resolver.scope_of(scope.cls)
+        if class_scope is None:
+            return UNKNOWN
+        return self._named(self.resolver.self_attribute(attr, class_scope), name)
 
     def _one_of_its_parts(self, expr: cst.Subscript, scope: Scope) -> bool:
         """``y_pred[..., n:]`` where the function cuts that name into several ranges: the
@@ -345,6 +351,13 @@ class Evaluator:
                 else:
                     values.append(UNKNOWN)
             return join(values) if values else UNKNOWN
+        if kind is cst.Attribute and isinstance(key, str) and len(path) == 1 and (
+                scope.cls is not None and expr.value.__class__ is cst.Name
+                and expr.value.value == "self"):
+            # `self.outputs["p"]`: an entry set in this method or another of the class
+            value = self._self_attribute(attribute_entry(expr.attr.value, key), scope, index)
+            if value is not UNKNOWN:
+                return value
         if kind is not cst.Call:
             return UNKNOWN
         callee = self.resolver.callee(expr.func, scope, index)

@@ -377,11 +377,28 @@ class _Indexer:
             if target.value.__class__ is cst.Name and isinstance(key, str):
                 # `out["count"] = ...`: read back as `out["count"]`
                 self._bind(entry_name(target.value, key), Binding("assign", index, value=value))
+            elif _self_attribute(target.value) and isinstance(key, str):
+                # `self.outputs["p"] = ...` in one method, read back as that in any other
+                self.scope.self_attributes.setdefault(
+                    attribute_entry(target.value.attr.value, key), []).append(
+                        Binding("assign", index, value=value))
 
 
 def entry_name(base: cst.Name, key: str) -> str:
     """The name a dict entry ``base["key"]`` is bound under."""
     return f"{base.value}[{key!r}]"
+
+
+def attribute_entry(attr: str, key: str) -> str:
+    """The attribute a dict entry ``self.attr["key"]`` is held under (no attribute's own
+    name has brackets)."""
+    return f"{attr}[{key!r}]"
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    """``self.attr``."""
+    return (node.__class__ is cst.Attribute and node.value.__class__ is cst.Name
+            and node.value.value == "self")
 
 
 def _header(statement: cst.CSTNode) -> List[cst.CSTNode]:
