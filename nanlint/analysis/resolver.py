@@ -405,20 +405,53 @@ class Resolver:
         self._in_progress.add(key)
         try:
             values = []
-            for bindings in class_scope.bindings.values():
-                for binding in bindings:
-                    if binding.kind != "def":
-                        continue
-                    method_scope = self.scope_for(binding.node, class_scope.parent,
-                                                   class_scope.node)
-                    for assigned in method_scope.self_attributes.get(attr, ()):
-                        values.append(self.evaluate(assigned.value, assigned.position,
-                                                    method_scope, assigned.index))
+            for related in self._related_classes(class_scope):
+                for bindings in related.bindings.values():
+                    for binding in bindings:
+                        if binding.kind != "def":
+                            continue
+                        method_scope = self.scope_for(binding.node, related.parent,
+                                                       related.node)
+                        for assigned in method_scope.self_attributes.get(attr, ()):
+                            values.append(self.evaluate(assigned.value, assigned.position,
+                                                        method_scope, assigned.index))
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
         self._attributes[key] = result
         return result
+
+    def _related_classes(self, class_scope: Scope) -> List[Scope]:
+        """The classes, defined beside this one, whose methods can set an attribute of an
+        object that runs this class's methods: the class, its subclasses, and the bases of
+        each (named plainly, as `class Child(Base)`)."""
+        parent = class_scope.parent
+        if parent is None:
+            return [class_scope]
+        classes = {name: binding.node for name, bindings in parent.bindings.items()
+                   for binding in bindings if binding.kind == "class"}
+        if len(classes) < 2:
+            return [class_scope]
+        bases = {id(node): [classes[b.value.value] for b in node.bases
+                            if b.value.__class__ is cst.Name and b.value.value in classes]
+                 for node in classes.values()}
+        below = {id(class_scope.node): class_scope.node}  # the class and its subclasses
+        grown = True
+        while grown:
+            grown = False
+            for node in classes.values():
+                if id(node) not in below and any(id(b) in below for b in bases[id(node)]):
+                    below[id(node)] = node
+                    grown = True
+        related = dict(below)
+        stack = list(below.values())
+        while stack:  # and the bases of each
+            for base in bases[id(stack.pop())]:
+                if id(base) not in related:
+                    related[id(base)] = base
+                    stack.append(base)
+        return [class_scope] + [self.scope_for(node, parent) for key, node in related.items()
+                                if key != id(class_scope.node)]
 
     # -- calls and arguments ----------------------------------------------------------------
     argument = staticmethod(op_argument)
