@@ -162,11 +162,13 @@ def _any(app: Application) -> Value:
 
 
 def _log(app: Application) -> Value:
-    """A log's range is not followed, but for one form: the log of a hand-written
-    `1 + exp(z)` (softplus) is exactly 0 once `z < -16.6`, where float32 rounds `1 + exp(z)`
-    to 1 (``tf.nn.softplus`` computes it without that rounding): evidence where `z` is
-    shown to reach that far (``_reaches_far_below``)."""
+    """A log's range is not followed, but for a constant (`log(2.0)`, folded) and one form:
+    the log of a hand-written `1 + exp(z)` (softplus) is exactly 0 once `z < -16.6`, where
+    float32 rounds `1 + exp(z)` to 1 (``tf.nn.softplus`` computes it without that
+    rounding): evidence where `z` is shown to reach that far (``_reaches_far_below``)."""
     x = app.arg(0)
+    if x.const is not None and x.const > 0:  # `tf.math.log(2.0)`: a constant
+        return replace(constant(math.log(x.const)), tensor=True)
     if "one_plus_exp" in x.tags and x.lo == 1.0 and _reaches_far_below(app, x.node):
         return Value(lo=0.0, known=True, tensor=True, node=app.call, zero=Evidence(
             app.call, "the hand-written softplus `{src}`", "which is exactly 0 once the exp's "
