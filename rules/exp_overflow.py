@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Fix, Rule, Value
+from nanlint.rule import MIRRORED, Evidence, Fix, Rule, Value, comparison
 
 _OVERFLOW = "exp overflows to inf above ~88 in float32"
 _BELOW = "; below ~-104 each exp is exactly 0, so where every term is, "
@@ -25,9 +25,12 @@ class ExpOverflow(Rule):
     variables, `tf.div`, `tf.tile` of the sum, and the per-pixel form over the channel axis
     of segmentation code, and masked: `e = exp(z) * mask`, `e / reduce_sum(e, axis)`), a
     hand-written logsumexp `log(reduce_sum(exp(z)))`, a hand-written softplus
-    `log(1 + exp(z))` (medium confidence where `z` is a parameter, high where it is a known
-    unbounded value: a matmul, a linear layer; `log(c + exp(z))` is the same form shifted,
-    helped to `log(c) + softplus(z - log(c))`), a
+    `log(1 + exp(z))` or `log1p(exp(z))` (medium confidence where `z` is a parameter, high
+    where it is a known unbounded value: a matmul, a linear layer; `log(c + exp(z))` is the
+    same form shifted, helped to `log(c) + softplus(z - log(c))`; quiet in the branch of a
+    select whose test sends the large `z` to the other branch, `where(z > 20, z, log(1 +
+    exp(z)))`, where the value is never the overflowed one and NAN204 asks about the
+    gradient), a
     normalization by `reduce_sum(exp(z))` (a weighted softmax, `x /= sum(exp(z))`), and a
     division by `exp(v)` of a learned, unbounded value such as a log-variance predicted by a
     linear layer, and a hand-written sigmoid `1 / (1 + exp(-x))` where a gradient flows:
@@ -118,8 +121,8 @@ class ExpOverflow(Rule):
     the model), are left to you. Unsafe, for a decoded box size: `exp(tw) * wa` becomes
     `exp(minimum(tw, 4.135)) * wa` (4.135 = log(1000 / 16), torchvision's and detectron's
     clamp), which changes every box predicted more than 62.5 times its anchor. Unsafe, for a
-    hand-written softplus written in one expression: `log(1 + exp(z))` becomes
-    `tf.math.softplus(z)` (`keras.ops.softplus`, `K.softplus`), equal where both are finite
+    hand-written softplus written in one expression: `log(1 + exp(z))` or `log1p(exp(z))`
+    becomes `tf.math.softplus(z)` (`keras.ops.softplus`, `K.softplus`), equal where both are finite
     but for the last bits (below z = -17 the old form rounds to 0, softplus does not).
     The fused op keeps the `name=` of the log or of `tf.divide` (the op's name in a graph);
     in a Keras namespace, whose fused ops take no name, a named call gets no fix.
@@ -176,6 +179,10 @@ class ExpOverflow(Rule):
             if argument is not None:
                 self._check_logsumexp(node, argument)
                 self._check_softplus(node, argument)
+        elif op.name == "log1p":  # `log1p(exp(z))` is `log(1 + exp(z))`
+            argument = self.analysis.argument(node, op, 0)
+            if argument is not None:
+                self._check_softplus(node, argument, one_added=True)
         elif op.name == "divide":
             numerator = self.analysis.argument(node, op, 0)
             denominator = self.analysis.argument(node, op, 1)
@@ -221,17 +228,21 @@ class ExpOverflow(Rule):
                     fix=self._logsumexp_fix(node, argument, reduce_call, spelled))
 
     # -- log(1 + exp(z)) ---------------------------------------------------------------------
-    def _check_softplus(self, node: cst.Call, argument: cst.BaseExpression) -> None:
+    def _check_softplus(self, node: cst.Call, argument: cst.BaseExpression,
+                        one_added: bool = False) -> None:
         """``log(1 + exp(z))``, a hand-written softplus: inf once ``z`` passes 88, where the
-        true value is ``z``."""
+        true value is ``z``; ``one_added``: ``log1p(exp(z))``, the same form."""
         value = self.analysis.value(argument)
         exp_call = value.node
-        if "one_plus_exp" not in value.tags or not isinstance(exp_call, cst.Call):
+        form = "exp" if one_added else "one_plus_exp"
+        if form not in value.tags or not isinstance(exp_call, cst.Call):
             return
         logits = _exp_argument(exp_call)
         exponent = self.analysis.value(logits) if logits is not None else None
         if exponent is None or exponent.hi != float("inf"):
             return  # a bounded exponent
+        if self._selected_away(node, logits):
+            return  # the large arguments take the other branch: NAN204 asks about the gradient
         shown = self.source(logits)
         # As for a hand-written logsumexp: the form is unstable whatever the caller passes,
         # so an exponent of unknown origin (a parameter) is medium-confidence evidence.
@@ -248,7 +259,7 @@ class ExpOverflow(Rule):
             and exp_call in (argument.left, argument.right)) else []
         softplus = self.named_like(node, self.template(f"{spelled}({{z}})", z=logits),
                                    namespace == "tf")
-        constant = self.analysis.value(one[0]).const if one else None
+        constant = 1.0 if one_added else self.analysis.value(one[0]).const if one else None
         if (constant == 1 and namespace in ("tf", "ops", "K") and softplus is not None):
             fix = self.fix(f"use `{spelled}`", node, softplus, safety="unsafe")
         if constant is None or constant == 1:
@@ -259,6 +270,43 @@ class ExpOverflow(Rule):
             suggestion = f"use `{shift} + {spelled}({shown} - {shift})`, the same value"
         self.report(node, f"{what} `{self.compact(node)}`: {{evidence}}", evidence=evidence,
                     suggestion=f"{suggestion}, which never overflows", fix=fix)
+
+    def _selected_away(self, node: cst.CSTNode, exponent: cst.BaseExpression) -> bool:
+        """Whether ``node`` is in a branch of a select whose test sends the exponent's large
+        values to the other branch (`where(x < -9, log1p(exp(x)), softplus(x))`,
+        `where(x > 20, x, log(1 + exp(x)))`): its value there is never the overflowed one."""
+        child, parent = node, self.analysis.parent(node)
+        for _ in range(_SELECT_DEPTH):
+            if parent is None or parent.__class__ is not cst.Arg:
+                if parent is None or not isinstance(parent, cst.BaseExpression):
+                    return False
+                child, parent = parent, self.analysis.parent(parent)
+                continue
+            call = self.analysis.parent(parent)
+            op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+            if op is None or op.name != "where":
+                child, parent = call, self.analysis.parent(call) if call is not None else None
+                continue
+            cond = self.analysis.argument(call, op, 0)
+            branches = (self.analysis.argument(call, op, 1), self.analysis.argument(call, op, 2))
+            if cond is None or not any(child is branch for branch in branches):
+                return False
+            compared = comparison(cond)
+            if compared is None:
+                return False
+            left, operator, right = compared
+            if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
+                left, operator, right = right, MIRRORED[operator], left
+            bound = self.analysis.value(right)
+            if not bound.known or self.source(left) != self.source(exponent):
+                return False
+            taken_when_true = child is branches[0]
+            if operator in ("<", "<="):  # the large values fail the test
+                return taken_when_true and bound.hi < float("inf")
+            if operator in (">", ">="):  # the large values pass it
+                return not taken_when_true and bound.lo > float("-inf")
+            return False
+        return False
 
     def _logsumexp_fix(self, node: cst.Call, argument: cst.BaseExpression,
                        reduce_call: Optional[cst.Call], spelled: str) -> Optional[Fix]:
@@ -547,6 +595,9 @@ class ExpOverflow(Rule):
     def _axis(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
         axis = self.analysis.axis(reduce_call) if reduce_call is not None else None
         return self.source(axis) if axis is not None else None
+
+
+_SELECT_DEPTH = 6  # the nodes between an op and the select whose branch holds it
 
 
 def _exp_argument(call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:

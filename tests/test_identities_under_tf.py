@@ -269,6 +269,19 @@ def test_hand_written_softplus_and_masked_softmax_overflow_and_the_fused_forms_d
     assert np.isfinite(safe.numpy()).all()
 
 
+def test_log1p_of_exp_overflows_as_the_hand_written_softplus_does_and_equals_softplus():
+    z = tf.constant([100.0, 1.0, -3.0, -20.0])
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        by_hand = tf.math.log1p(tf.exp(z))
+    assert np.isinf(by_hand.numpy()[0]) and np.isnan(tape.gradient(by_hand, z).numpy()[0])
+    fused = tf.math.softplus(z).numpy()  # what the fix writes: finite, the same elsewhere
+    assert np.isfinite(fused).all()
+    np.testing.assert_allclose(fused[1:], by_hand.numpy()[1:], rtol=1e-6)
+    stable = tf.maximum(z, 0.0) + tf.math.log1p(tf.exp(-tf.abs(z)))  # quiet: exp of <= 0
+    np.testing.assert_allclose(stable.numpy(), fused, rtol=1e-6)
+
+
 def test_a_hand_written_softplus_is_exactly_zero_below_minus_17_and_the_fused_one_is_not():
     z = tf.constant([-16.0, -16.7, -20.0, -80.0])
     by_hand = tf.math.log(1.0 + tf.exp(z)).numpy()
