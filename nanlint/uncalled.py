@@ -65,7 +65,9 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
             continue
         if path not in lines:
             lines[path] = _read(path).splitlines()
-        root = getattr(config, "root", None)
+        # The folder of the configuration file; with none, the folders given (not the
+        # current folder, which may be another project's).
+        root = getattr(config, "root", None) if getattr(config, "path", None) else None
         if root not in packages:
             packages[root] = _packaged(root, folders)
         packaged = packages[root]

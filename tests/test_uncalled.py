@@ -80,6 +80,16 @@ def test_decorated_definitions_and_packages_are_kept(tmp_path):
     assert _lines(tmp_path, ".") == [6, 11, 16]
 
 
+def test_the_current_folder_being_a_package_does_not_make_the_scanned_folder_one(tmp_path):
+    # A scan run from another project's folder (itself installable) of a folder with no
+    # configuration: the package test reads the folder given, not the current folder.
+    _project(tmp_path / "scanned")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'other'\n", encoding="utf-8")
+    assert _lines(tmp_path, "scanned") == [6]
+    (tmp_path / "scanned" / "setup.py").write_text("", encoding="utf-8")
+    assert _lines(tmp_path, "scanned") == [6, 10, 15]
+
+
 METHODS = """import tensorflow as tf
 
 
