@@ -14,7 +14,8 @@ a layer? what is ``self.x``?) the resolver asks the ``evaluate`` function it is 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, TypeVar
+from typing import (Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+                    Tuple, TypeVar)
 
 import libcst as cst
 
@@ -373,27 +374,23 @@ class Resolver:
         """``self.act = tf.nn.relu`` (or a lambda) in some method: the op or function that
         ``self.act(x)`` calls, when every such assignment agrees."""
         found: List[Callee] = []
-        for bindings in class_scope.bindings.values():
-            for binding in bindings:
-                if binding.kind != "def":
-                    continue
-                method_scope = self.scope_for(binding.node, class_scope.parent,
-                                               class_scope.node)
-                for assigned in method_scope.self_attributes.get(attr, ()):
-                    if assigned.position or not isinstance(
-                            assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
-                        return None
-                    callee = self.outside(lambda: self.compute_callee(
-                        assigned.value, method_scope, assigned.index, 1))
-                    if callee is None or callee.kind not in ("op", "function", "lambda"):
-                        return None
-                    found.append(callee)
+        for method_scope in self._methods(class_scope):
+            for assigned in method_scope.self_attributes.get(attr, ()):
+                if assigned.position or not isinstance(
+                        assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
+                    return None
+                callee = self.outside(lambda: self.compute_callee(
+                    assigned.value, method_scope, assigned.index, 1))
+                if callee is None or callee.kind not in ("op", "function", "lambda"):
+                    return None
+                found.append(callee)
         if found and all(c.op is found[0].op and c.node is found[0].node for c in found):
             return found[0]
         return None
 
     def self_attribute(self, attr: str, class_scope: Scope) -> Value:
-        """``self.attr``: the join of what the methods of the class assign to it."""
+        """``self.attr``: the join of what the methods of the class, and of the classes
+        related to it (``_related_classes``), assign to it."""
         if self.active is not None:
             return self.outside(lambda: self.self_attribute(attr, class_scope))
         key = (id(class_scope.node), attr)
@@ -406,20 +403,22 @@ class Resolver:
         try:
             values = []
             for related in self._related_classes(class_scope):
-                for bindings in related.bindings.values():
-                    for binding in bindings:
-                        if binding.kind != "def":
-                            continue
-                        method_scope = self.scope_for(binding.node, related.parent,
-                                                       related.node)
-                        for assigned in method_scope.self_attributes.get(attr, ()):
-                            values.append(self.evaluate(assigned.value, assigned.position,
-                                                        method_scope, assigned.index))
+                for method_scope in self._methods(related):
+                    for assigned in method_scope.self_attributes.get(attr, ()):
+                        values.append(self.evaluate(assigned.value, assigned.position,
+                                                    method_scope, assigned.index))
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
         self._attributes[key] = result
         return result
+
+    def _methods(self, class_scope: Scope) -> Iterator[Scope]:
+        """The scopes of the methods defined in a class's body."""
+        for bindings in class_scope.bindings.values():
+            for binding in bindings:
+                if binding.kind == "def":
+                    yield self.scope_for(binding.node, class_scope.parent, class_scope.node)
 
     def _related_classes(self, class_scope: Scope) -> List[Scope]:
         """The classes, defined beside this one, whose methods can set an attribute of an
