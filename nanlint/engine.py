@@ -35,7 +35,7 @@ from nanlint.findings_of import findings_of, in_file, internal_error, suppressio
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.options import LintOptions
 from nanlint.parsing import (BIG_SOURCE, Readable, give_back_freed_memory, parse_checked,
-                             python_tree, readable, slow_to_parse)
+                             python_tree, readable, slow_to_parse, tabs_counted)
 from nanlint.rule import Report
 from nanlint.source import (PARSE_ERROR, TIMEOUT, SourceError, decode, engine_finding,
                             read_bytes, source_lines)
@@ -109,7 +109,8 @@ def lint_notebook(data: bytes, path: str, options: LintOptions) -> List[Finding]
 def concerns_tensorflow(source: str) -> bool:
     """The cheap text test: every finding needs an op resolved through a TF/Keras import,
     a package's own module under a conventional alias (`from .. import backend as K`), or
-    a conventional alias the file uses without binding it (`tf.log` after a star import)."""
+    a conventional alias the file uses without binding it (`tf.log` after a star import);
+    numpy's are the hunt's (``Rule._on_arrays``)."""
     return any(root in source for root in TF_MODULE_ROOTS) or (
         _ALIASED.search(source) is not None)
 
@@ -188,7 +189,17 @@ def _analyse(read: Readable, tree: Optional[ast.Module], path: str, options: Lin
     try:
         module = parse_checked(source)
     except SourceError as error:
-        return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+        # libcst's tokenizer refuses some indentations of tabs and spaces that Python reads
+        # (a tab, then spaces, inside a block): read them with the tabs counted as Python does.
+        counted = tabs_counted(read)
+        try:
+            module = parse_checked(counted.text) if counted is not None else None
+        except SourceError:
+            module = None
+        if module is None:
+            return [error.finding(path, lines)] if "NAN000" in options.engine_codes else []
+        read, source, tree = counted, counted.text, None
+        text_lines = source_lines(source)
     if tree is None:
         give_back_freed_memory()
         tree = python_tree(source, path)  # accepted before: it parses
@@ -197,7 +208,8 @@ def _analyse(read: Readable, tree: Optional[ast.Module], path: str, options: Lin
     silent: List[Report] = []
     try:
         return in_file(_run_rules(analysis, reports, silent, (source, tree), path, options,
-                                  text_lines, describe_line, read.problem is None),
+                                  text_lines, describe_line,
+                                  read.problem is None and not read.indents),
                        read, path, options, lines)
     finally:
         # Rules and their reports, and the analysis and its helpers, refer to each other:

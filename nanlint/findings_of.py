@@ -36,7 +36,7 @@ def findings_of(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[
     ``text``: the source and Python's tree of it. Raises RecursionError for a module too
     deep to place."""
     threshold = CONFIDENCE_ORDER[options.min_confidence]
-    shown = [CONFIDENCE_ORDER[r.confidence] >= threshold for r in reports]
+    shown = [CONFIDENCE_ORDER[r.confidence] >= threshold and not r.hunt_only for r in reports]
     # A report below min-confidence is not shown, but still uses its suppression: the
     # comment is needed again as soon as the threshold is lowered.
     needed = any(shown) or bool(reports and (comments.by_line or comments.whole_file))
@@ -183,8 +183,9 @@ def _evidence(report: Report, positions: Any, code: Callable[[cst.CSTNode], str]
 def in_file(findings: List[Finding], read: Readable, path: str, options: LintOptions,
             lines: List[str]) -> List[Finding]:
     """The findings of what was read of a file (``read``) at their places in the file as
-    written (``lines``), with the NAN000 that says what was not read (``read.problem``)."""
-    if read.problem is None:
+    written (``lines``), with the NAN000 that says what was not read (``read.problem``).
+    A text read otherwise than written (its tabs counted) gets no fix."""
+    if read.problem is None and not read.indents:
         return findings
     placed = [dataclasses.replace(
         finding, column=read.column(finding.line, finding.column),
@@ -196,6 +197,6 @@ def in_file(findings: List[Finding], read: Readable, path: str, options: LintOpt
             end_column=read.column(finding.evidence["end_line"],
                                    finding.evidence["end_column"])))
         for finding in findings]
-    if "NAN000" in options.engine_codes:
+    if read.problem is not None and "NAN000" in options.engine_codes:
         placed.append(read.problem.finding(path, lines))
     return sorted(placed, key=lambda f: f.sort_key)

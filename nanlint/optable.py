@@ -123,6 +123,9 @@ class Op:
     # How the property tests call it: "unary" (elementwise, f(x)), "binary" (elementwise,
     # f(x, y)), "reduce" (f(x) of a vector); "" for anything else (its range is not fixed).
     form: str = ""
+    # A numpy function that computes what a TF op computes (``NUMPY_SAME``): the op's facts
+    # hold of its result, a host array, which carries no gradient.
+    array: bool = False
 
 
 _UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
@@ -652,14 +655,30 @@ FAMILIES: Tuple[Op, ...] = (
     Op("random_nonnegative_parameters", (), lo=0.0),
 )
 
-# Transfers a numpy op keeps; any other becomes "range" with the family's bounds. numpy
-# values carry no gradient and no evidence (`np.log(np.sum(np.exp(z)))` is no finding): a
-# spread's 0 for a constant input is as true of an array, but judged on real repositories
-# the data a script standardizes was nearly never constant (a fixed dataset, rewards ranked
-# first, constant columns dropped first), so `nanlint suspects` ranks it and `check` does not.
+# Transfers a numpy op of its own keeps (one not in NUMPY_SAME); any other becomes "range"
+# with the family's bounds, and it claims no 0, no sign and no gradient. A spread's 0 for a
+# constant input is as true of an array, but judged on real repositories the data a script
+# standardizes was nearly never constant (a fixed dataset, rewards ranked first, constant
+# columns dropped first), so `nanlint suspects` ranks it and `check` does not.
 NUMPY_TRANSFERS = frozenset({"range", "any", "like", "cast", "bool", "where", "maximum",
                              "minimum", "clip", "diag", "reduce", "add", "subtract",
                              "multiply", "divide", "sqrt"})
+
+
+# numpy functions that compute what an op of the table computes, elementwise or over an
+# axis: spellings of that op, whose facts hold of their arrays (a log of 0 is -inf, an exp of
+# 800 is inf in float64 too: the property tests run them under numpy). They are looked up
+# as array ops: the result carries no gradient. The statistics of a spread (`np.std`,
+# `np.var`) are not among them: see NUMPY_TRANSFERS.
+NUMPY_SAME = {
+    "np.log": "log", "np.exp": "exp", "np.sqrt": "sqrt", "np.square": "square",
+    "np.abs": "abs", "np.absolute": "abs", "np.fabs": "abs", "np.power": "pow",
+    "np.float_power": "pow", "np.pow": "pow", "np.sum": "reduce_sum", "np.nansum": "reduce_sum",
+    "np.mean": "reduce_mean", "np.nanmean": "reduce_mean", "np.max": "reduce_max",
+    "np.amax": "reduce_max", "np.min": "reduce_min", "np.amin": "reduce_min",
+    "np.matmul": "matmul", "np.dot": "matmul", "np.linalg.norm": "norm", "np.tanh": "tanh",
+    "np.count_nonzero": "count_nonzero", "np.zeros": "zeros", "np.ones": "ones",
+}
 
 
 def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
@@ -670,6 +689,8 @@ def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
     for namespace, names in MEMBERS.get(family.name, {}).items():
         for name in names.split():
             canonical = f"{namespace}.{name}" if namespace.startswith("np") else name
+            if canonical in NUMPY_SAME:
+                continue  # a spelling of the op it computes
             spellings.setdefault(canonical, []).append(f"{namespace}.{name}")
     ops = []
     for canonical, spelled in spellings.items():
@@ -770,6 +791,12 @@ class OpTable:
     family: Dict[str, str] = field(default_factory=dict)  # op name -> its family's name
 
 
+# The numpy spellings are the ops' own (`nanlint ops` lists `np.log` with `log`).
+OPS = tuple(replace(op, spellings=(*op.spellings, *(spelling for spelling, name in
+                                                    NUMPY_SAME.items() if name == op.name)))
+            for op in OPS)
+
+
 def _build() -> OpTable:
     table = OpTable()
     taken = frozenset(op.name for op in OPS)
@@ -781,6 +808,9 @@ def _build() -> OpTable:
         for spelling in op.spellings:
             assert spelling not in table.by_spelling, f"spelling {spelling} listed twice"
             table.by_spelling[spelling] = op
+    for spelling in NUMPY_SAME:  # the op, looked up as numpy's: an array op
+        table.by_spelling[spelling] = replace(table.by_spelling[spelling],
+                                              spellings=(spelling,), array=True)
     return table
 
 

@@ -309,6 +309,21 @@ def readable(source: str, path: str = "<source>") -> Tuple[Readable, ast.Module]
     return Readable(text, problem, indents), tree
 
 
+def tabs_counted(read: Readable) -> Optional[Readable]:
+    """``read`` with each tab of an indentation counted to the next multiple of 8, as Python
+    counts it (the same blocks, in a file Python accepted); None where no indentation holds
+    a tab. ``indents`` gives the columns back in the file's terms."""
+    lines = read.text.split("\n")
+    counted = [_tabs_as(line, 8) for line in lines]
+    if counted == lines:
+        return None
+    indents = dict(read.indents)
+    for number, (line, text) in enumerate(zip(lines, counted), 1):
+        if line != text:
+            indents[number] = (read.indents.get(number, (_indent(line), 0))[0], _indent(text))
+    return Readable("\n".join(counted), read.problem, indents)
+
+
 def _read_otherwise(part: List[str], first: int, path: str
                     ) -> Optional[Tuple[List[str], Optional[int], Set[str]]]:
     """A top-level statement Python 3 refuses, read as it was written for: its tabs counted

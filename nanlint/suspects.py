@@ -228,6 +228,8 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
         evidence = report.evidence
         if evidence is not None and evidence.convention:
             feature = "report-convention"
+        elif report.hunt_only:  # numpy's: evidence a producer shows, which check leaves out
+            feature = "producer"
         else:
             feature = f"report-{report.confidence}"
         place = _place(analysis, report.node, report.reach)
@@ -235,7 +237,9 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
                               getattr(report.rule, "hazard", "") == "gradient")
         how = "by a naming convention" if feature == "report-convention" else (
             f"{report.confidence} confidence")
-        report.why = _why(f"check's {report.rule.code}, {how}", report.reach, place)
+        whose = (f"{report.rule.code}'s evidence in numpy code (check leaves numpy to the hunt)"
+                 if report.hunt_only else f"check's {report.rule.code}")
+        report.why = _why(f"{whose}, {how}", report.reach, place)
     positions = Positions(analysis.module,
                           (node for report in candidates for node in report_nodes(report)),
                           *text, analysis.parent)

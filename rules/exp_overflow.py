@@ -8,12 +8,19 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import MIRRORED, Evidence, Fix, Rule, Value, comparison
+from nanlint.rule import MIRRORED, Evidence, Fix, Rule, Value, comparison, exp_limits
 
-_OVERFLOW = "exp overflows to inf above ~88 in float32"
-_BELOW = "; below ~-104 each exp is exactly 0, so where every term is, "
-_UNDERFLOW = _BELOW + "it is 0 / 0 = NaN"  # a hand-written softmax
-_UNDERFLOW_LOG = _BELOW + "the log is -inf"  # a hand-written logsumexp
+
+
+def _overflow(dtype: Optional[str]) -> str:
+    name, above, _ = exp_limits(dtype)
+    return f"exp overflows to inf above ~{above} in {name}"
+
+
+def _below(dtype: Optional[str], then: str) -> str:
+    """Where every term of a sum of exps is exactly 0: ``then`` (0 / 0 = NaN, a log of -inf)."""
+    return f"; below ~{exp_limits(dtype)[2]} each exp is exactly 0, so where every term is, {then}"
+
 
 
 class ExpOverflow(Rule):
@@ -215,7 +222,8 @@ class ExpOverflow(Rule):
         evidence, logits, _ = found
         # The other end: log-likelihoods are often far below 0, and where every term is
         # below ~-104 each exp is exactly 0, so the log is -inf (the fused op is finite).
-        evidence = replace(evidence, why=evidence.why + _UNDERFLOW_LOG)
+        evidence = replace(evidence, why=evidence.why + _below(
+            self.analysis.value(evidence.node).dtype, "the log is -inf"))
         reduce_call = value.node if isinstance(value.node, cst.Call) else None
         axis = self._axis(reduce_call)
         spelled = self._logsumexp_spelling(reduce_call)
@@ -248,26 +256,30 @@ class ExpOverflow(Rule):
         # so an exponent of unknown origin (a parameter) is medium-confidence evidence.
         what = "nothing bounds above" if exponent.known else "is not clipped or bounded"
         evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` {what}: "
-                            f"{_OVERFLOW}, and the log of inf is inf (where the "
+                            f"{_overflow(self.analysis.value(exp_call).dtype)}, and the log "
+                            "of inf is inf (where the "
                             "true value is the argument itself) with a NaN gradient",
                             "high" if exponent.known else "medium", producer="exp")
-        namespace, prefix = self.namespace(exp_call)
-        spelled = f"{prefix}.softplus" if namespace in ("ops", "K") else f"{prefix}.math.softplus"
+        namespace, prefix = self.namespace(exp_call, _SPELLED)
+        spelled = (f"{prefix}.softplus" if namespace in ("ops", "K") else
+                   f"{prefix}.logaddexp(0, " if namespace == "np" else f"{prefix}.math.softplus")
         fix = None
         one = [part for part in (argument.left, argument.right) if part is not exp_call] if (
             isinstance(argument, cst.BinaryOperation) and isinstance(argument.operator, cst.Add)
             and exp_call in (argument.left, argument.right)) else []
-        softplus = self.named_like(node, self.template(f"{spelled}({{z}})", z=logits),
-                                   namespace == "tf")
+        softplus = None if namespace == "np" else self.named_like(
+            node, self.template(f"{spelled}({{z}})", z=logits), namespace == "tf")
         constant = 1.0 if one_added else self.analysis.value(one[0]).const if one else None
         if (constant == 1 and namespace in ("tf", "ops", "K") and softplus is not None):
             fix = self.fix(f"use `{spelled}`", node, softplus, safety="unsafe")
+        call = (lambda z: f"{spelled}{z})") if namespace == "np" else (
+            lambda z: f"{spelled}({z})")  # numpy's softplus: `np.logaddexp(0, z)`
         if constant is None or constant == 1:
-            what, suggestion = "hand-written softplus", f"use `{spelled}({shown})`"
+            what, suggestion = "hand-written softplus", f"use `{call(shown)}`"
         else:  # log(c + exp(z)) = log(c) + softplus(z - log(c))
             shift = f"{math.log(constant):.6g}"
             what = "hand-written shifted softplus"
-            suggestion = f"use `{shift} + {spelled}({shown} - {shift})`, the same value"
+            suggestion = f"use `{shift} + {call(f'{shown} - {shift}')}`, the same value"
         self.report(node, f"{what} `{self.compact(node)}`: {{evidence}}", evidence=evidence,
                     suggestion=f"{suggestion}, which never overflows", fix=fix)
 
@@ -343,7 +355,8 @@ class ExpOverflow(Rule):
                 return
             evidence, logits, exp_call = found
             namespace, prefix = self.namespace(exp_call)
-            maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
+            maximum = f"{prefix}.max" if namespace in ("ops", "K", "np") else (
+                f"{prefix}.reduce_max")
             shown = self.compact(denominator)
             self.report(node, f"division by `{shown}`, a sum of exponentials that overflows "
                         f"to inf (x / inf, inf / inf = NaN): {{evidence}}", evidence=evidence,
@@ -359,8 +372,9 @@ class ExpOverflow(Rule):
 
     def _check_sigmoid(self, node: cst.CSTNode, exp_call: cst.Call) -> None:
         """`1 / (1 + exp(-x))`: a hand-written sigmoid, whose exp overflows for x < -88. Its
-        value is then right (0); only its gradient is NaN, so it needs one."""
-        if not self.analysis.gradient_may_flow(node):
+        value is then right (0); only its gradient is NaN, so it needs one (none passes a
+        numpy function or data alone)."""
+        if not self.analysis.gradient_reach(node).gradient:
             return
         argument = _exp_argument(exp_call)
         exponent = self.analysis.value(argument) if argument is not None else None
@@ -369,7 +383,8 @@ class ExpOverflow(Rule):
         shown = self.source(argument)
         confidence = "high" if exponent.known else "medium"
         evidence = Evidence(exp_call, "`{src}`", f"whose argument `{shown}` nothing bounds "
-                            f"above: {_OVERFLOW}, and the gradient of the quotient is then "
+                            f"above: {_overflow(self.analysis.value(exp_call).dtype)}, and the "
+                            "gradient of the quotient is then "
                             "inf / inf = NaN", confidence, producer="exp")
         namespace, prefix = self.namespace(exp_call)
         spelled = f"{prefix}.sigmoid" if namespace in ("ops", "K") else f"{prefix}.math.sigmoid"
@@ -416,10 +431,11 @@ class ExpOverflow(Rule):
                 value.hi != float("inf")):
             return
         shown = self.source(argument)
-        namespace, prefix = self.namespace(node)
+        namespace, prefix = self.namespace(node, _SPELLED)
         clip = f"{prefix}.clip_by_value" if namespace == "tf" else f"{prefix}.clip"
         self.report(node, f"exp of `{self.compact(argument)}`, which nothing bounds above: "
-                    f"{_OVERFLOW}, and so is all it multiplies (NaN where the exponent is): "
+                    f"{_overflow(self.analysis.value(node).dtype)}, and so is all it multiplies "
+                    f"(NaN where the exponent is): "
                     f"{{evidence}}",
                     evidence=value.huge,
                     suggestion=f"bound the exponent: `{prefix}.exp({clip}({shown}, -20.0, "
@@ -428,12 +444,15 @@ class ExpOverflow(Rule):
     # -- box decoding -----------------------------------------------------------------------
     def _check_box_size(self, node: cst.CSTNode, *factors: Optional[cst.BaseExpression]
                         ) -> None:
-        """``exp(tw) * wa``: a box size decoded from a raw regression delta, unclipped."""
+        """``exp(tw) * wa``: a box size decoded from a raw regression delta, unclipped, by an
+        exp a gradient passes (one of data alone, or numpy's, decodes a trained model's
+        prediction)."""
         if not self.analysis.may_be_huge():
             return
         for factor in factors:
             value = self.analysis.value(factor) if factor is not None else None
-            if value is None or "exp" not in value.tags or not isinstance(value.node, cst.Call):
+            if value is None or "exp" not in value.tags or not isinstance(
+                    value.node, cst.Call) or not self.analysis.gradient_reach(value.node).gradient:
                 continue
             argument = _exp_argument(value.node)
             exponent = self.analysis.value(argument) if argument is not None else None
@@ -469,35 +488,37 @@ class ExpOverflow(Rule):
             return
         shown = self.source(argument)
         if self.analysis.value(argument).known:
-            why = (f"whose exponent `{shown}` nothing bounds: {_OVERFLOW}, and inf / inf is "
-                   f"NaN{_UNDERFLOW}")
+            why = (f"whose exponent `{shown}` nothing bounds: {_overflow(top.dtype)}, and inf / "
+                   f"inf is NaN{_below(top.dtype, 'it is 0 / 0 = NaN')}")
             confidence = "high"
         else:
-            why = (f"whose exponent `{shown}` is not shifted by its maximum: {_OVERFLOW}, and "
-                   f"inf / inf is NaN{_UNDERFLOW}")
+            why = (f"whose exponent `{shown}` is not shifted by its maximum: "
+                   f"{_overflow(top.dtype)}, and inf / inf is NaN"
+                   f"{_below(top.dtype, 'it is 0 / 0 = NaN')}")
             confidence = "medium"
         evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
                             name=top.zero.name if top.zero else None)
         reduce_call = bottom.node if isinstance(bottom.node, cst.Call) else None
         axis = self._axis(reduce_call)
-        namespace, prefix = self.namespace(exp_call)
+        namespace, prefix = self.namespace(exp_call, _SPELLED)
         spelled = f"{prefix}.nn.softmax" if namespace == "tf" else f"{prefix}.softmax"
-        if self._one_axis(reduce_call):
+        if self._one_axis(reduce_call) and namespace != "np":  # (numpy has no softmax)
             suggestion = (f"use `{spelled}({shown}, axis={axis})`, which shifts the logits by "
                           f"their maximum (or `log_softmax` / a fused cross-entropy if a log "
                           f"follows)")
         else:
             # A softmax takes one axis (by default the last): a sum over several, or over
             # all of them, is normalized by hand, with the shift over the same axes.
-            maximum = f"{prefix}.max" if namespace in ("ops", "K") else f"{prefix}.reduce_max"
+            maximum = f"{prefix}.max" if namespace in ("ops", "K", "np") else (
+                f"{prefix}.reduce_max")
             over = f"axis={axis}, " if axis and axis != "None" else ""
             suggestion = (f"shift the exponent by its maximum over the axes of the sum, in "
                           f"the numerator and the denominator: `{shown} - {maximum}({shown}, "
                           f"{over}keepdims=True)`")
         self.report(node, f"hand-written softmax `{self.compact(node)}`: {{evidence}}",
                     evidence=evidence, suggestion=suggestion,
-                    fix=self._softmax_fix(node, numerator, denominator, exp_call, spelled,
-                                          namespace))
+                    fix=None if namespace == "np" else self._softmax_fix(
+                        node, numerator, denominator, exp_call, spelled, namespace))
 
     def _one_axis(self, reduce_call: Optional[cst.Call]) -> bool:
         """The sum is over one axis, an integer: what a softmax's `axis` can say. (Not a
@@ -574,12 +595,12 @@ class ExpOverflow(Rule):
             return None
         shown = self.source(argument)
         if exponent.known:
-            why = (f"whose argument `{shown}` nothing bounds above: {_OVERFLOW}, so the sum is "
-                   f"inf")
+            why = (f"whose argument `{shown}` nothing bounds above: {_overflow(summed.dtype)}, "
+                   f"so the sum is inf")
             confidence = "high"
         else:
             why = (f"whose argument `{shown}` is not shifted by its maximum or clipped: "
-                   f"{_OVERFLOW}, so the sum is inf")
+                   f"{_overflow(summed.dtype)}, so the sum is inf")
             confidence = "medium"
         return Evidence(exp_call, "`{src}`", why, confidence, producer="exp"), shown, exp_call
 
@@ -587,10 +608,10 @@ class ExpOverflow(Rule):
     def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> str:
         # The Keras backend `K` of Keras 3 (`tf.keras.backend` since TF 2.16) has no
         # logsumexp: a `K.` sum is answered in `tf` (and gets no fix: see _logsumexp_fix).
-        namespace, prefix = self.namespace(reduce_call, ("tf", "ops"))
+        namespace, prefix = self.namespace(reduce_call, ("tf", "ops", "np"))
         if namespace == "tf":
             return f"{prefix}.math.reduce_logsumexp"
-        return f"{prefix}.logsumexp"
+        return f"{prefix}.logaddexp.reduce" if namespace == "np" else f"{prefix}.logsumexp"
 
     def _axis(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
         axis = self.analysis.axis(reduce_call) if reduce_call is not None else None
@@ -598,6 +619,7 @@ class ExpOverflow(Rule):
 
 
 _SELECT_DEPTH = 6  # the nodes between an op and the select whose branch holds it
+_SPELLED = ("tf", "ops", "K", "np")  # the families a suggestion is spelled in
 
 
 def _exp_argument(call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:

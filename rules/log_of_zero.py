@@ -117,7 +117,7 @@ class LogOfZero(Rule):
         elif value.zero is None:
             # A guard, not another model: the clip changes only the values whose log was
             # NaN (softplus of the argument would change every value).
-            prefix = self.namespace(node)[1]
+            prefix = self.namespace(node, ("tf", "ops", "K", "np"))[1]
             clipped = self.template(f"{prefix}.maximum({{x}}, {self.epsilon(value)})",
                                     x=argument)
             suggestion = (f"if the argument is not meant to be negative, clip it: "

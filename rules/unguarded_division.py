@@ -261,7 +261,8 @@ class UnguardedDivision(Rule):
         value = self.analysis.value(denominator)
         numerator = "1" if power else self._numerator(node)
         family, prefix = self.namespace(
-            evidence.node if isinstance(evidence.node, cst.Call) else None)
+            evidence.node if isinstance(evidence.node, cst.Call) else None,
+            ("tf", "ops", "K", "np"))
         # The help shows the division as the fix writes it, in its own form: `a / b`,
         # `a /= b`, `tf.math.divide(a, b)`.
         assign = f"{numerator} = " if isinstance(node, cst.AugAssign) else ""

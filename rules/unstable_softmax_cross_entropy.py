@@ -11,6 +11,7 @@ from nanlint.rule import Evidence, Fix, Rule
 # Where the fused ops this rule suggests live: `tf` and Keras 3's `ops`. The Keras backend `K`
 # has no log_softmax or log_sigmoid, so a `K.softmax` is answered in `tf`.
 _FUSED_FAMILIES = ("tf", "ops")
+_SPELLED_FAMILIES = ("tf", "ops", "np")  # numpy has no fused op, but its logaddexp is stable
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
 
 
@@ -166,7 +167,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         func = self.source(node.func)
         shown = self.compact(argument)
         logits, call = self._logits(producer)
-        namespace = self.namespace(call, _FUSED_FAMILIES)
+        namespace = self.namespace(call, _SPELLED_FAMILIES)
         factor = self._factors.get(id(node))
         what = "1 - sigmoid" if complement else kind
         if factor is not None and self.analysis.value(factor).const is not None:
@@ -263,7 +264,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         evidence = found_a[2]
         logits, call = self._logits(evidence.node)
         labels, _ = self._labels(labels_a)
-        suggestion = self._cross_entropy("sigmoid", self.namespace(call, _FUSED_FAMILIES),
+        suggestion = self._cross_entropy("sigmoid", self.namespace(call, _SPELLED_FAMILIES),
                                          labels, logits, False, call)
         fix = self._both_fixed(log_a, log_b, evidence.node)
         self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
@@ -474,6 +475,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         with (``Rule.namespace``)."""
         family, root = namespace
         ops = family == "ops"
+        if family == "np" and logits is not None:
+            return _numpy_log(kind, complement, root, logits)
         if logits is None:
             fused = "log_softmax" if kind == "softmax" else "log_sigmoid"
             return (f"remove the {kind} activation from the layer so that it outputs logits, "
@@ -493,6 +496,12 @@ class UnstableSoftmaxCrossEntropy(Rule):
                        logits: Optional[str], sparse: bool, call: Optional[cst.Call]) -> str:
         family, root = namespace
         ops = family == "ops"
+        if family == "np" and logits is not None:
+            if kind == "sigmoid":
+                return (f"use `{labels} * {root}.logaddexp(0, {_negated(logits)}) + (1 - {labels})"
+                        f" * {root}.logaddexp(0, {logits})`, the same loss computed stably from "
+                        f"the logits")
+            return _numpy_log(kind, False, root, logits)
         if logits is None:
             loss = "SparseCategorical" if sparse else (
                 "Categorical" if kind == "softmax" else "Binary")
@@ -560,3 +569,15 @@ def _negated(source: str) -> str:
     if source.replace(".", "").replace("_", "").isalnum():
         return f"-{source}"
     return f"-({source})"
+
+
+def _numpy_log(kind: str, complement: bool, root: str, logits: str) -> str:
+    """The log of a softmax or a sigmoid of numpy's logits, in log space: numpy has no fused
+    op, but `logaddexp` shifts by the maximum (each checked under numpy)."""
+    if kind == "softmax":
+        return (f"take the log of the softmax in log space: `{logits} - {root}.logaddexp.reduce("
+                f"{logits}, axis=-1, keepdims=True)` (over the softmax's axis)")
+    if complement:
+        return (f"`log(1 - sigmoid(z))` is `-logaddexp(0, z)`: use "
+                f"`-{root}.logaddexp(0, {logits})`")
+    return f"use `-{root}.logaddexp(0, {_negated(logits)})`, computed stably from the logits"

@@ -9,6 +9,7 @@ narrowed, not this test skipped.
 import numpy as np
 import pytest
 
+from nanlint.analysis.lattice import EXP_LIMITS, exp_limits
 from nanlint.engine import lint_source
 from conftest import options_for
 
@@ -735,3 +736,40 @@ def test_an_epsilon_float32_cannot_hold_is_no_floor():
     assert np.isfinite(tf.math.log(tf.maximum(dead, 1e-30)).numpy()).all()
     p = tf.minimum(tf.sigmoid(tf.constant([100.0])), 1 - 1e-10)
     assert np.isneginf(tf.math.log(1 - p).numpy()).all()
+
+
+# -- numpy: the same facts of arrays, at float64's limits --------------------------------------
+@pytest.mark.parametrize("dtype", sorted(EXP_LIMITS))
+def test_the_exp_limits_messages_state(dtype):
+    """exp is inf just above the limit a message states and finite at it; exactly 0 just
+    below the other (numpy and TF alike), and under numpy not 0 just above it (TF flushes
+    the subnormals there to 0 already)."""
+    _, above, below = exp_limits(dtype)
+    with np.errstate(all="ignore"):
+        at = np.array([above, above + 1, below - 1, below + 1], dtype=dtype)
+        for out in (np.exp(at), tf.exp(tf.constant(at)).numpy()):
+            assert np.isfinite(out[0]) and np.isinf(out[1]) and out[2] == 0
+        assert np.exp(at)[3] > 0
+
+
+def test_numpy_hand_written_softmax_and_the_log_space_forms_the_help_writes():
+    """A numpy softmax of logits 1000 apart holds an exact 0 (its log -inf, a cross-entropy
+    NaN), unshifted it is inf / inf; `z - logaddexp.reduce(z)`, `logaddexp(0, z)` and
+    `-logaddexp(0, -z)` give the log-softmax, softplus and log-sigmoid, finite and equal
+    where the naive forms are."""
+    z = np.array([[-1000.0, 0.0, 1000.0], [0.1, 0.2, 0.3]])
+    with np.errstate(all="ignore"):
+        shifted = np.exp(z - z.max(axis=-1, keepdims=True))
+        probs = shifted / shifted.sum(axis=-1, keepdims=True)
+        assert (probs[0] == 0).any() and np.isneginf(np.log(probs[0])).any()
+        assert np.isnan(np.sum(np.zeros(3) * np.log(probs[0])))
+        assert np.isnan(np.exp(z[0]) / np.sum(np.exp(z[0]))).any()
+        naive_softplus = np.log(1.0 + np.exp(z))
+        naive_log_sigmoid = np.log(1.0 / (1.0 + np.exp(-z)))
+    log_softmax = z - np.logaddexp.reduce(z, axis=-1, keepdims=True)
+    assert np.isfinite(log_softmax).all()
+    np.testing.assert_allclose(log_softmax[1], np.log(probs[1]), rtol=1e-12)
+    assert np.isinf(naive_softplus[0, 2]) and np.isfinite(np.logaddexp(0, z)).all()
+    np.testing.assert_allclose(np.logaddexp(0, z[1]), naive_softplus[1], rtol=1e-12)
+    assert np.isfinite(-np.logaddexp(0, -z)).all()
+    np.testing.assert_allclose(-np.logaddexp(0, -z[1]), naive_log_sigmoid[1], rtol=1e-12)

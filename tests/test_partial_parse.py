@@ -229,3 +229,15 @@ def test_top_level_statements_keep_clauses_decorators_brackets_and_strings():
               "z = (\ndef g():\n    pass\n")
     assert top_level_statements(source_lines(source)) == [
         (1, 4), (5, 5), (6, 10), (11, 14), (15, 16), (17, 18), (19, 19), (20, 21)]
+
+
+def test_a_file_python_reads_but_libcst_refuses_is_read_with_its_tabs_counted():
+    # A block indented by a tab and two spaces inside one indented by two spaces: Python 3
+    # reads it (column 10 after column 2), libcst's tokenizer does not. The file is analysed
+    # whole, with no NAN000, in the file's columns.
+    source = ("import tensorflow as tf\n\n\ndef norm(a, n):\n  if n:\n"
+              "\t  scale = tf.nn.relu(a)\n\t  return a / scale\n  return a\n")
+    check_syntax(source)  # Python reads it
+    [division] = findings_of(source)
+    assert division.code == "NAN101" and (division.line, division.column) == (7, 11)
+    assert division.evidence["line"] == 6 and division.evidence["column"] == 12

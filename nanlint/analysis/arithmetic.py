@@ -14,7 +14,8 @@ from typing import Callable, FrozenSet, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis.lattice import (PRODUCER_TAGS, UNKNOWN, Evidence, Value, constant,
-                                      cosine_evidence, difference_evidence, replace, stored)
+                                      cosine_evidence, difference_evidence, exp_limits,
+                                      replace, stored)
 
 # Zero evidence of a difference of equal things that float32 rounding pushes below 0 by an
 # amount that grows with the terms, not with an epsilon added to it: `x + eps` keeps it.
@@ -386,7 +387,7 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
         return Value(lo=const, hi=const, known=True, const=const, tensor=tensor)
     if a.tags & {"exp", "exp_scaled"} and "sum_exp" in b.tags:
         evidence = Evidence(node, "a hand-written softmax `{src}`",
-                            "which underflows to exactly 0 in float32", "high",
+                            f"which underflows to exactly 0 in {exp_limits(a.dtype)[0]}", "high",
                             aggregate=False, tiny=True, producer="softmax")
         return Value(lo=0.0, hi=1.0, zero=evidence, known=True, tensor=True,
                      tags=frozenset({"softmax", "probability", "handwritten_softmax"}),

@@ -185,6 +185,12 @@ class Evaluator:
                     self._one_of_its_parts(expr, scope)):
                 return Value(tensor=True)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
+        if kind is cst.List or kind is cst.Tuple:
+            # A literal of numbers (`np.array([1.0, 2.0])`): the range of its elements.
+            values = [self.value(element.value, scope, index) for element in expr.elements]
+            if values and all(element.__class__ is cst.Element for element in expr.elements) \
+                    and all(value.const is not None for value in values):
+                return join(values)
         return UNKNOWN
 
     def _self_attribute(self, attr: str, scope: Scope, index: int) -> Value:

@@ -151,6 +151,17 @@ class Value:
 
 UNKNOWN = Value()
 
+# Where exp leaves the finite numbers: (the argument above which it is inf, the one below
+# which it is exactly 0), rounded as messages say them. numpy computes in float64 unless its
+# input is of a narrower type; TensorFlow in float32.
+EXP_LIMITS = {"float32": (88, -104), "float64": (709, -745)}
+
+
+def exp_limits(dtype: Optional[str]) -> Tuple[str, int, int]:
+    """(the dtype the limits are of, above, below): float32's unless ``dtype`` is float64."""
+    name = dtype if dtype in EXP_LIMITS else "float32"
+    return (name, *EXP_LIMITS[name])
+
 
 def normalized(value: Value) -> Value:
     """Drop evidence that the interval rules out."""

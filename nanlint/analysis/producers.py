@@ -59,8 +59,8 @@ def output(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> 
     if op.transfer in ("like", "assign", "reduce", "sum", "square", "abs", "sqrt", "exp", "clip",
                        "maximum", "minimum", "add", "subtract", "multiply", "divide"):
         dtype = dtype or _first_dtype(ev, op, call, scope, index)
-    if op.name.startswith("np."):  # a numpy array, float64 by default: no tensor
-        return replace(value, origin=op.name, dtype=None, tensor=False)
+    if op.array or op.name.startswith("np."):  # a numpy array: float64 unless its input says
+        return replace(value, origin=op.name, dtype=dtype or "float64", tensor=False)
     if value.origin == op.name and value.dtype == dtype:
         return value
     return replace(value, origin=op.name, dtype=dtype)
