@@ -458,6 +458,50 @@ class Rule:
         return "tf", "tf"
 
     # -- helpers every rule may use ---------------------------------------------------------
+    def aliases(self, expr: cst.BaseExpression, hops: int) -> FrozenSet[str]:
+        """Spellings of a value: its source, the source of its definition (``hops`` names
+        deep), and the other factor of a product or quotient by a constant (`2 * p` is 0
+        where `p` is, and large where it is), through casts and reshapes."""
+        found = {self.source(expr)}
+        if expr.__class__ is cst.BinaryOperation and isinstance(
+                expr.operator, (cst.Multiply, cst.Divide)):
+            for this, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                if self.analysis.value(other).const is not None:
+                    found |= self.aliases(this, hops)
+        elif expr.__class__ is cst.Call and expr.args:
+            op = self.analysis.op_of(expr)
+            if op is not None and op.transfer in ("like", "cast"):
+                found |= self.aliases(expr.args[0].value, hops)
+        elif expr.__class__ is cst.Name and hops > 0:
+            definition = self.analysis.definition(expr)
+            if definition is not None:
+                found |= self.aliases(definition, hops - 1)
+        return frozenset(found)
+
+    def large_values_pass(self, cond: cst.BaseExpression, operand: FrozenSet[str],
+                          hops: int = 2) -> Optional[bool]:
+        """Whether a select's test holds for the operand's large values (`x > 20`,
+        `tf.greater_equal(x, 20.)`, `not x <= 20`: True) or fails for them (`x < -9`:
+        False); None where it does not compare the operand (one of its ``aliases``) with a
+        number bounded above, which the large values would all pass."""
+        if cond.__class__ is cst.UnaryOperation and isinstance(cond.operator, cst.Not):
+            inner = self.large_values_pass(cond.expression, operand, hops)
+            return None if inner is None else not inner
+        if cond.__class__ is cst.Name:
+            definition = self.analysis.definition(cond) if hops > 0 else None
+            return None if definition is None else self.large_values_pass(
+                definition, operand, hops - 1)
+        compared = comparison(cond)
+        if compared is None:
+            return None
+        left, operator, right = compared
+        if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
+            left, operator, right = right, MIRRORED[operator], left
+        bound = self.analysis.value(right)
+        if not (bound.known and bound.hi < float("inf")) or not self.aliases(left, 1) & operand:
+            return None
+        return True if operator in (">", ">=") else False if operator in ("<", "<=") else None
+
     def function_elsewhere(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         """The function whose body holds ``node``, if the rule is not inside it now: the
         names there do not exist where the finding is, so a suggestion must not use them."""

@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import MIRRORED, Evidence, Fix, Rule, Value, comparison, exp_limits
+from nanlint.rule import Evidence, Fix, Rule, Value, exp_limits
 
 
 
@@ -303,21 +303,9 @@ class ExpOverflow(Rule):
             branches = (self.analysis.argument(call, op, 1), self.analysis.argument(call, op, 2))
             if cond is None or not any(child is branch for branch in branches):
                 return False
-            compared = comparison(cond)
-            if compared is None:
-                return False
-            left, operator, right = compared
-            if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
-                left, operator, right = right, MIRRORED[operator], left
-            bound = self.analysis.value(right)
-            if not bound.known or self.source(left) != self.source(exponent):
-                return False
-            taken_when_true = child is branches[0]
-            if operator in ("<", "<="):  # the large values fail the test
-                return taken_when_true and bound.hi < float("inf")
-            if operator in (">", ">="):  # the large values pass it
-                return not taken_when_true and bound.lo > float("-inf")
-            return False
+            large = self.large_values_pass(cond, self.aliases(exponent, 1))
+            # the large values take the first branch where they pass the test
+            return large is not None and child is branches[1 if large else 0]
         return False
 
     def _logsumexp_fix(self, node: cst.Call, argument: cst.BaseExpression,

@@ -7,7 +7,7 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import MIRRORED, Evidence, Rule, comparison, safe_branches
+from nanlint.rule import Evidence, Rule, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
@@ -154,7 +154,7 @@ class WhereDoesNotGuardGradient(Rule):
                         continue
                     self._report(node, cond, branch, position, site)
                     return
-                if self._safe(site.operand) or not self._tests(cond, self._aliases(
+                if self._safe(site.operand) or not self._tests(cond, self.aliases(
                         site.operand, 1), _MAX_HOPS):
                     continue
                 if site.numerator is not None and self._from_where(site.numerator, _MAX_HOPS):
@@ -318,51 +318,10 @@ class WhereDoesNotGuardGradient(Rule):
         value = self.analysis.value(site.operand)
         if value.hi <= _EXP_BOUND or self._from_where(site.operand, _MAX_HOPS):
             return True
-        large = self._holds_where_large(cond, self._aliases(site.operand, 1), _MAX_HOPS)
+        large = self.large_values_pass(cond, self.aliases(site.operand, 1), _MAX_HOPS)
         return large is None or large == (position == 0)
 
-    def _holds_where_large(self, cond: cst.BaseExpression, operand: FrozenSet[str],
-                           hops: int) -> Optional[bool]:
-        """True where the test holds for the operand's large values (`x > 0`,
-        `tf.greater_equal(x, 20.)`, `x <= 20` negated), False where it fails for them,
-        None where it does not compare the operand with a number."""
-        if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
-            inner = self._holds_where_large(cond.expression, operand, hops)
-            return None if inner is None else not inner
-        if isinstance(cond, cst.Name):
-            definition = self.analysis.definition(cond) if hops > 0 else None
-            return None if definition is None else self._holds_where_large(
-                definition, operand, hops - 1)
-        compared = comparison(cond)
-        if compared is None:
-            return None
-        left, operator, right = compared
-        if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
-            left, operator, right = right, MIRRORED[operator], left
-        if self.analysis.value(right).const is None or not self._aliases(left, 1) & operand:
-            return None
-        return True if operator in (">", ">=") else False if operator in ("<", "<=") else None
-
     # -- does the condition test the operand at its singular point? ----------------------
-    def _aliases(self, expr: cst.BaseExpression, hops: int) -> FrozenSet[str]:
-        """Spellings of the operand: its source, the source of its definition, and the
-        other factor of a product or quotient by a constant (`2 * p` is 0 where `p` is)."""
-        found = {self.source(expr)}
-        if isinstance(expr, cst.BinaryOperation) and isinstance(
-                expr.operator, (cst.Multiply, cst.Divide)):
-            for this, other in ((expr.left, expr.right), (expr.right, expr.left)):
-                if self.analysis.value(other).const is not None:
-                    found |= self._aliases(this, hops)
-        elif isinstance(expr, cst.Call) and expr.args:
-            op = self.analysis.op_of(expr)
-            if op is not None and op.transfer in ("like", "cast"):
-                found |= self._aliases(expr.args[0].value, hops)
-        elif isinstance(expr, cst.Name) and hops > 0:
-            definition = self.analysis.definition(expr)
-            if definition is not None:
-                found |= self._aliases(definition, hops - 1)
-        return frozenset(found)
-
     def _tests(self, cond: cst.BaseExpression, operand: FrozenSet[str], hops: int) -> bool:
         """The condition compares the operand with 0 (or a tiny constant): `x > 0`,
         `tf.not_equal(n, 0)`, `(x > 0) & valid`, or a variable `mask = x > 0`."""
@@ -397,7 +356,7 @@ class WhereDoesNotGuardGradient(Rule):
         """``tf.where(d > 0, 0.0, n / d)``: the branch is taken exactly where the test
         lets the operand be 0, so the select keeps the inf or NaN in the value (a test
         whose direction is not read counts as guarding, as before)."""
-        for text in {self.source(site.operand)} | set(self._aliases(site.operand, 1)):
+        for text in {self.source(site.operand)} | set(self.aliases(site.operand, 1)):
             safe = safe_branches(self, cond, text, None, 0)
             if safe:
                 return (position == 0) not in safe
@@ -408,7 +367,7 @@ class WhereDoesNotGuardGradient(Rule):
         for side, other in ((a, b), (b, a)):
             limit = self.analysis.value(other).const
             if limit is not None and abs(limit) <= _SINGULAR_LIMIT and (
-                    self._aliases(side, 1) & operand):
+                    self.aliases(side, 1) & operand):
                 return True
         return False
 
