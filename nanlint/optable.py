@@ -126,6 +126,8 @@ class Op:
     # A numpy function that computes what a TF op computes (``NUMPY_SAME``): the op's facts
     # hold of its result, a host array, which carries no gradient.
     array: bool = False
+    # An array's method (`x.max(1)`, ``ARRAY_METHODS``): its first argument is the receiver.
+    method: bool = False
 
 
 _UNDERFLOW = Reason("which underflows to exactly 0 in float32", "high", aggregate=False,
@@ -681,6 +683,12 @@ NUMPY_SAME = {
 }
 
 
+# The methods of numpy's arrays (and pandas' frames) that compute what an op computes, over
+# the receiver: `z - z.max(1, keepdims=True)` is shifted as `z - np.max(z, 1, ...)` is.
+ARRAY_METHODS = {"max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum",
+                 "mean": "reduce_mean", "clip": "clip"}
+
+
 def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
     """One op per member name of ``family``, with every spelling of that name; a name
     ``taken`` by a hand-written op (``layers.ReLU`` is ``relu_layer``) is its first spelling
@@ -789,6 +797,7 @@ class OpTable:
     by_spelling: Dict[str, Op] = field(default_factory=dict)
     by_name: Dict[str, Op] = field(default_factory=dict)
     family: Dict[str, str] = field(default_factory=dict)  # op name -> its family's name
+    methods: Dict[str, Op] = field(default_factory=dict)  # an array's method -> its op
 
 
 # The numpy spellings are the ops' own (`nanlint ops` lists `np.log` with `log`).
@@ -811,6 +820,9 @@ def _build() -> OpTable:
     for spelling in NUMPY_SAME:  # the op, looked up as numpy's: an array op
         table.by_spelling[spelling] = replace(table.by_spelling[spelling],
                                               spellings=(spelling,), array=True)
+    table.methods = {method: replace(table.by_name[name], spellings=(f"np.ndarray.{method}",),
+                                     array=True, method=True)
+                     for method, name in ARRAY_METHODS.items()}
     return table
 
 

@@ -6,9 +6,11 @@ through the real engine with a throwaway rule that records the answer for every 
 
 import textwrap
 
+import libcst as cst
 import pytest
 
 from nanlint import optable
+from nanlint.analysis.callsites import op_argument
 from nanlint.engine import lint_source
 from nanlint.options import LintOptions
 from nanlint.rule import Rule
@@ -352,3 +354,17 @@ def test_a_module_that_uses_tf_without_importing_it_is_read():
     assert [f.code for f in lint_source(source, "norm.py", options_for())] == ["NAN101"]
     other = source.replace("tf.", "tfx.")
     assert lint_source(other, "norm.py", options_for()) == []
+
+
+def test_an_arrays_reduction_method_is_its_op_over_the_receiver():
+    calls = resolved_calls("import numpy as np\n\n\ndef f(z, model):\n"
+                           "    return z.max(1), (z - 1).sum(), z.clip(0, 1), np.max(z),"
+                           " model.mean\n\n\nclass C:\n    def max(self, a):\n"
+                           "        return self.max(a)\n")
+    assert [(func, op) for func, op, _ in calls] == [
+        ("z.max", "reduce_max"), ("(z - 1).sum", "reduce_sum"), ("z.clip", "clip"),
+        ("np.max", "reduce_max"), ("self.max", None)]
+    method = optable.TABLE.methods["clip"]
+    call = cst.parse_expression("p.clip(1e-7, 1.0)")
+    assert [cst.Module([]).code_for_node(op_argument(call, method, i))
+            for i in range(3)] == ["p", "1e-7", "1.0"]

@@ -888,3 +888,20 @@ def test_numpy_hazards_rank_by_their_evidence_and_check_leaves_them_out():
     assert "np.max(z, axis=-1, keepdims=True)" in softmax.suggestion
     with_tf = "import tensorflow as tf\n" + NUMPY_PREPARATION  # analysed by check too
     assert lint_source(with_tf, "prep.py", Config(preview=True).options_for(None)) == []
+
+
+def test_an_arrays_methods_shift_clip_and_sum_as_the_ops_do():
+    source = ("import numpy as np\n\n\n"
+              "def stable(z):\n"
+              "    e = np.exp(z - z.max(axis=1, keepdims=True))\n"  # shifted: guarded
+              "    return e / e.sum(axis=1, keepdims=True)\n"
+              "def bare(z):\n"
+              "    e = np.exp(z)\n"
+              "    return e / e.sum(axis=1, keepdims=True)\n"  # a hand-written softmax
+              "def clipped_log(p, y):\n"
+              "    return -np.sum(y * np.log(p.clip(1e-7, 1.0)))\n")  # kept above 0
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("guarded: its operand is bounded above")
+    assert by_line[9].message.startswith("hand-written softmax")
+    assert by_line[11].why.startswith("partly guarded")
+    assert max(by_line, key=lambda line: by_line[line].score) == 9

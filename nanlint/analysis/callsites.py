@@ -127,8 +127,13 @@ def argument_expression(name: str, activation: Activation
 
 
 def op_argument(call: cst.Call, op: Op, position: int) -> Optional[cst.BaseExpression]:
-    """The argument bound to ``op.args[position]``, by position or by keyword."""
+    """The argument bound to ``op.args[position]``, by position or by keyword; for a method
+    (``Op.method``), the receiver is the first."""
     positional = 0
+    if op.method:
+        if position == 0:
+            return call.func.value if call.func.__class__ is cst.Attribute else None
+        positional = 1
     for arg in call.args:
         if arg.keyword is None and not arg.star:
             if positional == position:

@@ -263,7 +263,7 @@ def _pow(app: Application) -> Value:
 
 def _reduce(app: Application) -> Value:
     op, call = app.op, app.call
-    axis = axis_argument(call)  # `axis=None` reduces over all axes, as no axis does
+    axis = axis_argument(call, 0 if op.method else 1)  # `axis=None`: over all axes, as none
     over_axes = axis is not None and not (isinstance(axis, cst.Name)
                                           and axis.value == "None")
     x = app.arg(0)

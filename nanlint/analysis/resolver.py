@@ -300,6 +300,9 @@ class Resolver:
             return self.made_callee(func, scope, index, depth)
         if kind is cst.Lambda:  # passed as an argument: `apply(lambda v: ..., x)`
             return Callee("lambda", node=func, scope=scope)
+        method = self._array_method(func, scope, index)
+        if method is not None:
+            return Callee("op", op=method)
         parts = dotted_parts(func)
         if parts is None:
             return None
@@ -340,6 +343,21 @@ class Resolver:
             if isinstance(target, cst.Call) and not rest:
                 return self.made_callee(target, where, binding.index, depth)
         return None
+
+    def _array_method(self, func: cst.BaseExpression, scope: Scope, index: int
+                      ) -> Optional[Op]:
+        """The op of `x.max(...)`, a method of a value (not `np.max` of a module, nor a
+        method of the class, `self.max(...)`)."""
+        if func.__class__ is not cst.Attribute or func.attr.value not in optable.ARRAY_METHODS:
+            return None
+        parts = dotted_parts(func.value)
+        if parts is not None:
+            if parts[0] in ("self", "cls") and len(parts) == 1:
+                return None
+            binding, _ = self.resolve(parts[0], scope, index)
+            if binding is None or binding.kind == "import":
+                return None  # a module's function (`np.max`), or a name nothing binds
+        return optable.TABLE.methods[func.attr.value]
 
     def made_callee(self, call: cst.Call, scope: Scope, index: int, depth: int
                      ) -> Optional[Callee]:
