@@ -135,6 +135,9 @@ class Rule:
     # `nanlint suspects` ranks a gradient hazard where no gradient is shown to flow (lower)
     # instead of dropping it: the engine sets this on the rules it runs for the hunt.
     keep_unreached: bool = False
+    # Whether fixes are built: the hunt shows none, so the engine turns this off for it (a
+    # rule whose fix costs a code generation asks before building one).
+    fixing: bool = True
 
     # (id(node), code) of the findings already superseded in this file, and the confidence
     # a report needs to supersede (set by the engine, which runs superseding rules first).
@@ -182,7 +185,7 @@ class Rule:
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
                 confidence = _weaker(confidence)
-        if fix is not None and not self._names_bound(fix):
+        if fix is not None and (not self.fixing or not self._names_bound(fix)):
             fix = None  # `tf.maximum` in a file that imports no `tf`: the help still explains
         statements = self.analysis.cursor.statements
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,

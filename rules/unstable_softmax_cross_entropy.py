@@ -215,7 +215,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         if "one_branch" in self.analysis.value(argument).tags:
             # `p` is the softmax on one path only (a branch, another method's assignment).
             suggestion = f"on the path where `{shown}` is the {kind} output: {suggestion}"
-        fix = self._log_fix(node, probability, producer, complement)
+        fix = self._log_fix(node, probability, producer, complement) if self.fixing else None
         self.report(node, message, evidence=evidence, suggestion=self._fix_first(
             suggestion, fix), fix=fix)
 
@@ -266,7 +266,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         labels, _ = self._labels(labels_a)
         suggestion = self._cross_entropy("sigmoid", self.namespace(call, _SPELLED_FAMILIES),
                                          labels, logits, False, call)
-        fix = self._both_fixed(log_a, log_b, evidence.node)
+        fix = self._both_fixed(log_a, log_b, evidence.node) if self.fixing else None
         self.report(node, f"hand-written binary cross-entropy `{self.compact(node)}`: the log "
                     f"of the sigmoid output is -inf once it saturates to 0, and the log of "
                     f"`1 - p` once it saturates to 1, so the loss is inf and its gradient NaN: "

@@ -905,3 +905,18 @@ def test_an_arrays_methods_shift_clip_and_sum_as_the_ops_do():
     assert by_line[9].message.startswith("hand-written softmax")
     assert by_line[11].why.startswith("partly guarded")
     assert max(by_line, key=lambda line: by_line[line].score) == 9
+
+
+def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
+    from nanlint.rules.unstable_softmax_cross_entropy import UnstableSoftmaxCrossEntropy
+
+    built = []
+    original = UnstableSoftmaxCrossEntropy._log_fix
+    monkeypatch.setattr(UnstableSoftmaxCrossEntropy, "_log_fix",
+                        lambda self, *args: built.append(1) or original(self, *args))
+    source = ("import tensorflow as tf\n\n\ndef loss(labels, logits):\n"
+              "    p = tf.nn.softmax(logits)\n"
+              "    return -tf.reduce_sum(labels * tf.math.log(p))\n")
+    checked = lint_source(source, "train.py", Config().options_for(None))
+    assert [f.code for f in checked if f.fix is not None] == ["NAN103"] and built == [1]
+    assert [s.code for s in suspects(source)][:1] == ["NAN103"] and built == [1]
