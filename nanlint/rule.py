@@ -200,14 +200,15 @@ class Rule:
     def _on_arrays(self, node: cst.CSTNode, evidence: Optional[Evidence]) -> bool:
         """Whether the hazard or its evidence is computed by a numpy function. The op model's
         facts hold of arrays, but judged on real repositories such findings were mostly wrong
-        where they were not unlikely: arrays are written in place after `np.zeros`, reduced
-        by methods (`x.max()`), built from a test's literals and a fixed dataset's masks,
-        which the analysis does not follow. `nanlint suspects` ranks them; `check` does not
-        show them."""
-        if self._array_call(node) or evidence is None:
-            return bool(self._array_call(node))
+        where they were not unlikely: arrays are written in place after `np.zeros`, built
+        from a test's literals and a fixed dataset's masks, which the analysis does not
+        follow. `nanlint suspects` ranks them; `check` does not show them."""
+        if self._array_call(node):
+            return True
+        if evidence is None:
+            return False
         if evidence.node.__class__ is cst.Call:
-            return bool(self._array_call(evidence.node))
+            return self._array_call(evidence.node)
         # a form (`e / np.sum(e)`) built by numpy's functions alone
         calls = [self._array_call(part) for part in descendants(evidence.node)
                  if part.__class__ is cst.Call and self.analysis.op_of(part) is not None]
