@@ -200,9 +200,9 @@ class Rule:
     def _on_arrays(self, node: cst.CSTNode, evidence: Optional[Evidence]) -> bool:
         """Whether the hazard or its evidence is computed by a numpy function. The op model's
         facts hold of arrays, but judged on real repositories such findings were mostly wrong
-        where they were not unlikely: arrays are written in place after `np.zeros`, built
-        from a test's literals and a fixed dataset's masks, which the analysis does not
-        follow. `nanlint suspects` ranks them; `check` does not show them."""
+        where they were not unlikely: arrays built from a test's literals passed to a helper
+        and a fixed dataset's masks, which the analysis does not follow. `nanlint suspects`
+        ranks them; `check` does not show them."""
         if self._array_call(node):
             return True
         if evidence is None:

@@ -920,3 +920,25 @@ def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
     checked = lint_source(source, "train.py", Config().options_for(None))
     assert [f.code for f in checked if f.fix is not None] == ["NAN103"] and built == [1]
     assert [s.code for s in suspects(source)][:1] == ["NAN103"] and built == [1]
+
+
+def test_an_array_written_in_place_is_zero_only_where_nothing_is_written():
+    source = ("import numpy as np\n\n\n"
+              "def degree_normalization(edges, n):\n"
+              "    degree = np.zeros(n)\n"
+              "    for i, _ in edges:\n"
+              "        degree[i] += 1\n"
+              "    return np.power(degree, -0.5)\n"  # 0 for a node without an edge
+              "def filled(rows, n):\n"
+              "    ary = np.zeros(n)\n"
+              "    for i, r in enumerate(rows):\n"
+              "        ary[i] = r\n"
+              "    return ary / np.sum(ary)\n"  # a sum of what is written: not 0 by itself
+              "def untouched(n, x):\n"
+              "    z = np.zeros(n)\n"
+              "    return x / np.sum(z)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "stays 0 wherever nothing is written into it" in by_line[8].message
+    assert "which is all zeros" in by_line[16].message
+    assert by_line[13].why.startswith("a statistic")
+    assert by_line[13].score < min(by_line[8].score, by_line[16].score)

@@ -291,6 +291,8 @@ class Evaluator:
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
         if binding.kind == "assign" and binding.value is not None:
             value = self.value(binding.value, scope, binding.index)
+            if name in scope.item_written:  # `a = np.zeros(n)`, then `a[i] = ...`
+                value = _written_in_place(value)
         elif binding.kind == "augassign" and isinstance(binding.node, cst.AugAssign):
             previous, where = self.resolver.resolve(name, scope, binding.index)
             left = self._binding_value(name, previous, where) if previous else UNKNOWN
@@ -692,6 +694,19 @@ class Evaluator:
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
+
+
+def _written_in_place(value: Value) -> Value:
+    """An array written item by item after it is made holds its first value only where
+    nothing is written: its 0 is no longer all of it (a sum of it is not 0), and its range is
+    unknown."""
+    zero = value.zero
+    if zero is not None:
+        why = ("which stays 0 wherever nothing is written into it" if zero.producer == "zeros"
+               else zero.why)
+        zero = replace(zero, why=why, aggregate=False,
+                       confidence="medium" if zero.confidence == "high" else zero.confidence)
+    return Value(zero=zero, tensor=value.tensor, node=value.node, origin=value.origin)
 
 
 def _ranges(expr: cst.Subscript) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -76,6 +76,7 @@ class Scope:
     order: Dict[int, int] = field(default_factory=dict)  # id(statement) -> order number
     returns: List[Binding] = field(default_factory=list)  # kind "return", value = expression
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
+    item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `a[i] += ...`
     is_generator: bool = False
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
@@ -295,6 +296,9 @@ class _Indexer:
             if isinstance(small.target, cst.Name):
                 self._bind(small.target.value,
                            Binding("augassign", index, value=small.value, node=small))
+            elif small.target.__class__ is cst.Subscript and (
+                    small.target.value.__class__ is cst.Name):
+                self.scope.item_written.add(small.target.value.value)
         elif kind is cst.Return:
             if small.value is not None:
                 self.scope.returns.append(Binding("return", index, value=small.value))
@@ -371,6 +375,8 @@ class _Indexer:
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
         elif isinstance(target, cst.Subscript) and value is not None:
+            if target.value.__class__ is cst.Name:
+                self.scope.item_written.add(target.value.value)
             index_ = target.slice[0].slice if len(target.slice) == 1 else None
             key = (index_.value.evaluated_value if index_.__class__ is cst.Index
                    and index_.value.__class__ is cst.SimpleString else None)
