@@ -262,7 +262,7 @@ class ExpOverflow(Rule):
                             "high" if exponent.known else "medium", producer="exp")
         namespace, prefix = self.namespace(exp_call, _SPELLED)
         spelled = (f"{prefix}.softplus" if namespace in ("ops", "K") else
-                   f"{prefix}.logaddexp(0, " if namespace == "np" else f"{prefix}.math.softplus")
+                   f"{prefix}.logaddexp" if namespace == "np" else f"{prefix}.math.softplus")
         fix = None
         one = [part for part in (argument.left, argument.right) if part is not exp_call] if (
             isinstance(argument, cst.BinaryOperation) and isinstance(argument.operator, cst.Add)
@@ -272,8 +272,11 @@ class ExpOverflow(Rule):
         constant = 1.0 if one_added else self.analysis.value(one[0]).const if one else None
         if (constant == 1 and namespace in ("tf", "ops", "K") and softplus is not None):
             fix = self.fix(f"use `{spelled}`", node, softplus, safety="unsafe")
-        call = (lambda z: f"{spelled}{z})") if namespace == "np" else (
-            lambda z: f"{spelled}({z})")  # numpy's softplus: `np.logaddexp(0, z)`
+        first = "0, " if namespace == "np" else ""  # numpy's softplus: `np.logaddexp(0, z)`
+
+        def call(z: str) -> str:
+            return f"{spelled}({first}{z})"
+
         if constant is None or constant == 1:
             what, suggestion = "hand-written softplus", f"use `{call(shown)}`"
         else:  # log(c + exp(z)) = log(c) + softplus(z - log(c))
