@@ -88,6 +88,7 @@ def discover(paths: Sequence[Path], configs: "Configurations",
         elif given.is_dir():
             found_any = False
             gitignore = configs.for_folder(given).respect_gitignore
+            excluder.top = given.resolve()
             for found in _walk(given, excluder, gitignore):
                 found_any = True
                 _add(files, seen, found)
@@ -116,6 +117,9 @@ class _Excluder:
     def __init__(self, configs: "Configurations") -> None:
         self.configs = configs
         self.specs: Dict[int, Tuple[Any, Any, Path]] = {}
+        # The folder being walked: the root of a path outside its configuration's (no
+        # configuration file and no repository above it, scanned from another folder).
+        self.top: Optional[Path] = None
 
     def __call__(self, resolved: Path, is_dir: bool) -> bool:
         config = self.configs.for_folder(resolved.parent)
@@ -129,7 +133,9 @@ class _Excluder:
         try:
             relative = resolved.relative_to(root).as_posix()
         except ValueError:
-            return False
+            if self.top is None or self.top not in resolved.parents:
+                return False
+            relative = resolved.relative_to(self.top).as_posix()
         return spec.match_file(relative + "/" if is_dir else relative)
 
     def given(self, path: Path) -> bool:

@@ -2,6 +2,7 @@
 one-line error for every kind of mistake."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -481,3 +482,18 @@ def test_test_files_are_skipped_unless_the_configuration_includes_them(tmp_path)
     bad = run_cli("check", "--no-cache", cwd=tmp_path)
     assert bad.returncode == 2 and "include-tests" in bad.stderr
     assert "Test files are not training code" in run_cli("check", "--help").stdout
+
+
+def test_test_files_are_skipped_in_a_folder_outside_any_project_scanned_from_elsewhere(
+        tmp_path):
+    from cli_helpers import TF_LOG, make
+    from conftest import run_cli
+
+    # No configuration file nor repository above the folder, and another working folder.
+    make(tmp_path / "plain", {"src/train.py": TF_LOG, "tests/test_train.py": TF_LOG,
+                              "pkg/model_test.py": TF_LOG}, git=False)
+    (tmp_path / "elsewhere").mkdir()
+    result = run_cli("check", "--no-cache", "--quiet", str(tmp_path / "plain"),
+                     cwd=tmp_path / "elsewhere")
+    assert {Path(line.split(":")[0]).relative_to(tmp_path / "plain").as_posix()
+            for line in result.stdout.splitlines()} == {"src/train.py"}
