@@ -725,9 +725,20 @@ class Sites:
     def comparison(self, node: cst.Comparison) -> None:
         """`x == -np.inf`: a test for an infinity (``fill`` sites of use "test")."""
         if any(target.operator.__class__ in (cst.Equal, cst.NotEqual)
-               for target in node.comparisons):
+               for target in node.comparisons) and not self._branches(node):
             for side in (node.left, *(target.comparator for target in node.comparisons)):
                 self._test(side)
+
+    def _branches(self, node: cst.Comparison) -> bool:
+        """Whether ``node`` is (part of) what Python tests to choose the code that runs: an
+        `if`, a `while`, a conditional expression, an `assert`. It compares a Python value
+        (`if alpha == np.inf:`, an option), not the elements of a tensor."""
+        parents = self.analysis.module_index().parents
+        child, parent = node, parents.get(id(node))
+        while parent.__class__ in (cst.BooleanOperation, cst.UnaryOperation):
+            child, parent = parent, parents.get(id(parent))
+        return parent.__class__ in (cst.If, cst.While, cst.IfExp, cst.Assert) and (
+            getattr(parent, "test", None) is child)
 
     def _test(self, expr: cst.BaseExpression) -> None:
         found = self._fill_constant(expr, 2)  # written in the test
@@ -896,9 +907,16 @@ def _square(expr: cst.CSTNode) -> bool:
 
 def _is_size(expr: cst.BaseExpression) -> bool:
     """A shape, a length or a batch size (a name or an attribute's name): at least 1 in
-    practice."""
-    return any((node.__class__ is cst.Name and node.value in SIZES) or (
-        node.__class__ is cst.Attribute and node.attr.value in SIZES) for node in descendants(expr))
+    practice. A difference is not one, whatever it subtracts: `n - k` is 0 when all n are
+    counted, `n - 1` when there is one."""
+    found = False
+    for node in descendants(expr):
+        if (node.__class__ is cst.BinaryOperation and node.operator.__class__ is cst.Subtract
+                ) or (node.__class__ is cst.Call and last_name(node.func) == "subtract"):
+            return False
+        found = found or (node.__class__ is cst.Name and node.value in SIZES) or (
+            node.__class__ is cst.Attribute and node.attr.value in SIZES)
+    return found
 
 
 def _power_kind(exponent: float) -> str:

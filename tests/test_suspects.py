@@ -942,3 +942,27 @@ def test_an_array_written_in_place_is_zero_only_where_nothing_is_written():
     assert "which is all zeros" in by_line[16].message
     assert by_line[13].why.startswith("a statistic")
     assert by_line[13].score < min(by_line[8].score, by_line[16].score)
+
+
+def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
+    source = ("import tensorflow as tf\n\n\n"
+              "def rates(y_true, y_pred):\n"
+              "    a = tf.reduce_sum(y_pred) / tf.cast(tf.shape(y_true)[0], tf.float32)\n"
+              "    b = tf.reduce_sum(y_pred) / (\n"
+              "        tf.cast(tf.shape(y_true)[0], tf.float32) - tf.reduce_sum(y_true))\n"
+              "    return a + b\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "its operand is a size" in by_line[5].why
+    assert "its operand is a size" not in by_line[6].why
+    assert by_line[6].score > by_line[5].score
+
+
+def test_a_test_for_inf_that_python_branches_on_is_an_option_not_a_tensors_value():
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def loss(y, p, alpha):\n"
+              "    if alpha == np.inf:\n"
+              "        return tf.reduce_mean(p)\n"
+              "    p = tf.where(tf.equal(p, -np.inf), 0.0, p)\n"
+              "    return tf.reduce_mean(p) if alpha != np.inf else 0.0\n")
+    lines = [s.line for s in suspects(source) if "a test for" in s.why]
+    assert lines == [8]
