@@ -598,6 +598,23 @@ def test_matmul_of_squares_has_no_negative_evidence():
     assert value.nonnegative
 
 
+def test_a_nested_literal_of_numbers_has_their_range():
+    matrix, mixed, named = probes(TF + "import numpy as np\n"
+                                  "probe(tf.constant([[0.4, 0.2], [0.3, 0.7]]))\n"
+                                  "probe(np.array([[1.0, -2.0], (3, 4)]))\n"
+                                  "probe(tf.constant([[0.4, w], [0.3, 0.7]]))\n")
+    assert (matrix.lo, matrix.hi) == (0.2, 0.7) and matrix.nonnegative
+    assert (mixed.lo, mixed.hi) == (-2.0, 4.0)
+    assert named.lo == float("-inf")  # not all numbers: unknown
+
+
+def test_matmul_by_a_fixed_non_negative_matrix_keeps_the_sign_of_its_input():
+    # A change of basis with non-negative entries (RGB to XYZ): non-negative in,
+    # non-negative out; of data of unknown sign, no evidence of a negative.
+    value = probe(TF + "probe(tf.matmul(x, tf.constant([[0.4, 0.2], [0.3, 0.7]])))\n")
+    assert value.negative is None
+
+
 def test_subscript_of_a_tensor_keeps_evidence():
     value = probe(TF + "p = tf.nn.softmax(z)\nprobe(p[:, 0])\n")
     assert value.zero is not None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from math import inf
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -186,12 +186,33 @@ class Evaluator:
                 return Value(tensor=True)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         if kind is cst.List or kind is cst.Tuple:
-            # A literal of numbers (`np.array([1.0, 2.0])`): the range of its elements.
-            values = [self.value(element.value, scope, index) for element in expr.elements]
-            if values and all(element.__class__ is cst.Element for element in expr.elements) \
-                    and all(value.const is not None for value in values):
+            # A literal of numbers (`np.array([1.0, 2.0])`, a matrix `[[1, 0], [0, 1]]`):
+            # the range of its elements.
+            values = self._numbers(expr, scope, index)
+            if values:
                 return join(values)
         return UNKNOWN
+
+    def _numbers(self, expr: cst.BaseExpression, scope: Scope, index: int
+                 ) -> Optional[List[Value]]:
+        """The values of a list or tuple literal's numbers, at any depth of nesting; None
+        if one of its elements is not a number."""
+        values: List[Value] = []
+        for element in expr.elements:
+            if element.__class__ is not cst.Element:
+                return None
+            inner = element.value
+            if inner.__class__ is cst.List or inner.__class__ is cst.Tuple:
+                found = self._numbers(inner, scope, index)
+                if not found:
+                    return None
+                values.extend(found)
+                continue
+            value = self.value(inner, scope, index)
+            if value.const is None:
+                return None
+            values.append(value)
+        return values
 
     def _self_attribute(self, attr: str, scope: Scope, index: int) -> Value:
         """``self.attr`` in a method: what this method assigned to it before, else what the
