@@ -59,10 +59,13 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
-            "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0,
+            "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0, "inf unused": 1.5,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
-            "selection": 3.0, "empty list": 3.0}
+            "selection": 3.0, "empty list": 3.0, "float16 epsilon": 3.5}
 EPSILON_FLOOR = 1e-6
+# Half float16's smallest subnormal (2**-24): a smaller epsilon rounds to 0 in float16
+# (checked under TensorFlow), so where the file computes in float16 it guards nothing.
+FLOAT16_ZERO = 2.0 ** -25
 REACH = {OBJECTIVE: 2.0, NONE: -0.5}
 NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
 # Where a value ends that is watched rather than trained: a metric, a summary, a log.
@@ -86,8 +89,11 @@ def _report_family(code: str) -> float:
     return 0.0 if code.startswith(("NAN1", "NAN2")) else -0.5
 
 
-def _evidence_of(site: Site, wrapper: bool = False) -> Tuple[str, Optional[Evidence], str]:
-    """The evidence feature of a site, the evidence to render, and the guard if any."""
+def _evidence_of(site: Site, wrapper: bool = False, float16: bool = False
+                 ) -> Tuple[str, Optional[Evidence], str]:
+    """The evidence feature of a site, the evidence to render, and the guard if any. In a
+    file that uses float16, an epsilon under half float16's smallest subnormal is no guard:
+    it is 0 there."""
     value, kind = site.value, site.kind
     if kind.name == "float16":
         if value.huge is not None:
@@ -109,6 +115,9 @@ def _evidence_of(site: Site, wrapper: bool = False) -> Tuple[str, Optional[Evide
         if kind.zero and value.positive:
             if value.lo == 0:  # `where(d > 0, d, 1.)`: just above 0 the quotient is huge
                 return "partial guard", None, "its operand is kept above 0 by a test only"
+            if value.lo < FLOAT16_ZERO and float16:
+                return "float16 epsilon", None, (f"its operand is kept above 0 by {value.lo:g} "
+                                                 "only, which is 0 in float16")
             if value.lo < EPSILON_FLOOR:
                 return "partial guard", None, f"its operand is kept above 0 by {value.lo:g} only"
             return "guarded", None, "its operand is kept above 0"
@@ -214,16 +223,13 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     for report in reports:
         report.operand = operands.get(id(report.node))
     candidates = list(reports)
-    float16: Optional[bool] = None  # whether the file shows float16, read once if asked
+    float16 = FLOAT16_FILE.search(text[0]) is not None  # whether the file shows float16
     for site in sites.found:
         if id(site.node) in covered:
             continue
-        if site.fill is not None or site.dtype_unknown or site.kind.name == "global-norm":
-            if float16 is None:
-                float16 = FLOAT16_FILE.search(text[0]) is not None
-            if site.dtype_unknown and not float16:
-                continue  # a cast to a variable's dtype in a file that never has float16
-        candidates.append(_site_report(analysis, site, sites.reach(site), bool(float16)))
+        if site.dtype_unknown and not float16:
+            continue  # a cast to a variable's dtype in a file that never has float16
+        candidates.append(_site_report(analysis, site, sites.reach(site), float16))
     for report in reports:
         evidence = report.evidence
         if evidence is not None and evidence.convention:
@@ -299,7 +305,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
             "; in float16 the norm is inf past 256" if float16 else "")
     else:
         feature, evidence, guard = _evidence_of(
-            site, site.kind.name == "inverse-trig" and _wrapper(analysis, site))
+            site, site.kind.name == "inverse-trig" and _wrapper(analysis, site), float16)
     place = _place(analysis, site.node, reach)
     # A root or a fractional power is singular in the gradient only at 0; below 0 its
     # value is NaN, so where its operand may be negative it is a hazard of the value too.
@@ -326,6 +332,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
                          "a constant input, NaN under a root or a log",
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "partial guard": f"partly guarded: {guard}",
+             "float16 epsilon": f"{guard}, which the file uses",
              "selection": "a selection by a mask: empty where the mask is all false, and "
                           "the mean of nothing is 0/0 = NaN",
              "empty list": "a list that can be empty (a filtered comprehension, a graph "
@@ -393,6 +400,9 @@ def _fill_evidence(analysis: Analysis, site: Site, float16: bool
                                 FILL_FILE)}[fill.dtype]
         if fill.use == "product":
             return "0 * inf", fed, f"{fact}, and 0 * {inf} is NaN where the mask is 0", doubt
+        if fill.use == "definition":  # written, and not seen filling a tensor in the file
+            return "inf unused", None, (f"{fact}, written here; the file does not show it "
+                                        "filling a tensor (a mask, a softmax's logits)"), doubt
         return ("inf into softmax" if fed is not None else "inf fill"), fed, (
             f"{fact}: a softmax of a row all {inf} is NaN"), doubt
     if fill.extreme:

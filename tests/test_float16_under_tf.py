@@ -115,3 +115,31 @@ def test_one_inf_gradient_makes_every_gradient_clipped_by_global_norm_nan():
     assert norm.numpy() == np.inf and np.isnan(clipped[0].numpy()).all()
     clipped, norm = tf.clip_by_global_norm([half([250.0, 1.0])], 1.0)
     assert np.isfinite(norm.numpy()) and np.isfinite(clipped[0].numpy()).all()
+
+
+def test_an_epsilon_under_half_the_smallest_subnormal_is_zero_in_float16():
+    from nanlint.suspects import FLOAT16_ZERO
+
+    assert tf.cast(FLOAT16_ZERO * 0.99, HALF).numpy() == 0.0
+    assert tf.cast(FLOAT16_ZERO * 1.01, HALF).numpy() > 0.0
+    assert tf.cast(1e-9, HALF).numpy() == 0.0
+    silent = tf.zeros([2, 4], HALF)
+    gain = 1.0 / (tf.reduce_max(tf.abs(silent), axis=1) + tf.cast(1e-9, HALF))
+    assert np.isinf(gain.numpy()).all()  # "kept above 0 by 1e-09 only, which is 0 in float16"
+
+
+def test_a_vanishing_epsilon_ranks_as_no_guard_where_the_file_uses_float16():
+    body = ("def normalize(signal):\n"
+            "    gain = 1.0 / (tf.reduce_max(tf.abs(signal), axis=1) + 1e-9)\n"
+            "    return signal * gain / tf.norm(signal)\n")
+    plain = "import tensorflow as tf\n\n\n" + body
+    mixed = ("import tensorflow as tf\n\n"
+             "tf.keras.mixed_precision.set_global_policy('mixed_float16')\n\n\n" + body)
+
+    def why(source, line):
+        found = lint_source(source, "feature.py", Config().for_suspects().options_for(None))
+        return next(f.why for f in found if f.line == line and f.score is not None)
+
+    assert why(plain, 5).startswith("partly guarded: its operand is kept above 0 by 1e-09")
+    assert why(mixed, 7).startswith("its operand is kept above 0 by 1e-09 only, which is 0 "
+                                    "in float16, which the file uses")

@@ -966,3 +966,17 @@ def test_a_test_for_inf_that_python_branches_on_is_an_option_not_a_tensors_value
               "    return tf.reduce_mean(p) if alpha != np.inf else 0.0\n")
     lines = [s.line for s in suspects(source) if "a test for" in s.why]
     assert lines == [8]
+
+
+def test_an_infinity_written_but_not_seen_filling_a_tensor_ranks_under_one_that_is():
+    source = ("import math\n\nimport tensorflow as tf\n\n"
+              "INFINITY = math.inf\n"
+              "NEG_INF = float('-inf')\n\n\n"
+              "def masked(x, lower, d):\n"
+              "    if lower < -INFINITY:\n"
+              "        return x / d\n"
+              "    return tf.nn.softmax(x + NEG_INF * (1.0 - tf.cast(x > 0, x.dtype)))\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("`math.inf` is inf, written here; the file does not show "
+                                     "it filling a tensor")
+    assert by_line[6].score > by_line[11].score > by_line[5].score
