@@ -15,7 +15,8 @@ rounds' ratios (two runs of one round are close in time, so a machine whose spee
 skews no ratio):
 
 - parse floor: libcst parsing every file, with the same number of processes as nanlint;
-- cold: ``nanlint check CORPUS --no-cache``;
+- cold: ``nanlint check CORPUS --no-cache``, with a configuration that includes test files
+  (the floor parses every file);
 - warm: ``nanlint check CORPUS`` with a filled cache and nothing changed;
 - one file: ``nanlint check SMALL.py`` (a small TensorFlow file);
 - start-up floor: ``python -c "import libcst"``;
@@ -154,11 +155,15 @@ def main() -> int:
         dense.write_text(dense_source(), encoding="utf-8")
         big = Path(work, "big.py")
         big.write_text(dense_source(BIG_LINES), encoding="utf-8")
+        # The scan checks every file the floor parses: test files too.
+        every_file = Path(work, "every-file.yaml")
+        every_file.write_text("include-tests: true\n", encoding="utf-8")
+        scan = [*nanlint, f"--config={every_file}"]
         commands = {
             "parse_floor": [sys.executable, os.path.abspath(__file__), "--parse-only",
                             f"--jobs={args.jobs}", corpus],
-            "cold": [*nanlint, "--no-cache", corpus],
-            "warm": [*nanlint, corpus],
+            "cold": [*scan, "--no-cache", corpus],
+            "warm": [*scan, corpus],
             "one_file": [*nanlint, str(small)],
             "import_floor": [sys.executable, "-c", "import libcst"],
             "dense_parse": [sys.executable, os.path.abspath(__file__), "--parse-only",
