@@ -5,7 +5,10 @@ count, a floor under a variance), a line or a screen above the division. So the 
 with each suspect, the assignments of the names its operand reads: in the same function,
 the last one above the suspect (or the module's, for a name the function neither binds nor
 takes), and for an assignment that rebinds the name from itself (``v = tf.reshape(v, s)``,
-``count += 1``) the one before it too. The lines come from Python's tree of the source.
+``count += 1``) the one before it too. An attribute of ``self`` that the method does not
+set before the suspect is set by the class's other methods (``self.std = np.std(x, 0)`` in
+``fit``, ``x / self.std`` in ``transform``): their assignments of it. The lines come from
+Python's tree of the source.
 """
 
 from __future__ import annotations
@@ -45,12 +48,14 @@ class _Assignment:
 
 @dataclass
 class _Unit:
-    """A function (or the module): its lines, parameters and assignments in line order."""
+    """A function (or the module, or a class): its lines, parameters and assignments in line
+    order; a method's class, whose methods' assignments of ``self.x`` it may read."""
 
     start: int
     end: int
     parameters: Set[str] = field(default_factory=set)
     assignments: List[_Assignment] = field(default_factory=list)
+    owner: Optional["_Unit"] = None
 
 
 class Origins:
@@ -71,7 +76,14 @@ class Origins:
         found: List[Tuple[str, int, int]] = []
         for name in dict.fromkeys(names):
             home = unit
-            if name not in unit.parameters and not any(
+            if name.startswith("self."):
+                if _last_before(unit, name, line) is None:
+                    if unit.owner is not None:  # set by the class's methods
+                        found.extend((name, a.line, a.end_line) for a in
+                                     unit.owner.assignments if name in a.targets and not (
+                                         a.line <= end_line and a.end_line >= line))
+                    continue
+            elif name not in unit.parameters and not any(
                     name in a.targets for a in unit.assignments):
                 home = self.module  # a module-level constant, read in a function
             before = line
@@ -84,23 +96,31 @@ class Origins:
                 if not assignment.reads(name, self.lines):
                     break
                 before = assignment.line
-        found.sort(key=lambda item: (line - item[1], item[0]))
+        # above the suspect nearest first, then a method's below it
+        found.sort(key=lambda item: (item[1] > line, abs(line - item[1]), item[0]))
         return list(dict.fromkeys(found))[:LIMIT]
 
-    def _collect(self, body: List[ast.stmt], unit: _Unit) -> None:
+    def _collect(self, body: List[ast.stmt], unit: _Unit,
+                 cls: Optional[_Unit] = None) -> None:
         """The assignments of ``body`` (and of the blocks inside it) into ``unit``; a
-        function inside it is a unit of its own, whose lines it claims."""
+        function inside it is a unit of its own, whose lines it claims. A method's
+        assignments of ``self.x`` also go to its class (``cls``)."""
         for node in _statements(body):
             kind = node.__class__
             if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 inner = _Unit(node.lineno, node.end_lineno or node.lineno,
-                              {a.arg for a in _arguments(node.args)})
+                              {a.arg for a in _arguments(node.args)}, owner=cls)
                 for number in range(inner.start, inner.end + 1):
                     self._at[number] = inner  # outer first: an inner function overwrites
                 self._collect(node.body, inner)
+                if cls is not None:
+                    cls.assignments.extend(a for a in inner.assignments if any(
+                        target.startswith("self.") for target in a.targets))
                 continue
             if kind is ast.ClassDef:
-                self._collect(node.body, _Unit(node.lineno, node.lineno))  # methods only
+                owner = _Unit(node.lineno, node.lineno)
+                self._collect(node.body, owner, owner)  # methods only
+                owner.assignments.sort(key=lambda a: a.line)
                 continue
             if kind is ast.Assign:
                 targets = node.targets
@@ -109,7 +129,10 @@ class Origins:
             else:
                 continue
             names = {n.id for target in targets for n in ast.walk(target)
-                     if n.__class__ is ast.Name}
+                     if n.__class__ is ast.Name and n.id != "self"}
+            names.update(f"self.{n.attr}" for target in targets for n in ast.walk(target)
+                         if n.__class__ is ast.Attribute and n.value.__class__ is ast.Name
+                         and n.value.id == "self")
             if names:
                 unit.assignments.append(_Assignment(
                     node.lineno, node.end_lineno or node.lineno, names,
@@ -166,6 +189,9 @@ def names_read(expr: Optional[cst.CSTNode]) -> List[str]:
             found[node.value] = None
             continue
         if kind is cst.Attribute:
+            if node.value.__class__ is cst.Name and node.value.value == "self":
+                found[f"self.{node.attr.value}"] = None  # set by the class's methods
+                continue
             stack.append(node.value)
             continue
         if kind is cst.Call:

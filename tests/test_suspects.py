@@ -980,3 +980,23 @@ def test_an_infinity_written_but_not_seen_filling_a_tensor_ranks_under_one_that_
     assert by_line[5].why.startswith("`math.inf` is inf, written here; the file does not show "
                                      "it filling a tensor")
     assert by_line[6].score > by_line[11].score > by_line[5].score
+
+
+def test_an_attribute_set_by_another_method_names_where_the_class_sets_it():
+    source = ("import numpy as np\n\n\n"
+              "class Scaler:\n"
+              "    def __init__(self):\n"
+              "        self.std = None\n\n"
+              "    def fit(self, x):\n"
+              "        self.mean = x.mean(0)\n"
+              "        self.std = np.std(x, axis=0)\n\n"
+              "    def transform(self, x):\n"
+              "        return (x - self.mean) / self.std\n\n"
+              "    def rescale(self, x):\n"
+              "        self.std = np.abs(x).max()\n"
+              "        return x / self.std\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert [(o["name"], o["line"]) for o in by_line[13].origins] == [
+        ("self.std", 10), ("self.std", 6), ("self.std", 16)]
+    # set in the method itself before the suspect: that assignment only
+    assert [(o["name"], o["line"]) for o in by_line[17].origins] == [("self.std", 16)]
