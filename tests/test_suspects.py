@@ -944,6 +944,31 @@ def test_an_array_written_in_place_is_zero_only_where_nothing_is_written():
     assert by_line[13].score < min(by_line[8].score, by_line[16].score)
 
 
+def test_an_attributes_array_written_item_by_item_is_zero_only_where_nothing_is_written():
+    source = ("import numpy as np\n\n\n"
+              "class Helper:\n"
+              "    def __init__(self, n):\n"
+              "        self.counts = np.zeros(n)\n"
+              "        self.other = np.zeros(n)\n"
+              "        self.mine = np.zeros(n)\n"
+              "        self.mine[0] = 1.0\n\n"
+              "    def fill(self, rows):\n"
+              "        for i, r in enumerate(rows):\n"
+              "            self.counts[i] += r\n\n"
+              "    def ratio(self, x):\n"
+              "        y = x / np.sum(self.counts)\n"
+              "        return y + x / np.sum(self.other)\n\n"
+              "    def local(self, x):\n"
+              "        self.mine = np.zeros(3)\n"
+              "        self.mine[1] = x\n"
+              "        return x / np.sum(self.mine)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "all zeros" in by_line[17].message  # nothing writes into `self.other`
+    assert "zeros" not in by_line[16].message  # `fill` writes into `self.counts`
+    assert "zeros" not in by_line[22].message  # this method writes into `self.mine`
+    assert by_line[17].score > max(by_line[16].score, by_line[22].score)
+
+
 def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
     source = ("import tensorflow as tf\n\n\n"
               "def rates(y_true, y_pred):\n"

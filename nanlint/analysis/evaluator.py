@@ -25,7 +25,7 @@ from nanlint.analysis.callsites import Activation, argument_expression, bind_arg
 from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
-                                      replace)
+                                      replace, written_in_place)
 from nanlint.analysis.producers import attained, output, tuple_element, zeros_marked
 from nanlint.analysis.resolver import Callee, Resolver
 from nanlint.analysis.sites import Callable, Sites, site_arguments
@@ -221,8 +221,10 @@ class Evaluator:
         local = scope.assigned_before(attr, index)
         if local is not None and local.value is not None:
             # `self.p = clip(self.p, ...)` earlier in this method: that value.
-            return self._named(self.piece(local.value, local.position, scope, local.index),
-                               name)
+            value = self.piece(local.value, local.position, scope, local.index)
+            if name in scope.item_written:  # then `self.p[i] = ...`
+                value = written_in_place(value)
+            return self._named(value, name)
         class_scope = self.resolver.scope_of(scope.cls)
         if class_scope is None:
             return UNKNOWN
@@ -313,7 +315,7 @@ class Evaluator:
         if binding.kind == "assign" and binding.value is not None:
             value = self.value(binding.value, scope, binding.index)
             if name in scope.item_written:  # `a = np.zeros(n)`, then `a[i] = ...`
-                value = _written_in_place(value)
+                value = written_in_place(value)
         elif binding.kind == "augassign" and isinstance(binding.node, cst.AugAssign):
             previous, where = self.resolver.resolve(name, scope, binding.index)
             left = self._binding_value(name, previous, where) if previous else UNKNOWN
@@ -715,19 +717,6 @@ class Evaluator:
             self._in_progress.discard(key)
         self._returns[key] = result
         return result
-
-
-def _written_in_place(value: Value) -> Value:
-    """An array written item by item after it is made holds its first value only where
-    nothing is written: its 0 is no longer all of it (a sum of it is not 0), and its range is
-    unknown."""
-    zero = value.zero
-    if zero is not None:
-        why = ("which stays 0 wherever nothing is written into it" if zero.producer == "zeros"
-               else zero.why)
-        zero = replace(zero, why=why, aggregate=False,
-                       confidence="medium" if zero.confidence == "high" else zero.confidence)
-    return Value(zero=zero, tensor=value.tensor, node=value.node, origin=value.origin)
 
 
 def _ranges(expr: cst.Subscript) -> bool:

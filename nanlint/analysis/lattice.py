@@ -181,6 +181,19 @@ def constant(number: float) -> Value:
     return Value(lo=number, hi=number, known=True, const=number)
 
 
+def written_in_place(value: Value) -> Value:
+    """An array written item by item after it is made holds its first value only where
+    nothing is written: its 0 is no longer all of it (a sum of it is not 0), and its range is
+    unknown."""
+    zero = value.zero
+    if zero is not None:
+        why = ("which stays 0 wherever nothing is written into it" if zero.producer == "zeros"
+               else zero.why)
+        zero = replace(zero, why=why, aggregate=False,
+                       confidence="medium" if zero.confidence == "high" else zero.confidence)
+    return Value(zero=zero, tensor=value.tensor, node=value.node, origin=value.origin)
+
+
 def join(values: Sequence[Value]) -> Value:
     """The union of several possible values (branches, several returns)."""
     if not values:

@@ -22,7 +22,7 @@ import libcst as cst
 from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
                                         collect_calls, keyword_argument, op_argument)
-from nanlint.analysis.lattice import UNKNOWN, Value, join
+from nanlint.analysis.lattice import UNKNOWN, Value, join, written_in_place
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, FREE_ALIASES, Binding, Scope, build_scope, dotted_parts
@@ -419,15 +419,18 @@ class Resolver:
             return UNKNOWN  # `self.a = self.a * 2`
         self._in_progress.add(key)
         try:
-            values = []
+            values, written = [], False
             for related in self._related_classes(class_scope):
                 for method_scope in self._methods(related):
                     for assigned in method_scope.self_attributes.get(attr, ()):
                         values.append(self.evaluate(assigned.value, assigned.position,
                                                     method_scope, assigned.index))
+                    written = written or f"self.{attr}" in method_scope.item_written
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
+        if written:  # `self.a = np.zeros(n)`, and `self.a[i] = ...` in a method
+            result = written_in_place(result)
         self._attributes[key] = result
         return result
 

@@ -76,7 +76,7 @@ class Scope:
     order: Dict[int, int] = field(default_factory=dict)  # id(statement) -> order number
     returns: List[Binding] = field(default_factory=list)  # kind "return", value = expression
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
-    item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `a[i] += ...`
+    item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `self.a[i] += ...`
     is_generator: bool = False
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
@@ -296,9 +296,8 @@ class _Indexer:
             if isinstance(small.target, cst.Name):
                 self._bind(small.target.value,
                            Binding("augassign", index, value=small.value, node=small))
-            elif small.target.__class__ is cst.Subscript and (
-                    small.target.value.__class__ is cst.Name):
-                self.scope.item_written.add(small.target.value.value)
+            elif small.target.__class__ is cst.Subscript:
+                self._item_written(small.target.value)
         elif kind is cst.Return:
             if small.value is not None:
                 self.scope.returns.append(Binding("return", index, value=small.value))
@@ -334,6 +333,15 @@ class _Indexer:
                 qualified = f"{module}.{_dotted(alias.name)}"
                 bound = alias.asname.name if alias.asname is not None else alias.name
                 self._target(bound, index, None, qualified=qualified)
+
+    def _item_written(self, array: cst.BaseExpression) -> None:
+        """`a[i] = ...`, `self.a[i] += ...`: an item of ``array`` is written (a name, or an
+        attribute of ``self`` as ``self.a``)."""
+        if array.__class__ is cst.Name:
+            self.scope.item_written.add(array.value)
+        elif array.__class__ is cst.Attribute and array.value.__class__ is cst.Name and (
+                array.value.value == "self"):
+            self.scope.item_written.add(f"self.{array.attr.value}")
 
     def _target(self, target: cst.BaseExpression, index: int,
                 value: Optional[cst.BaseExpression], qualified: Optional[str] = None,
@@ -375,8 +383,7 @@ class _Indexer:
         elif isinstance(target, cst.StarredElement):
             self._target(target.value, index, None)
         elif isinstance(target, cst.Subscript) and value is not None:
-            if target.value.__class__ is cst.Name:
-                self.scope.item_written.add(target.value.value)
+            self._item_written(target.value)
             index_ = target.slice[0].slice if len(target.slice) == 1 else None
             key = (index_.value.evaluated_value if index_.__class__ is cst.Index
                    and index_.value.__class__ is cst.SimpleString else None)
