@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
-from nanlint.rule import Rule
+from nanlint.rule import Rule, in_tested_branch
 
 
 class LogOfZero(Rule):
@@ -19,7 +21,9 @@ class LogOfZero(Rule):
     of it where the function cuts it into several ranges (`mu, sigma = y_pred[..., :n],
     y_pred[..., n:]`): it then holds several heads' outputs, such as a mixture's scales.
     A value lifted where it is below a positive threshold (`p + cast(p < eps) * eps`, also
-    with `tf.less` or `<=`) is no longer 0 there: its log is finite.
+    with `tf.less` or `<=`) is no longer 0 there: its log is finite. Nor is a log in the
+    branch of an `if`, a conditional expression or a `cond` whose test excludes a 0 argument
+    (`if min_prob > 0: ... log(min_prob)`), as for NAN101's divisions.
     A log whose value only feeds a categorical sampler (`tf.random.categorical`,
     `tf.multinomial`) is not reported: -inf is a probability of 0 there, never drawn.
     A product with non-negative weights (a softmax, a square, a relu output) is not a signed
@@ -82,6 +86,9 @@ class LogOfZero(Rule):
         "import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p + 1e-7)\n",
         "import tensorflow as tf\nl = tf.nn.log_softmax(z)\n",
         "import tensorflow as tf\ndef f(scale):\n    return tf.math.log(scale)\n",
+        "import tensorflow as tf\nclass Scores:\n    def __init__(self, x, floor=0.0):\n"
+        "        if floor > 0:\n            x = tf.maximum(x, -tf.math.log(floor))\n"
+        "        self.x = x\ndef build(x):\n    return Scores(x)\n",
         "import math\nx = math.log(2.0)\n",
     ]
     INVALID = [
@@ -100,6 +107,9 @@ class LogOfZero(Rule):
         value = self.analysis.value(argument)
         shown = self.source(argument)
         func = self.source(node.func)
+        if value.zero is not None and in_tested_branch(self, node, argument):
+            # `if p > 0: log(p)`, `log(p) if p != 0 else c`: the test excludes the 0
+            value = replace(value, zero=None)
         if value.zero is not None:
             evidence = value.zero
             message = f"`{func}` of `{shown}`, which can be 0 (log 0 = -inf): {{evidence}}"
