@@ -22,6 +22,7 @@ from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.precision import dtype_name, integer_dtype
+from nanlint.branches import in_tested_branch
 from nanlint.analysis.tree import TEXTS, descendants, is_a, last_name
 
 
@@ -294,6 +295,8 @@ class Sites:
             return ""
         if self._tested_first(node):
             return "guarded: the expression tests its operand first"
+        if kind.zero and self._in_branch(node) and in_tested_branch(self, node, operand):
+            return "guarded: it runs only where a test excludes a 0 operand (an if, a cond)"
         expr = self._unwrapped(operand)
         if expr.__class__ is cst.Call and self._call_name(expr) in MAXIMA and any(
                 (number := self.analysis.number(arg.value)) is not None and number.value > 0
@@ -436,6 +439,32 @@ class Sites:
         name = self.analysis.qualified_name(call.func)
         # else a builtin, a method, or a name the resolver does not know
         return name.rpartition(".")[2] if name else last_name(call.func)
+
+    def _in_branch(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is inside something that runs only on a test, up to its function:
+        an `if`'s block, a conditional expression, a lambda or a function defined in another
+        (a cond's branches). Asked first: most sites are in none, and the test is dearer."""
+        parents = self.analysis.module_index().parents
+        child, parent = node, parents.get(id(node))
+        while parent is not None:
+            kind = parent.__class__
+            if kind is cst.FunctionDef:
+                outer = parents.get(id(parent))
+                while outer is not None and outer.__class__ not in (cst.FunctionDef,
+                                                                    cst.ClassDef, cst.Module):
+                    outer = parents.get(id(outer))
+                return outer.__class__ is cst.FunctionDef
+            if kind is cst.ClassDef:
+                return False
+            if kind is cst.IfExp or kind is cst.Lambda or (
+                    kind is cst.If and child is not parent.test):
+                return True
+            child, parent = parent, parents.get(id(parent))
+        return False
+
+    def source(self, node: cst.CSTNode) -> str:
+        """The node's code on one line, as the rules write it (``nanlint.branches`` asks)."""
+        return " ".join(self.analysis.code(node).split())
 
     def _tested_first(self, node: cst.CSTNode) -> bool:
         """`0 if d == 0 else n / d`, `n / d if d > 0 else 0`: a conditional expression whose

@@ -1025,3 +1025,16 @@ def test_an_attribute_set_by_another_method_names_where_the_class_sets_it():
         ("self.std", 10), ("self.std", 6), ("self.std", 16)]
     # set in the method itself before the suspect: that assignment only
     assert [(o["name"], o["line"]) for o in by_line[17].origins] == [("self.std", 16)]
+
+
+def test_a_hazard_in_a_branch_that_a_test_of_its_operand_keeps_from_0_ranks_last():
+    source = ("import tensorflow as tf\n\n\n"
+              "def f(x, n, d):\n"
+              "    if n > 0:\n"
+              "        x = x / n\n"
+              "    y = tf.cond(d > 0, lambda: x / d, lambda: x)\n"
+              "    return y / d\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [8, 6, 7]
+    assert all(s.why.startswith("guarded: it runs only where a test excludes a 0 operand")
+               for s in ranked[1:])
