@@ -309,7 +309,7 @@ class Sites:
             # 0 where the points coincide or the input is all zero.
             for inner in descendants(expr):
                 if (inner.__class__ is cst.BinaryOperation
-                        and inner.operator.__class__ is cst.Subtract) or (
+                        and inner.operator.__class__ is cst.Subtract) or _square(inner) or (
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
                     return "distance"
         if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS and not (

@@ -1038,3 +1038,15 @@ def test_a_hazard_in_a_branch_that_a_test_of_its_operand_keeps_from_0_ranks_last
     assert [s.line for s in ranked] == [8, 6, 7]
     assert all(s.why.startswith("guarded: it runs only where a test excludes a 0 operand")
                for s in ranked[1:])
+
+
+def test_a_root_of_a_window_summed_over_powers_is_a_distance():
+    source = ("import tensorflow as tf\n\n\n"
+              "def l2_pool(x, window):\n"
+              "    conv = tf.nn.conv2d(x ** 2, window, strides=2, padding='SAME')\n"
+              "    return tf.sqrt(conv)\n\n\n"
+              "def plain(x):\n"
+              "    return tf.sqrt(x)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[6].why.startswith("a root of squares or differences")
+    assert by_line[6].score > by_line[10].score
