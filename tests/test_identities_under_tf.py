@@ -773,3 +773,16 @@ def test_numpy_hand_written_softmax_and_the_log_space_forms_the_help_writes():
     np.testing.assert_allclose(np.logaddexp(0, z[1]), naive_softplus[1], rtol=1e-12)
     assert np.isfinite(-np.logaddexp(0, -z)).all()
     np.testing.assert_allclose(-np.logaddexp(0, -z[1]), naive_log_sigmoid[1], rtol=1e-12)
+
+
+def test_a_log_of_probabilities_is_at_most_0_and_a_tempered_softmax_of_it_is_finite():
+    logits = tf.constant(np.concatenate([ROWS * 30.0, np.full((1, 128), 0.0, np.float32),
+                                         np.linspace(-1e4, 1e4, 128, dtype=np.float32)[None]]))
+    log_probs = tf.math.log(tf.nn.softmax(logits))
+    finite = log_probs.numpy()[np.isfinite(log_probs.numpy())]
+    assert finite.max() <= 0.0  # the log grows: of a value at most 1, at most 0
+    for temperature in (0.2, 0.7, 1.5):
+        scaled = tf.exp(log_probs / temperature)  # at most 1: no overflow
+        row_sums = tf.reduce_sum(scaled, axis=-1)
+        assert np.isfinite(scaled.numpy()).all()
+        assert (row_sums.numpy() > 0).all()  # the largest probability keeps each row above 0

@@ -615,6 +615,15 @@ def test_matmul_by_a_fixed_non_negative_matrix_keeps_the_sign_of_its_input():
     assert value.negative is None
 
 
+def test_a_log_of_a_value_at_most_1_is_at_most_0():
+    softmax, relu, scaled = probes(TF + "probe(tf.math.log(tf.nn.softmax(z)))\n"
+                                   "probe(tf.math.log(tf.nn.relu(z)))\n"
+                                   "probe(tf.math.log(tf.nn.sigmoid(z)) / 0.7)\n")
+    assert softmax.hi == 0.0 and softmax.known
+    assert relu.hi == float("inf")
+    assert scaled.hi <= 0.0  # a temperature keeps the sign: exp of it is at most 1
+
+
 def test_subscript_of_a_tensor_keeps_evidence():
     value = probe(TF + "p = tf.nn.softmax(z)\nprobe(p[:, 0])\n")
     assert value.zero is not None

@@ -174,6 +174,10 @@ def _log(app: Application) -> Value:
             app.call, "the hand-written softplus `{src}`", "which is exactly 0 once the exp's "
             "argument is below -16.6: float32 rounds 1 + exp(z) to 1 there", "medium",
             producer="softplus_rounding"))
+    if x.known and 0 < x.hi < inf:
+        # The log grows: of a value at most 1 (a probability) it is at most 0, whatever
+        # its 0s make of its lower end.
+        return Value(hi=math.log(x.hi), known=True, tensor=True)
     return Value(known=True, tensor=True)
 
 
