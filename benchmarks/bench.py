@@ -107,6 +107,14 @@ def parse_only(corpus: str, jobs: int) -> None:
     print(f"parsed {total} of {len(files)} files")
 
 
+def every_file_config(work: str) -> Path:
+    """A configuration under which a scan checks every file the parse floor parses: test
+    files too."""
+    path = Path(work, "every-file.yaml")
+    path.write_text("include-tests: true\n", encoding="utf-8")
+    return path
+
+
 def byte_compile() -> List[str]:
     """Byte-compile the nanlint packages this interpreter imports, as ``pip install`` does;
     the folders compiled."""
@@ -155,10 +163,7 @@ def main() -> int:
         dense.write_text(dense_source(), encoding="utf-8")
         big = Path(work, "big.py")
         big.write_text(dense_source(BIG_LINES), encoding="utf-8")
-        # The scan checks every file the floor parses: test files too.
-        every_file = Path(work, "every-file.yaml")
-        every_file.write_text("include-tests: true\n", encoding="utf-8")
-        scan = [*nanlint, f"--config={every_file}"]
+        scan = [*nanlint, f"--config={every_file_config(work)}"]
         commands = {
             "parse_floor": [sys.executable, os.path.abspath(__file__), "--parse-only",
                             f"--jobs={args.jobs}", corpus],

@@ -48,3 +48,19 @@ def test_a_big_file_needs_about_the_memory_of_its_parse(tmp_path):
                               "--exit-zero", "--jobs=1", "--no-cache", str(big)],
                              str(tmp_path))
     assert check / parse < 1.25, (check, parse)
+
+
+def test_the_scan_checks_every_file_the_floor_parses(tmp_path):
+    import subprocess
+
+    corpus = tmp_path / "corpus"
+    for name in ("model.py", "tests/test_model.py", "model_test.py"):
+        (corpus / name).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / name).write_text("import tensorflow as tf\n", encoding="utf-8")
+    floor = subprocess.run([sys.executable, bench.__file__, "--parse-only", "--jobs=1",
+                            str(corpus)], capture_output=True, text=True).stdout
+    scan = subprocess.run([sys.executable, "-m", "nanlint", "check", "--no-cache",
+                           f"--config={bench.every_file_config(str(tmp_path))}", str(corpus)],
+                          capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "parsed 3 of 3 files" in floor
+    assert "in 3 files" in scan, scan
