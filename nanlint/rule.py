@@ -200,9 +200,10 @@ class Rule:
     def _on_arrays(self, node: cst.CSTNode, evidence: Optional[Evidence]) -> bool:
         """Whether the hazard or its evidence is computed by a numpy function. The op model's
         facts hold of arrays, but judged on real repositories such findings were mostly wrong
-        where they were not unlikely: arrays built from a test's literals passed to a helper
-        and a fixed dataset's masks, which the analysis does not follow. `nanlint suspects`
-        ranks them; `check` does not show them."""
+        where they were not unlikely: exponents bounded by what they are (a log of a model's
+        probabilities), a fixed dataset's masks, shifts by a helper that returns the maximum,
+        which the analysis does not follow. `nanlint suspects` ranks them; `check` does not
+        show them."""
         if self._array_call(node):
             return True
         if evidence is None:
