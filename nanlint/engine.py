@@ -115,6 +115,9 @@ def concerns_tensorflow(source: str) -> bool:
         _ALIASED.search(source) is not None)
 
 
+# The hunt reads any array library's code: numpy's, JAX's (`jax.numpy`), PyTorch's; their
+# functions are taken at their names (``Sites``).
+_ARRAYS = re.compile(r"\b(numpy|torch)\b")
 _BACKEND = re.compile(r"^\s*(from [\w.]+ import ([\w, ]*\b)?backend\b|import [\w.]+\.backend\b)",
                       re.MULTILINE)
 _ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b|\b(K|tf)\.[a-z_]",
@@ -130,9 +133,10 @@ def lint_source(source: str, path: str, options: LintOptions,
     describe_line = describe_line or _line_number
     lines = source_lines(source)
     if not options.check_all_files and not concerns_tensorflow(source) and not (
-            options.suspects and ("numpy" in source or _BACKEND.search(source))):
-        # The hunt reads data preparation too, and code written against a project's own
-        # backend module (`from package import backend`: TensorFlow's, numpy's or JAX's).
+            options.suspects and (_ARRAYS.search(source) or _BACKEND.search(source))):
+        # The hunt reads data preparation and other array libraries' code too, and code
+        # written against a project's own backend module (`from package import backend`:
+        # TensorFlow's, numpy's or JAX's).
         return _syntax_only(source, path, options, lines)
     with _recursion_room(), _cyclic_gc_paused():
         return _lint_module(source, path, options, lines, describe_line)

@@ -21,6 +21,7 @@ from nanlint.analysis import Analysis, Value
 from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
+from nanlint.analysis.constants import Number
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
 from nanlint.analysis.tree import TEXTS, descendants, is_a, last_name
@@ -49,6 +50,9 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "rsqrt", "reciprocal square root of", 0.4, zero=True, negative=True),
     Kind("NAN201", "pow", "fractional power of", 0.3, zero=True, negative=True,
          gradient=True),
+    # `x ** p`, `pow(x, gamma)` of an exponent unknown or a parameter's default
+    Kind("NAN201", "power", "power (its exponent may be below 1) of", 0.2, zero=True,
+         negative=True, gradient=True),
     # `categorical_crossentropy(y, p)` of probabilities divides `p` by its row's sum.
     Kind("NAN101", "row-sum", "division by the row sum of", 0.5),  # an element at 0 is not
     # `x ** -0.5`: a division by `x ** 0.5`, inf at 0 in the value itself.
@@ -304,7 +308,7 @@ class Sites:
             return "guarded: a maximum with a positive number"
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
-        if kind.name in ("sqrt", "pow", "norm"):
+        if kind.name in ("sqrt", "pow", "power", "norm"):
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
             # 0 where the points coincide or the input is all zero.
             for inner in descendants(expr):
@@ -540,9 +544,9 @@ class Sites:
 
     def _power(self, node: cst.CSTNode, base: cst.BaseExpression,
                exponent: cst.BaseExpression) -> None:
-        number = self.analysis.number(exponent)
-        if number is not None and number.value < 1 and number.value != 0:
-            self.add(node, _power_kind(number.value), base)
+        kind = _exponent_kind(self.analysis.number(exponent))
+        if kind is not None:
+            self.add(node, kind, base)
 
     def call(self, call: cst.Call) -> None:
         func = call.func
@@ -611,9 +615,10 @@ class Sites:
             self.add(call, kind, operand)
         elif kind == "pow":
             exponent = args[1].value if len(args) > 1 else _keyword(call, "y", "exponent")
-            number = self.analysis.number(exponent) if exponent is not None else None
-            if number is None or (number.value < 1 and number.value != 0):
-                self.add(call, _power_kind(number.value) if number else kind, first)
+            found = _exponent_kind(self.analysis.number(exponent) if exponent is not None
+                                   else None)
+            if found is not None:
+                self.add(call, found, first)
         elif kind is not None:
             self.add(call, kind, first)
         elif last in CASTS:
@@ -948,8 +953,14 @@ def _is_size(expr: cst.BaseExpression) -> bool:
     return found
 
 
-def _power_kind(exponent: float) -> str:
-    """A root (0.5), a fractional power (below 1), or a negative one: a division."""
+def _exponent_kind(number: Optional[Number]) -> Optional[str]:
+    """What a power with this exponent is: a root (0.5), a fractional power (below 1), or a
+    negative one (a division). An exponent from 1 up, or 0, makes none, unless it is
+    unknown or a parameter's default (the caller may pass any): then it can be any."""
+    exponent = None if number is None else number.value
+    if exponent is None or exponent >= 1 or exponent == 0:
+        chosen = number is None or number.via.startswith("the default of the parameter")
+        return "power" if chosen else None
     return "sqrt" if exponent == 0.5 else "negative-power" if exponent < 0 else "pow"
 
 

@@ -333,6 +333,16 @@ def test_a_numpy_file_and_python2_indentation_are_read():
 
 
 @pytest.mark.parametrize("imports, read", [
+    ("import torch\n", True), ("import jax.numpy as jnp\n", True),
+    ("import torchvision_utils_free\n", False), ("import os\n", False)])
+def test_a_file_of_another_array_library_is_read_by_the_hunt_alone(imports, read):
+    # Its functions are taken at their names; check needs a TF/Keras op and stays silent.
+    source = f"{imports}import lib\n\n\ndef loss(a):\n    return lib.log(a)\n"
+    assert [s.line for s in suspects(source)] == ([6] if read else [])
+    assert lint_source(source, "t.py", Config().options_for(None)) == []
+
+
+@pytest.mark.parametrize("imports, read", [
     ("from meridian import backend\n", True), ("import geomstats.backend as gs\n", True),
     ("from package import ops, backend\n", True), ("import os\n", False),
     ("from backends import store\n", False)])
@@ -1050,3 +1060,17 @@ def test_a_root_of_a_window_summed_over_powers_is_a_distance():
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[6].why.startswith("a root of squares or differences")
     assert by_line[6].score > by_line[10].score
+
+
+@pytest.mark.parametrize("exponent, listed", [
+    ("gamma", "power (its exponent may be below 1) of"),  # a parameter: the caller sets it
+    ("p", "power (its exponent may be below 1) of"),  # unknown
+    ("0.5", "square root of"), ("0.25", "fractional power 0.25 of"),
+    ("2.0", None), ("n", None)])  # a known square: no singular point
+def test_a_power_whose_exponent_the_caller_sets_can_be_fractional(exponent, listed):
+    source = ("import tensorflow as tf\n\nn = 2\n\n\n"
+              "def focal(logits, p, gamma=2.0):\n    probs = tf.sigmoid(logits)\n"
+              f"    a = (1.0 - probs) ** {exponent}\n"
+              f"    b = tf.pow(1.0 - probs, {exponent})\n    return a + b\n")
+    found = [(s.line, s.message.partition(" `")[0]) for s in suspects(source)]
+    assert found == ([] if listed is None else [(8, listed), (9, listed)])
