@@ -59,6 +59,9 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "negative-power", "negative power of", 0.4, zero=True),
     Kind("NAN104", "exp", "exp of", 0.2, huge=True),
     Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4, gradient=True),
+    # `atan2(y, x)`: its gradient, (x, -y) / (x² + y²), is 0/0 = NaN where y and x are both 0
+    Kind("NAN201", "atan2", "atan2 (its gradient is NaN where both arguments are 0) of", 0.3,
+         zero=True, gradient=True),
     Kind("NAN202", "norm", "norm of", 0.3, zero=True, gradient=True),
     Kind("NAN201", "std", "standard deviation of", 0.3, zero=True, gradient=True),
     Kind("NAN101", "variance", "variance of", -0.5),
@@ -76,6 +79,8 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
 # The last part of a call's qualified name (`tensorflow.math.log` → `log`) → its kind, for
 # calls into these libraries. `divide_no_nan`, `log_softmax`, `softplus`, `xlogy` and the
 # fused losses are guarded by construction and are not listed.
+# The inverse functions finite on all of [-1, 1], singular in the gradient at its ends.
+BOUNDED_INVERSES = frozenset({"acos", "asin", "arccos", "arcsin"})
 CALLS: Dict[str, str] = {
     **dict.fromkeys(("divide", "truediv", "realdiv", "div", "true_divide", "reciprocal"),
                     "division"),
@@ -84,6 +89,7 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("exp", "expm1", "exp2"), "exp"),
     **dict.fromkeys(("acos", "asin", "arccos", "arcsin", "acosh", "atanh", "arctanh"),
                     "inverse-trig"),
+    **dict.fromkeys(("atan2", "arctan2"), "atan2"),
     **dict.fromkeys(("norm", "euclidean_norm"), "norm"),
     **dict.fromkeys(("reduce_std", "std", "nanstd"), "std"),
     **dict.fromkeys(("reduce_variance", "var", "variance", "moments"), "variance"),
@@ -418,6 +424,9 @@ class Sites:
         values (`np.array(adj.sum(1))` is a sum) or a part of them (`s[..., None]`, `s[0]`:
         an element of a sum is a sum)."""
         if expr.__class__ is cst.Name:
+            returned = self._returned(expr)
+            if returned is not None:
+                return returned  # its names are the function's: not followed further here
             expr = self.analysis.definition(expr) or expr
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
             assigned = self.analysis.attribute_values(expr)
@@ -428,6 +437,27 @@ class Sites:
         if levels > 0 and expr.__class__ is cst.Subscript:
             return self._unwrapped(expr.value, levels - 1)
         return expr
+
+    def _returned(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """`feat, energy = fbank(x)`: what the file's function returns in that place of its
+        one returned tuple (through a name it assigns there), else None."""
+        found = self.analysis.binding(name.value)
+        if found is None or found[0].kind != "unpack" or len(found[0].position) != 1 or (
+                found[0].value.__class__ is not cst.Call):
+            return None
+        results = self.analysis.results(found[0].value.func, found[1])
+        if len(results) != 1 or results[0][0].__class__ not in (cst.Tuple, cst.List):
+            return None
+        (result, place), position = results[0], found[0].position[0]
+        if position >= len(result.elements) or result.elements[position].__class__ is \
+                cst.StarredElement:
+            return None
+        piece = result.elements[position].value
+        if piece.__class__ is cst.Name:
+            bound = self.analysis.binding(piece.value, place)
+            if bound is not None and bound[0].kind == "assign" and bound[0].value is not None:
+                return bound[0].value
+        return piece
 
     def _of_constants(self, call: cst.Call) -> bool:
         """`np.sqrt(2)`: a call whose data (its positional arguments, and the receiver of a

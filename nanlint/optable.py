@@ -116,7 +116,8 @@ class Op:
     integral: Optional[bool] = None
     # The inputs where the op is defined (a real output): log of x < 0 is NaN.
     domain: Tuple[float, float] = (-inf, inf)
-    # The points where its gradient is inf or NaN, as short texts ("0", "-1").
+    # The points where its gradient is inf or NaN, as short texts ("0", "-1"); for a binary
+    # op whose point needs both arguments, the pair ("(0, 0)": atan2).
     gradient: Tuple[str, ...] = ()
     # Whether finite inputs (in the domain) can give an infinite output (exp(89), log(0)).
     overflows: bool = False
@@ -550,7 +551,7 @@ FAMILIES: Tuple[Op, ...] = (
     Op("asin", (), lo=-_HALF_PI, hi=_HALF_PI, domain=(-1.0, 1.0), gradient=("-1", "1"),
        form="unary"),
     Op("atan", (), lo=-_HALF_PI, hi=_HALF_PI, form="unary"),
-    Op("atan2", (), lo=-_PI, hi=_PI, form="binary"),
+    Op("atan2", (), lo=-_PI, hi=_PI, gradient=("(0, 0)",), form="binary"),
     Op("sign", (), lo=-1.0, hi=1.0, integral=True, form="unary"),
     Op("probability", (), lo=0.0, hi=1.0, form="unary"),  # sparse_sigmoid, sparsemax
     Op("fraction", (), lo=0.0, hi=1.0, form="unary"),  # zero_fraction

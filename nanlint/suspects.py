@@ -26,7 +26,8 @@ from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
 from nanlint.origins import Origins, names_read
-from nanlint.hazard_sites import FLOAT16_MAX, FLOAT16_OVERFLOW, KINDS, Site, Sites
+from nanlint.hazard_sites import (BOUNDED_INVERSES, FLOAT16_MAX, FLOAT16_OVERFLOW, KINDS, Site,
+                                  Sites)
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 
@@ -291,6 +292,19 @@ def _producer(analysis: Analysis, report: Report, positions: Positions, place: A
     return [(name, line, end)]
 
 
+def _gradient_only(site: Site) -> bool:
+    """Whether the site is a hazard of the gradient alone. A root or a fractional power is
+    singular in the gradient only at 0; below 0 its value is NaN, so where its operand may
+    be negative it is a hazard of the value too. So are `acos` and `asin` past ±1 (rounding
+    takes a cosine computed in float32 there), and `acosh` and `atanh` anywhere: their
+    value is NaN or infinite at the ends of their domain."""
+    kind, value = site.kind, site.value
+    if kind.name == "inverse-trig":
+        return last_name(getattr(site.node, "func", site.node)) in BOUNDED_INVERSES and (
+            value.lo >= -1 and value.hi <= 1)
+    return kind.gradient and not (kind.negative and not value.nonnegative)
+
+
 def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) -> Report:
     kind = site.kind
     doubt, fact = 0.0, ""  # a fill's or a global norm's own words
@@ -307,10 +321,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
         feature, evidence, guard = _evidence_of(
             site, site.kind.name == "inverse-trig" and _wrapper(analysis, site), float16)
     place = _place(analysis, site.node, reach)
-    # A root or a fractional power is singular in the gradient only at 0; below 0 its
-    # value is NaN, so where its operand may be negative it is a hazard of the value too.
-    gradient_only = kind.gradient and not (kind.negative and not site.value.nonnegative)
-    score = _score(feature, reach, place, kind.weight, gradient_only) + doubt
+    score = _score(feature, reach, place, kind.weight, _gradient_only(site)) + doubt
     words = fact if fact and feature not in ("guarded", "partial guard") else {
              "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",

@@ -1074,3 +1074,36 @@ def test_a_power_whose_exponent_the_caller_sets_can_be_fractional(exponent, list
               f"    b = tf.pow(1.0 - probs, {exponent})\n    return a + b\n")
     found = [(s.line, s.message.partition(" `")[0]) for s in suspects(source)]
     assert found == ([] if listed is None else [(8, listed), (9, listed)])
+
+
+def test_atan2_is_listed_for_its_gradient_where_both_arguments_are_0():
+    # A box's aspect angle: width and height both 0 (an empty box) make its gradient NaN.
+    source = ("import tensorflow as tf\n\n\ndef angle(box):\n"
+              "    w = box[..., 2] - box[..., 0]\n    h = box[..., 3] - box[..., 1]\n"
+              "    return tf.math.atan2(h, w)\n")
+    first = suspects(source)[0]
+    assert (first.line, first.code) == (7, "NAN201")
+    assert "NaN where both arguments are 0" in first.message
+
+
+def test_an_arccos_past_1_is_a_hazard_of_the_value_where_no_gradient_flows():
+    # Numpy data code: no gradient. A law-of-cosines value rounds past 1, where arccos is
+    # NaN; clipped to [-1, 1], only the gradient is singular (at its ends), and none flows.
+    def first(given):
+        return suspects("import numpy as np\n\n\ndef angle(a, b, c):\n"
+                        "    cos_a = (b * b + c * c - a * a) / (2 * b * c)\n"
+                        f"    return np.arccos({given})\n")[0]
+    free, clipped = first("cos_a"), first("np.clip(cos_a, -1.0, 1.0)")
+    assert free.line == clipped.line == 6
+    assert free.score > clipped.score
+
+
+def test_a_statistic_a_function_returns_in_a_tuple_is_one_where_it_is_unpacked():
+    # `energy` is a sum, 0 for a silent frame, though the caller only sees a name.
+    source = ("import numpy as np\n\n\ndef bank(frames):\n"
+              "    power = np.square(frames)\n    energy = np.sum(power, 1)\n"
+              "    return power, energy\n\n\ndef features(frames, scale):\n"
+              "    power, energy = bank(frames)\n    spread = np.log(scale)\n"
+              "    return np.log(energy) + spread\n")
+    first = suspects(source)[0]
+    assert first.line == 13 and first.why.startswith("a statistic")

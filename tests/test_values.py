@@ -121,6 +121,24 @@ def test_relu_plus_epsilon_is_positive():
     assert value.zero is None
 
 
+@pytest.mark.parametrize("expr, number", [
+    ("np.pi", math.pi), ("math.pi ** 2", math.pi ** 2), ("2 * np.e", 2 * math.e),
+    ("tau", math.tau), ("np.pie", None)])
+def test_a_mathematical_constant_is_its_number(expr, number):
+    value = probe(f"import numpy as np\nimport math\nfrom math import tau\nprobe({expr})\n")
+    assert value.const == (pytest.approx(number) if number is not None else None)
+
+
+def test_a_ratio_of_non_negative_values_is_non_negative():
+    # Its 0 / 0 is the division's own hazard; past it, a ratio of squares plus 1 is >= 1.
+    value = probe(TF + "probe(tf.square(x) / tf.abs(a) + 1.0)\n")
+    assert value.positive and value.lo == 1.0
+    ratio = probe(TF + "probe(tf.nn.relu(x) / tf.abs(a))\n")
+    assert ratio.nonnegative and not ratio.positive and ratio.zero is not None
+    mixed = probe(TF + "probe(tf.square(x) / a)\n")  # a of unknown sign
+    assert not mixed.nonnegative
+
+
 def test_maximum_with_a_constant_is_positive():
     value = probe(TF + "probe(tf.maximum(x, 1e-6))\n")
     assert value.positive

@@ -393,7 +393,9 @@ def divide(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> 
                      tags=frozenset({"softmax", "probability", "handwritten_softmax"}),
                      node=node)
     lo, hi, lo_open = -inf, inf, False
-    if b.positive and a.nonnegative and a.known and b.known:
+    if b.nonnegative and a.nonnegative and a.known and b.known:
+        # At least 0 (+inf where only b is 0); 0 / 0 is NaN, a hazard of the division
+        # itself, which is listed where it is made, not downstream.
         lo, lo_open = 0.0, a.positive
         if a.hi < inf and b.lo > 0:
             hi = a.hi / b.lo

@@ -8,6 +8,7 @@ is given the resolver, and needs nothing else.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
 
@@ -31,6 +32,18 @@ _NUMBER_OPERATORS = {
     "Multiply": lambda a, b: a * b, "Divide": lambda a, b: a / b,
     "FloorDivide": lambda a, b: a // b, "Power": lambda a, b: a ** b,
 }
+# Mathematical constants of the modules that name them.
+MATH_CONSTANTS = {f"{module}.{name}": value for module in ("math", "numpy", "jax.numpy")
+                   for name, value in (("pi", math.pi), ("e", math.e), ("tau", math.tau))}
+
+
+def math_constant(resolver: Resolver, expr: cst.BaseExpression, scope: Scope,
+                  index: int) -> Optional[float]:
+    """`math.pi`, `np.e`, `from math import tau`: a mathematical constant, else None."""
+    callee = resolver.callee(expr, scope, index)
+    return MATH_CONSTANTS.get(callee.qualified if callee is not None else "")
+
+
 # Command-line definitions whose default a module reads back as an attribute.
 _FLAG_DEFINERS = frozenset({"DEFINE_float", "DEFINE_integer", "DEFINE_int"})
 
@@ -72,7 +85,7 @@ class Constants:
         if isinstance(expr, cst.Attribute):
             found = self._flag_defaults().get(expr.attr.value)
             if found is None:
-                return None
+                return self._named_number(expr, scope, index)
             default, via = found
             inner = self._number(default, self.resolver.module_scope, END, deeper)
             return replace(inner, via=inner.via or via) if inner is not None else None
@@ -81,6 +94,11 @@ class Constants:
         if isinstance(expr, cst.Call):
             return self._number_of_call(expr, scope, index, deeper)
         return None
+
+    def _named_number(self, expr: cst.BaseExpression, scope: Scope,
+                      index: int) -> Optional[Number]:
+        value = math_constant(self.resolver, expr, scope, index)
+        return Number(value, expr) if value is not None else None
 
     def _number_arithmetic(self, expr: cst.BinaryOperation, scope: Scope, index: int,
                            depth: int) -> Optional[Number]:

@@ -23,6 +23,7 @@ from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, negated, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.defuse import GUARDS
+from nanlint.analysis.constants import MATH_CONSTANTS, math_constant
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace, written_in_place)
@@ -120,6 +121,9 @@ class Evaluator:
                 return constant(limit)
             if dotted_code(expr) in _INFINITIES:
                 return constant(inf)
+            named = math_constant(self.resolver, expr, scope, index)
+            if named is not None:
+                return constant(named)
             if (isinstance(expr.value, cst.Name) and expr.value.value == "self"
                     and scope.cls is not None):
                 return self._self_attribute(expr.attr.value, scope, index)
@@ -328,6 +332,8 @@ class Evaluator:
             value = self.piece(binding.value, binding.position, scope, binding.index)
         elif binding.kind == "element" and binding.value is not None:
             value = self._element(binding.value, binding.position, scope, binding.index)
+        elif binding.kind == "import" and binding.qualified in MATH_CONSTANTS:
+            return constant(MATH_CONSTANTS[binding.qualified])  # `from math import pi`
         else:
             return UNKNOWN
         return self._named(value, name)
