@@ -17,7 +17,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from nanlint.analysis import Analysis, Value
+from nanlint.analysis import Analysis, Place, Value
 from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
@@ -419,29 +419,37 @@ class Sites:
             integer_dtype(_keyword(expr, "dtype") or (
                 expr.args[-1].value if expr.args else None)))
 
-    def _unwrapped(self, expr: cst.BaseExpression, levels: int = 3) -> cst.BaseExpression:
+    def _unwrapped(self, expr: cst.BaseExpression, levels: int = 3,
+                   place: Optional[Place] = None) -> cst.BaseExpression:
         """What a name was assigned, through up to ``levels`` ops that keep their input's
         values (`np.array(adj.sum(1))` is a sum) or a part of them (`s[..., None]`, `s[0]`:
-        an element of a sum is a sum)."""
+        an element of a sum is a sum), and divisions (`s / n` is 0 where `s` is: a mean is
+        a sum). Names are resolved where the expression holding them stands."""
         if expr.__class__ is cst.Name:
-            returned = self._returned(expr)
+            returned = self._returned(expr, place)
             if returned is not None:
                 return returned  # its names are the function's: not followed further here
-            expr = self.analysis.definition(expr) or expr
+            found = self.analysis.binding(expr.value, place)
+            if found is not None and found[0].kind == "assign" and found[0].value is not None:
+                expr, place = found[0].value, found[1]
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
             assigned = self.analysis.attribute_values(expr)
             expr = assigned[0] if len(assigned) == 1 else expr
         if levels > 0 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
-            return self._unwrapped(expr.args[0].value, levels - 1)
+            return self._unwrapped(expr.args[0].value, levels - 1, place)
         if levels > 0 and expr.__class__ is cst.Subscript:
-            return self._unwrapped(expr.value, levels - 1)
+            return self._unwrapped(expr.value, levels - 1, place)
+        if levels > 0 and expr.__class__ is cst.BinaryOperation and (
+                expr.operator.__class__ is cst.Divide):
+            return self._unwrapped(expr.left, levels - 1, place)
         return expr
 
-    def _returned(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+    def _returned(self, name: cst.Name, place: Optional[Place] = None
+                  ) -> Optional[cst.BaseExpression]:
         """`feat, energy = fbank(x)`: what the file's function returns in that place of its
         one returned tuple (through a name it assigns there), else None."""
-        found = self.analysis.binding(name.value)
+        found = self.analysis.binding(name.value, place)
         if found is None or found[0].kind != "unpack" or len(found[0].position) != 1 or (
                 found[0].value.__class__ is not cst.Call):
             return None

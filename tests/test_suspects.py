@@ -1107,3 +1107,12 @@ def test_a_statistic_a_function_returns_in_a_tuple_is_one_where_it_is_unpacked()
               "    return np.log(energy) + spread\n")
     first = suspects(source)[0]
     assert first.line == 13 and first.why.startswith("a statistic")
+
+
+def test_a_mean_is_read_as_the_sum_it_divides():
+    # `var / n` is 0 where `var` is, and `var` is a sum of squares (the name rebound to it).
+    source = ("import tensorflow as tf\n\n\ndef norm(x, n, scale):\n"
+              "    var = tf.reduce_sum(x * x, -1)\n    var = var / n\n"
+              "    other = tf.sqrt(scale)\n    return x / (tf.sqrt(var) + 1e-5) + other\n")
+    first = suspects(source)[0]
+    assert first.line == 8 and first.why.startswith("a root of squares")
