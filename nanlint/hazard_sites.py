@@ -22,6 +22,7 @@ from nanlint.optable import RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.constants import Number
+from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
 from nanlint.analysis.tree import TEXTS, descendants, is_a, last_name
@@ -79,8 +80,6 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
 # The last part of a call's qualified name (`tensorflow.math.log` → `log`) → its kind, for
 # calls into these libraries. `divide_no_nan`, `log_softmax`, `softplus`, `xlogy` and the
 # fused losses are guarded by construction and are not listed.
-# The inverse functions finite on all of [-1, 1], singular in the gradient at its ends.
-BOUNDED_INVERSES = frozenset({"acos", "asin", "arccos", "arcsin"})
 CALLS: Dict[str, str] = {
     **dict.fromkeys(("divide", "truediv", "realdiv", "div", "true_divide", "reciprocal"),
                     "division"),
@@ -96,6 +95,8 @@ CALLS: Dict[str, str] = {
     **dict.fromkeys(("lgamma", "digamma", "gammaln", "polygamma"), "gamma"),
     "clip_by_global_norm": "global-norm",
 }
+# The inverse functions finite on all of [-1, 1], singular in the gradient at its ends.
+BOUNDED_INVERSES = frozenset({"acos", "asin", "arccos", "arcsin"})
 # The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
 INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
           "logits", "t_list")
@@ -426,11 +427,13 @@ class Sites:
         an element of a sum is a sum), and divisions (`s / n` is 0 where `s` is: a mean is
         a sum). Names are resolved where the expression holding them stands."""
         if expr.__class__ is cst.Name:
-            returned = self._returned(expr, place)
-            if returned is not None:
-                return returned  # its names are the function's: not followed further here
             found = self.analysis.binding(expr.value, place)
-            if found is not None and found[0].kind == "assign" and found[0].value is not None:
+            if found is not None and found[0].kind == "unpack":
+                returned = self._returned(*found)
+                if returned is not None:
+                    return returned  # its names are the function's: not followed here
+            elif found is not None and found[0].kind == "assign" and (
+                    found[0].value is not None):
                 expr, place = found[0].value, found[1]
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
             assigned = self.analysis.attribute_values(expr)
@@ -445,18 +448,16 @@ class Sites:
             return self._unwrapped(expr.left, levels - 1, place)
         return expr
 
-    def _returned(self, name: cst.Name, place: Optional[Place] = None
-                  ) -> Optional[cst.BaseExpression]:
-        """`feat, energy = fbank(x)`: what the file's function returns in that place of its
-        one returned tuple (through a name it assigns there), else None."""
-        found = self.analysis.binding(name.value, place)
-        if found is None or found[0].kind != "unpack" or len(found[0].position) != 1 or (
-                found[0].value.__class__ is not cst.Call):
+    def _returned(self, binding: Binding, where: Place) -> Optional[cst.BaseExpression]:
+        """`feat, energy = fbank(x)` (an unpacking ``binding``): what the file's function
+        returns in that place of its one returned tuple (through a name it assigns there),
+        else None."""
+        if len(binding.position) != 1 or binding.value.__class__ is not cst.Call:
             return None
-        results = self.analysis.results(found[0].value.func, found[1])
+        results = self.analysis.results(binding.value.func, where)
         if len(results) != 1 or results[0][0].__class__ not in (cst.Tuple, cst.List):
             return None
-        (result, place), position = results[0], found[0].position[0]
+        (result, place), position = results[0], binding.position[0]
         if position >= len(result.elements) or result.elements[position].__class__ is \
                 cst.StarredElement:
             return None
