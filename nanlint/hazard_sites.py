@@ -12,7 +12,7 @@ every fill value, a constant too large for float16 or infinite that masks a tens
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
@@ -126,6 +126,8 @@ STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_va
                         "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
                         "reduce_mean", "mean", "average", "amax", "max", "reduce_max",
                         "count_nonzero", "trace", "reduce_prod", "prod"})
+# Elementwise ops that are 0 exactly where their input is.
+ZERO_KEEPING = frozenset({"square", "abs", "absolute", "fabs"})
 # Array methods with a singular point (`x.std(0)` of a constant column is 0).
 METHODS: Dict[str, str] = {"std": "std", "var": "variance", "log": "log", "sqrt": "sqrt"}
 CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
@@ -271,6 +273,9 @@ class Sites:
         value = analysis.value(operand) if operand is not None else Value()
         if operand is not None and _harmless_constant(value, kind):
             return
+        if kind.zero and value.known and value.zero is None and operand is not None and (
+                self._zeros_of_unknown(operand)):
+            value = replace(value, known=False)  # its zeros are its input's: not understood
         note = ("its operand is a size" if kind.name == "division" and operand is not None
                 and _is_size(operand) else "")
         statements = analysis.cursor.statements
@@ -468,6 +473,19 @@ class Sites:
                 return bound[0].value
         return piece
 
+    def _zeros_of_unknown(self, operand: cst.BaseExpression) -> bool:
+        """`square(x)`, `abs(x)`, `x ** 2`, `x * x` of an `x` the analysis does not know: 0
+        exactly where `x` is, so knowing the square says nothing of its zeros."""
+        expr = self._unwrapped(operand, levels=1)
+        if expr.__class__ is cst.Call and expr.args and expr.args[0].keyword is None and (
+                self._call_name(expr) in ZERO_KEEPING):
+            inner = expr.args[0].value
+        elif expr.__class__ is cst.BinaryOperation and _square(expr):
+            inner = expr.left
+        else:
+            return False
+        return not self.analysis.value(inner).known
+
     def _of_constants(self, call: cst.Call) -> bool:
         """`np.sqrt(2)`: a call whose data (its positional arguments, and the receiver of a
         method) are all numbers is a constant, not a statistic of data."""
@@ -610,7 +628,8 @@ class Sites:
             self._test(call.args[1].value)
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
-            if func.__class__ is cst.Attribute and func.attr.value in METHODS:
+            if func.__class__ is cst.Attribute and func.attr.value in METHODS and not any(
+                    _text(arg.value) for arg in call.args):  # `logger.log(msg)`: no op
                 # `x.std()`, `x.std(0)`: a method of the value; `backend.log(x)`: a module's
                 # function of its first argument.
                 first = next((arg.value for arg in call.args if arg.keyword is None), None)
@@ -631,7 +650,7 @@ class Sites:
             # an `AdamW(...)`), unless it takes text (`logging.log(level, msg)`).
             callee = self.analysis.callee(call)
             if callee is None or callee.kind != "external" or any(
-                    arg.value.__class__ in TEXTS for arg in call.args):
+                    _text(arg.value) for arg in call.args):
                 return
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
@@ -963,6 +982,17 @@ def _literal(expr: cst.BaseExpression) -> Optional[float]:
         return sign * float(expr.evaluated_value)
     except (OverflowError, ValueError):
         return None
+
+
+def _text(expr: cst.BaseExpression) -> bool:
+    """A string, or one formatted (`"step %i" % i`, `"loss " + str(x)`, `"{}".format(x)`)."""
+    if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ in (cst.Modulo,
+                                                                             cst.Add):
+        return _text(expr.left)
+    if expr.__class__ is cst.Call and expr.func.__class__ is cst.Attribute and (
+            expr.func.attr.value == "format"):
+        return _text(expr.func.value)
+    return expr.__class__ in TEXTS
 
 
 def _square(expr: cst.CSTNode) -> bool:

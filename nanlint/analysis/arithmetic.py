@@ -25,8 +25,10 @@ ROUNDS_BELOW_ZERO = frozenset({"variance", "gram"})
 def tiny_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Evidence]:
     """``E[x²] − E[x]²`` (or ``sum_sq − mean·sum``), a hand-computed variance, and ``sum(a) −
     sum(b)``: 0 for a constant input or equal sums, and tiny near them — not exactly 0 only,
-    so ``divide_no_nan`` does not guard them."""
-    if not b.tensor or not a.tensor:
+    so ``divide_no_nan`` does not guard them. Of tensors or arrays (an op's output, numpy's
+    too: the cancellation is a fact of floating point, float64 included), not of numbers the
+    analysis knows nothing of."""
+    if not (b.tensor or b.origin) or not (a.tensor or a.origin):
         return None
     if "sum_of_squares" in a.tags and "sum_of_squares" not in b.tags:
         return Evidence(node, "a hand-computed variance `{src}`", "which is 0 for a constant "
