@@ -36,6 +36,10 @@ class Finding:
     # `nanlint suspects` only: the assignments of the names the operand reads, where the
     # value at the bad point is made: {name, line, end_line} (and cell in a notebook).
     origins: Tuple[Dict[str, Any], ...] = ()
+    # `nanlint suspects` only: the other places of the same suspect (the same op on the same
+    # operand, with the same standing, written again): {line, column, end_line, end_column}
+    # (and cell in a notebook), in reading order.
+    also: Tuple[Dict[str, Any], ...] = ()
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.

@@ -8,6 +8,7 @@ keeps the best of each file.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import IO, Any, Dict, List, Tuple
 
 from nanlint.finding import Finding
@@ -24,10 +25,31 @@ def by_file(suspects: List[Finding], top: int) -> List[Tuple[str, List[Finding]]
         files.setdefault(suspect.path, []).append(suspect)
     ranked = []
     for path, found in files.items():
-        found.sort(key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
+        found = in_file_order(found)
         ranked.append((path, found[:top] if top > 0 else found))
     ranked.sort(key=lambda item: (-(item[1][0].score or 0.0), item[0]))
     return ranked
+
+
+def in_file_order(found: List[Finding]) -> List[Finding]:
+    """One file's suspects, best first (ties in reading order), one entry per hazard: a
+    suspect with the code, message and score of a better one (the same op on the same
+    operand, with the same standing, written again elsewhere) is that one's, named among
+    its other places (``also``)."""
+    ordered = sorted(found, key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
+    entries: Dict[Tuple[str, str, float], Finding] = {}
+    for suspect in ordered:
+        key = (suspect.code, suspect.message, round(suspect.score or 0.0, 6))
+        first = entries.get(key)
+        if first is None:
+            entries[key] = suspect
+            continue
+        place = {"line": suspect.line, "column": suspect.column,
+                 "end_line": suspect.end_line, "end_column": suspect.end_column}
+        if suspect.cell is not None:
+            place["cell"] = suspect.cell
+        entries[key] = replace(first, also=first.also + (place,))
+    return list(entries.values())  # insertion order: best first
 
 
 def to_json(path_suspects: List[Tuple[str, List[Finding]]]) -> Dict[str, Any]:
@@ -41,7 +63,8 @@ def to_json(path_suspects: List[Tuple[str, List[Finding]]]) -> Dict[str, Any]:
                 "score": round(suspect.score or 0.0, 2), "code": suspect.code,
                 "message": suspect.message, "why": suspect.why,
                 "evidence": suspect.evidence, "gradient": suspect.gradient,
-                "origins": [dict(origin) for origin in suspect.origins]})
+                "origins": [dict(origin) for origin in suspect.origins],
+                "also": [dict(place) for place in suspect.also]})
     rows.sort(key=lambda row: (-row["score"], row["path"], row["rank"]))
     return {"suspects": rows}
 
@@ -63,6 +86,8 @@ def report_text(path_suspects: List[Tuple[str, List[Finding]]], files: int,
             stream.write(f"      why: {suspect.why} (score {suspect.score or 0.0:.1f})\n")
             if suspect.origins:
                 stream.write(f"      from: {_origins(suspect.origins)}\n")
+            if suspect.also:
+                stream.write(f"      also: {_places(suspect.also)}\n")
             if rank <= FRAMES:
                 for line in frame(suspect):
                     stream.write(f"      {line}\n")
@@ -75,6 +100,14 @@ def report_text(path_suspects: List[Tuple[str, List[Finding]]], files: int,
         stream.write(f"No operation that can produce NaN or inf in {files} {noun}.\n")
 
 
+
+
+def _places(places: Tuple[Dict[str, Any], ...]) -> str:
+    """``lines 12, 40``; in a notebook ``cell 2:5, cell 3:1``."""
+    spans = [f"cell {place['cell']}:{place['line']}" if place.get("cell") is not None
+             else str(place["line"]) for place in places]
+    word = "" if spans[0].startswith("cell") else "lines " if len(spans) > 1 else "line "
+    return word + ", ".join(spans)
 
 
 def _origins(origins: Tuple[Dict[str, Any], ...]) -> str:

@@ -122,17 +122,17 @@ def main(argv=None):
 def suspect_ranks(field, bugs):
     """Where each bug's line ranks among its file's suspects, per code (a line that holds
     two bugs of one code counts once)."""
-    from upstream_recall import _findings, _rank
+    from nanlint.suspects_report import in_file_order
+    from upstream_recall import _findings, _rank_at
 
     ranks = {}
     for name in sorted({b[0] for b in bugs}):
         source = (field / name).read_text(encoding="utf-8")
-        found = sorted((f for f in _findings(source, name, True) if f.score is not None),
-                       key=lambda f: (-f.score, f.line, f.column))
-        lines = [(f.line, f.end_line) for f in found]
+        found = in_file_order([f for f in _findings(source, name, True)
+                               if f.score is not None])
         for bug in bugs:
             if bug[0] == name:
-                ranks[(name, bug[1], bug[2])] = _rank(lines, bug[1])
+                ranks[(name, bug[1], bug[2])] = _rank_at(found, bug[1])
     print(f"\nsuspects: where the bug's line ranks in its file ({len(ranks)} bug lines)")
     print("  code     n  top-1  top-3  top-5")
     for code in sorted({key[2] for key in ranks}) + ["all"]:

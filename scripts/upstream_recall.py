@@ -139,14 +139,28 @@ def _rank(lines: List[Tuple[int, int]], line: int) -> Optional[int]:
 
 
 def _rank_with_origins(suspects, line: int) -> Optional[int]:
-    """The rank of the first suspect on ``line`` or naming it as where its operand is set
-    (the assignments `nanlint suspects` shows with each suspect)."""
+    """The rank of the first suspect on ``line`` (its own place or one of its others, as
+    `nanlint suspects` shows them) or naming it as where its operand is set (the
+    assignments shown with each suspect)."""
     for rank, suspect in enumerate(suspects, 1):
-        spans = [(suspect.line, suspect.end_line)] + [
+        spans = _places(suspect) + [
             (origin["line"], origin["end_line"]) for origin in suspect.origins]
         if any(first <= line <= max(first, last) for first, last in spans):
             return rank
     return None
+
+
+def _rank_at(suspects, line: int) -> Optional[int]:
+    """The rank of the first suspect on ``line``, its own place or one of its others."""
+    for rank, suspect in enumerate(suspects, 1):
+        if any(first <= line <= max(first, last) for first, last in _places(suspect)):
+            return rank
+    return None
+
+
+def _places(suspect) -> List[Tuple[int, int]]:
+    return [(suspect.line, suspect.end_line)] + [
+        (place["line"], place["end_line"]) for place in suspect.also]
 
 
 def naive_order(source: str) -> List[Tuple[int, int]]:
@@ -167,14 +181,16 @@ def measure(entry: dict, git_dir: Path) -> Optional[Dict[str, object]]:
     line = entry["line"]
     found = [f for f in _findings(source, entry["path"], False) if f.code != "NAN000"]
     default = _findings(source, entry["path"], False, preview=False)
-    suspects = [f for f in _findings(source, entry["path"], True) if f.score is not None]
-    suspects.sort(key=lambda f: (-f.score, f.line, f.column))
+    from nanlint.suspects_report import in_file_order
+
+    suspects = in_file_order([f for f in _findings(source, entry["path"], True)
+                              if f.score is not None])
     result: Dict[str, object] = {
         "found": any(_covers(f, line) for f in found),
         "named": any(_names(f, line) for f in found),
         "gate": any(_covers(f, line) for f in default if f.code != "NAN000"),
         "suspect_rank": _rank_with_origins(suspects, line),
-        "suspect_line_rank": _rank([(f.line, f.end_line) for f in suspects], line),
+        "suspect_line_rank": _rank_at(suspects, line),
         "naive_rank": _rank(naive_order(source), line),
         "fix": None,
     }

@@ -104,7 +104,7 @@ def test_json_has_the_documented_fields_and_ranks_per_file(tmp_path):
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)["suspects"]
     keys = {"path", "cell", "line", "column", "end_line", "end_column", "rank", "score",
-            "code", "message", "why", "evidence", "gradient", "origins"}
+            "code", "message", "why", "evidence", "gradient", "origins", "also"}
     assert all(set(row) == keys for row in rows)
     for path in ("train.py", "other.py"):
         ranks = sorted(row["rank"] for row in rows if row["path"] == path)
@@ -1145,3 +1145,35 @@ def test_a_log_method_given_text_is_a_logger():
               "    logger.log('{}'.format(x))\n    logger.log('loss', x)\n"
               "    return x.log()\n")
     assert [s.line for s in suspects(source)] == [9]
+
+
+REPEATED = """import numpy as np
+
+
+class Scaler:
+    def fit(self, x):
+        self.std = np.std(x, 0)
+
+    def standardize(self, x):
+        x /= self.std
+        return x / total
+
+    def flow(self, x):
+        x /= self.std
+        return x
+"""
+
+
+def test_one_hazard_written_again_is_one_entry_naming_its_other_places(tmp_path):
+    # The same op on the same operand, with the same standing: one entry, the first place
+    # its own, the others listed; it ranks once, so the next hazard is second, not third.
+    make(tmp_path, {"scale.py": REPEATED})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    first = rows[0]
+    assert (first["line"], first["message"]) == (9, "division by `self.std`")
+    assert [place["line"] for place in first["also"]] == [13]
+    assert [row["line"] for row in rows].count(13) == 0
+    assert rows[1]["line"] == 10 and rows[1]["also"] == []
+    text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
+    assert "also: line 13" in text

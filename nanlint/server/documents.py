@@ -15,6 +15,7 @@ from nanlint.finding import Finding
 from nanlint.server import lsp
 from nanlint.server.settings import Settings
 from nanlint.server.worker import Worker
+from nanlint.suspects_report import in_file_order
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 SUSPECT_HINTS = 5  # the file's best suspects shown as hints, with the `suspects` setting
@@ -176,8 +177,7 @@ def best_suspects(findings: List[Finding], suspects: List[Finding]) -> List[Find
     """The best suspects (``nanlint suspects``) on lines no finding is on, as hints that say
     their rank and why."""
     taken = {(f.cell, f.line) for f in findings}
-    ranked = sorted((s for s in suspects if s.score is not None),
-                    key=lambda s: (-s.score, s.cell or 0, s.line, s.column))
+    ranked = in_file_order([s for s in suspects if s.score is not None])  # as the CLI ranks
     best = []
     for rank, suspect in enumerate(ranked, 1):
         if len(best) == SUSPECT_HINTS:
