@@ -126,6 +126,9 @@ STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_va
                         "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
                         "reduce_mean", "mean", "average", "amax", "max", "reduce_max",
                         "count_nonzero", "trace", "reduce_prod", "prod"})
+# An epsilon below this keeps a value above 0 by too little to guard a division by it (the
+# quotient can still overflow).
+EPSILON_FLOOR = 1e-6
 # Elementwise ops that are 0 exactly where their input is.
 ZERO_KEEPING = frozenset({"square", "abs", "absolute", "fabs"})
 # Array methods with a singular point (`x.std(0)` of a constant column is 0).
@@ -318,6 +321,12 @@ class Sites:
                 (number := self.analysis.number(arg.value)) is not None and number.value > 0
                 for arg in expr.args):
             return "guarded: a maximum with a positive number"
+        if expr.__class__ is cst.Call and self._call_name(expr) == "sqrt" and expr.args:
+            # `sqrt(v + eps)`: the root of a value meant to be at least 0, plus an epsilon
+            epsilon = self._added_epsilon(expr.args[0].value)
+            if epsilon is not None:
+                words = f"an epsilon {epsilon:g} under the root"
+                return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
         if kind.name in ("sqrt", "pow", "power", "norm"):
@@ -472,6 +481,16 @@ class Sites:
             if bound is not None and bound[0].kind == "assign" and bound[0].value is not None:
                 return bound[0].value
         return piece
+
+    def _added_epsilon(self, expr: cst.BaseExpression) -> Optional[float]:
+        """The positive number `x + eps` (or `eps + x`) adds, else None."""
+        if expr.__class__ is not cst.BinaryOperation or expr.operator.__class__ is not cst.Add:
+            return None
+        for side in (expr.right, expr.left):
+            value = self.analysis.value(side)
+            if value.const is not None and value.const > 0:
+                return value.const
+        return None
 
     def _zeros_of_unknown(self, operand: cst.BaseExpression) -> bool:
         """`square(x)`, `abs(x)`, `x ** 2`, `x * x` of an `x` the analysis does not know: 0

@@ -26,8 +26,8 @@ from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
 from nanlint.origins import Origins, names_read
-from nanlint.hazard_sites import (BOUNDED_INVERSES, FLOAT16_MAX, FLOAT16_OVERFLOW, KINDS, Site,
-                                  Sites)
+from nanlint.hazard_sites import (BOUNDED_INVERSES, EPSILON_FLOOR, FLOAT16_MAX,
+                                  FLOAT16_OVERFLOW, KINDS, Site, Sites)
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
 
@@ -63,7 +63,6 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0, "inf unused": 1.5,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
             "selection": 3.0, "empty list": 3.0, "float16 epsilon": 3.5}
-EPSILON_FLOOR = 1e-6
 # Half float16's smallest subnormal (2**-24): a smaller epsilon rounds to 0 in float16
 # (checked under TensorFlow), so where the file computes in float16 it guards nothing.
 FLOAT16_ZERO = 2.0 ** -25
@@ -129,8 +128,9 @@ def _evidence_of(site: Site, wrapper: bool = False, float16: bool = False
             found = value.negative
         if found is not None:
             return ("convention" if found.convention else "producer"), found, ""
-    if site.form.startswith("guarded: "):
-        return "guarded", None, site.form[len("guarded: "):]
+    for guard in ("guarded", "partial guard"):
+        if site.form.startswith(guard + ": "):
+            return guard, None, site.form[len(guard) + 2:]
     if site.form:
         return site.form, None, ""
     if site.operand is None:

@@ -1177,3 +1177,15 @@ def test_one_hazard_written_again_is_one_entry_naming_its_other_places(tmp_path)
     assert rows[1]["line"] == 10 and rows[1]["also"] == []
     text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
     assert "also: line 13" in text
+
+
+def test_an_epsilon_under_a_root_guards_a_division_by_it():
+    source = ("import tensorflow as tf\n\n\ndef step(g, v, w, s):\n"
+              "    a = g / tf.sqrt(v + 1e-6)\n    b = g / tf.sqrt(w)\n"
+              "    c = g / tf.sqrt(v + 1e-12)\n    return a + b + c + s\n")
+    found = [s for s in suspects(source) if s.code == "NAN101"]
+    assert found[0].line == 6 and found[0].why.startswith("a statistic")
+    by_line = {s.line: s for s in found}
+    assert 5 not in by_line or by_line[5].why.startswith("guarded: an epsilon 1e-06")
+    assert 7 not in by_line or by_line[7].why.startswith("partly guarded: an epsilon 1e-12")
+    assert all(s.score < found[0].score for s in found[1:])
