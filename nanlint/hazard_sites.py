@@ -60,6 +60,10 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "negative-power", "negative power of", 0.4, zero=True),
     Kind("NAN104", "exp", "exp of", 0.2, huge=True),
     Kind("NAN201", "inverse-trig", "inverse trigonometric function of", 0.4, gradient=True),
+    # `sqrtm(a @ b)`: a singular matrix (a covariance of fewer samples than features, a
+    # product of such) has a root that is complex or not finite, whatever its entries' signs
+    Kind("NAN201", "matrix-root", "matrix square root (not finite for a singular matrix) of",
+         0.4),
     # `atan2(y, x)`: its gradient, (x, -y) / (x² + y²), is 0/0 = NaN where y and x are both 0
     Kind("NAN201", "atan2", "atan2 (its gradient is NaN where both arguments are 0) of", 0.3,
          zero=True, gradient=True),
@@ -85,6 +89,7 @@ CALLS: Dict[str, str] = {
                     "division"),
     **dict.fromkeys(("log", "log2", "log10"), "log"),
     "log1p": "log1p", "sqrt": "sqrt", "rsqrt": "rsqrt", "pow": "pow", "power": "pow",
+    "sqrtm": "matrix-root",
     **dict.fromkeys(("exp", "expm1", "exp2"), "exp"),
     **dict.fromkeys(("acos", "asin", "arccos", "arcsin", "acosh", "atanh", "arctanh"),
                     "inverse-trig"),
@@ -604,7 +609,8 @@ class Sites:
         """`a / b`, `a /= b` (a division by b), `a ** p`, `a **= p` (a power of a)."""
         kind = operator.__class__
         if kind is cst.Divide or kind is cst.DivideAssign:
-            self.add(node, "division", right)
+            if not (_text(right) or _text(left)):  # `root / "model.pb"`: a path joined
+                self.add(node, "division", right)
         elif kind is cst.Power or kind is cst.PowerAssign:
             self._power(node, left, right)
         elif kind is cst.Multiply or kind is cst.MultiplyAssign:

@@ -1189,3 +1189,14 @@ def test_an_epsilon_under_a_root_guards_a_division_by_it():
     assert 5 not in by_line or by_line[5].why.startswith("guarded: an epsilon 1e-06")
     assert 7 not in by_line or by_line[7].why.startswith("partly guarded: an epsilon 1e-12")
     assert all(s.score < found[0].score for s in found[1:])
+
+
+def test_a_matrix_root_is_listed_and_a_path_join_is_no_division():
+    # FID: the root of a product of covariances, singular for fewer samples than features.
+    source = ("import numpy as np\nfrom scipy import linalg\nfrom pathlib import Path\n\n\n"
+              "def fid(a, b, root):\n    model = Path(root) / 'inception.pb'\n"
+              "    s1, s2 = np.cov(a, rowvar=False), np.cov(b, rowvar=False)\n"
+              "    return linalg.sqrtm(s1.dot(s2)), model\n")
+    found = suspects(source)
+    assert [s.line for s in found] == [9]
+    assert found[0].message.startswith("matrix square root (not finite for a singular")
