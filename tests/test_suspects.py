@@ -1200,3 +1200,17 @@ def test_a_matrix_root_is_listed_and_a_path_join_is_no_division():
     found = suspects(source)
     assert [s.line for s in found] == [9]
     assert found[0].message.startswith("matrix square root (not finite for a singular")
+
+
+def test_a_notebook_names_the_cells_of_a_hazard_written_again(tmp_path):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": source} for source in (
+        "import numpy as np\nx = np.load('a.npy')\n",
+        "z = (x - x.mean(0)) / x.std(0)\n", "w = (x - x.mean(0)) / x.std(0)\n")]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    make(tmp_path, {"prep.ipynb": json.dumps(notebook)})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    assert (rows[0]["cell"], rows[0]["line"]) == (2, 1)
+    assert [(p["cell"], p["line"]) for p in rows[0]["also"]] == [(3, 1)]
+    assert "also: cell 3:1" in run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
