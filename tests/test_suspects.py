@@ -1214,3 +1214,15 @@ def test_a_notebook_names_the_cells_of_a_hazard_written_again(tmp_path):
     assert (rows[0]["cell"], rows[0]["line"]) == (2, 1)
     assert [(p["cell"], p["line"]) for p in rows[0]["also"]] == [(3, 1)]
     assert "also: cell 3:1" in run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
+
+
+def test_a_keras_evaluation_step_is_no_test():
+    # No gradient is taken in `test_step`, but its loss is the `val_loss` a user watches.
+    source = ("import tensorflow as tf\n\n\nclass Model(tf.keras.Model):\n"
+              "    def test_step(self, data):\n        x, y = data\n"
+              "        return tf.reduce_mean(self(x)) / tf.reduce_sum(y)\n\n\n"
+              "def test_ratio(a, b):\n    return tf.reduce_mean(a) / tf.reduce_sum(b)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].why.endswith("no gradient (in an evaluation step)")
+    assert by_line[11].why.endswith("in a test")
+    assert by_line[7].score > by_line[11].score

@@ -29,8 +29,8 @@ from nanlint.analysis import sinks
 from nanlint.analysis.defuse import Body, Unit, dotted
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.tree import last_name
-from nanlint.analysis.sinks import (CUSTOM, IN_METRIC, IN_TEST, NOWHERE, REACH_UNKNOWN,
-                                    REACHES_OBJECTIVE, Reach, join, none)
+from nanlint.analysis.sinks import (CUSTOM, IN_EVALUATION, IN_METRIC, IN_TEST, NOWHERE,
+                                    REACH_UNKNOWN, REACHES_OBJECTIVE, Reach, join, none)
 
 # (callee expression, unit) -> (qualified name or None, the module's function it calls)
 Resolver = Callable[[cst.BaseExpression, Unit], Tuple[Optional[str], Optional[cst.FunctionDef]]]
@@ -250,7 +250,8 @@ class Flow:
                 for d in unit.decorators):
             context = CUSTOM
         elif self._no_gradient.search(name):
-            context = (IN_TEST if name.startswith("test") else IN_METRIC
+            context = (IN_EVALUATION if name in sinks.EVALUATION_METHODS else IN_TEST
+                       if name.startswith("test") else IN_METRIC
                        if name in sinks.METRIC_METHODS else none("in an optimizer update"))
         else:
             info = self.module_index().functions.get(key)

@@ -62,6 +62,10 @@ STOPPED = none("after stop_gradient")
 ASSIGNED = none("assigned to a variable")
 CUSTOM = none("under @tf.custom_gradient")
 IN_TEST = none("in a test")
+# A Keras model's evaluation step: no gradient is taken there, but it is no test; its loss
+# is the `val_loss` a user watches.
+IN_EVALUATION = none("in an evaluation step")
+EVALUATION_METHODS = frozenset({"test_step", "test_on_batch", "test_function"})
 # The logits of a categorical sampler: integer draws (no gradient), and a logit of -inf is a
 # probability of exactly 0, which the sampler honours.
 SAMPLED = none("only the logits of a sampler")
