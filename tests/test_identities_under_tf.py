@@ -170,6 +170,21 @@ def test_variance_of_moments_is_zero_for_a_constant_column():
     assert np.isnan(((x - mean) / tf.sqrt(variance)).numpy()).any()
 
 
+def test_a_hand_computed_variance_rounds_below_0_in_float32_and_in_float64():
+    # E[x²] - E[x]² of a large mean and a small spread: the cancellation is a fact of
+    # floating point, so the identity holds for numpy's float64 arrays as for tensors.
+    rng = np.random.default_rng(0)
+    x = 1000.0 + 0.01 * rng.standard_normal((64, 16))
+    x32 = tf.constant(x.astype(np.float32))
+    v32 = tf.reduce_mean(tf.square(x32), 0) - tf.square(tf.reduce_mean(x32, 0))
+    assert (v32.numpy() < 0).any() and np.isnan(tf.sqrt(v32).numpy()).any()
+    wide = 1e8 + 0.1 * rng.standard_normal((64, 16))
+    v64 = (wide ** 2).mean(0) - wide.mean(0) ** 2
+    assert v64.dtype == np.float64 and (v64 < 0).any()
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(np.sqrt(v64)).any()
+
+
 def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
     # A row of an adjacency matrix with no edge: its degree is 0, and degree ** -0.5 is
     # inf in the value itself (no gradient needed); clamped at 1 it is finite.
