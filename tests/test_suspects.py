@@ -164,14 +164,19 @@ def test_a_bad_configuration_is_exit_2(tmp_path):
     assert result.returncode == 2 and "nanlint: error:" in result.stderr
 
 
-def test_a_notebook_names_the_cell_as_check_does(tmp_path):
+def _notebook(*sources):
+    """An nbformat 4 notebook of code cells with these sources, as its file's text."""
     cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": source} for source in (
+              "source": source} for source in sources]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_a_notebook_names_the_cell_as_check_does(tmp_path):
+    notebook = _notebook(
         "import tensorflow as tf\n",
         "def loss(labels, logits):\n    probs = tf.nn.softmax(logits)\n"
-        "    return -tf.reduce_sum(labels * tf.math.log(probs))\n")]
-    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    make(tmp_path, {"train.ipynb": json.dumps(notebook)})
+        "    return -tf.reduce_sum(labels * tf.math.log(probs))\n")
+    make(tmp_path, {"train.ipynb": notebook})
     rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
                               cwd=tmp_path).stdout)["suspects"]
     assert (rows[0]["cell"], rows[0]["line"], rows[0]["code"]) == (2, 3, "NAN103")
@@ -797,12 +802,10 @@ def test_origins_are_in_json_and_text_and_in_a_notebooks_cells(tmp_path):
                                    {"name": "den", "line": 8, "end_line": 8}]
     text = run_cli("suspects", "--no-cache", cwd=tmp_path).stdout
     assert "      from: `den` (lines 9, 8)\n" in text
-    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": source} for source in (
+    notebook = _notebook(
         "import tensorflow as tf\ncount = tf.reduce_sum(mask)\n",
-        "x = 1.0\nmean = total / count\n")]
-    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    make(tmp_path, {"pool.py": "", "train.ipynb": json.dumps(notebook)})
+        "x = 1.0\nmean = total / count\n")
+    make(tmp_path, {"pool.py": "", "train.ipynb": notebook})
     rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
                               cwd=tmp_path).stdout)["suspects"]
     division = next(row for row in rows if row["path"] == "train.ipynb")
@@ -1203,12 +1206,10 @@ def test_a_matrix_root_is_listed_and_a_path_join_is_no_division():
 
 
 def test_a_notebook_names_the_cells_of_a_hazard_written_again(tmp_path):
-    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": source} for source in (
+    notebook = _notebook(
         "import numpy as np\nx = np.load('a.npy')\n",
-        "z = (x - x.mean(0)) / x.std(0)\n", "w = (x - x.mean(0)) / x.std(0)\n")]
-    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    make(tmp_path, {"prep.ipynb": json.dumps(notebook)})
+        "z = (x - x.mean(0)) / x.std(0)\n", "w = (x - x.mean(0)) / x.std(0)\n")
+    make(tmp_path, {"prep.ipynb": notebook})
     rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
                               cwd=tmp_path).stdout)["suspects"]
     assert (rows[0]["cell"], rows[0]["line"]) == (2, 1)
