@@ -136,8 +136,13 @@ STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_va
 EPSILON_FLOOR = 1e-6
 # Elementwise ops that are 0 exactly where their input is.
 ZERO_KEEPING = frozenset({"square", "abs", "absolute", "fabs"})
-# Array methods with a singular point (`x.std(0)` of a constant column is 0).
-METHODS: Dict[str, str] = {"std": "std", "var": "variance", "log": "log", "sqrt": "sqrt"}
+# Array methods with a singular point (`x.std(0)` of a constant column is 0), in place too
+# (PyTorch's `x.sqrt_()`).
+METHODS: Dict[str, str] = {name + mark: kind for name, kind in (
+    ("std", "std"), ("var", "variance"), ("log", "log"), ("sqrt", "sqrt")) for mark in ("", "_")}
+# Array methods that divide the array by their argument (`x.div_(s)` is `x /= s`).
+DIVIDING_METHODS = frozenset(name + mark for name in ("div", "divide", "true_divide")
+                             for mark in ("", "_"))
 CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
 OPTIMIZER = re.compile(r"(Optimizer|^SGD|^Adam\w*|^RMS[Pp]rop|^Adagrad|^Adadelta|^Adamax|"
                        r"^Nadam|^Ftrl|^Lion|^Momentum\w*|^GradientDescent\w*)$")
@@ -660,6 +665,11 @@ class Sites:
                 first = next((arg.value for arg in call.args if arg.keyword is None), None)
                 method = first is None or first.__class__ in (cst.Integer, cst.UnaryOperation)
                 self.add(call, METHODS[func.attr.value], func.value if method else first)
+            elif func.__class__ is cst.Attribute and func.attr.value in DIVIDING_METHODS:
+                divisor = next((arg.value for arg in call.args if arg.keyword is None),
+                               _keyword(call, "other"))
+                if divisor is not None and not _text(divisor):
+                    self.add(call, "division", divisor)
             elif func.__class__ is cst.Attribute and func.attr.value == "astype":
                 self._cast(call, func.value, _keyword(call, "dtype") or (
                     call.args[0].value if call.args else None))

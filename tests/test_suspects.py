@@ -339,12 +339,27 @@ def test_a_numpy_file_and_python2_indentation_are_read():
 
 @pytest.mark.parametrize("imports, read", [
     ("import torch\n", True), ("import jax.numpy as jnp\n", True),
+    ("from theano import tensor\n", True),
     ("import torchvision_utils_free\n", False), ("import os\n", False)])
 def test_a_file_of_another_array_library_is_read_by_the_hunt_alone(imports, read):
     # Its functions are taken at their names; check needs a TF/Keras op and stays silent.
     source = f"{imports}import lib\n\n\ndef loss(a):\n    return lib.log(a)\n"
     assert [s.line for s in suspects(source)] == ([6] if read else [])
     assert lint_source(source, "t.py", Config().options_for(None)) == []
+
+
+def test_an_array_method_that_divides_is_a_division_by_its_argument():
+    # `x.div_(m)` is `x /= m`; `x.sqrt_()` is a root of `x` in place; text is no divisor.
+    source = ("import torch\n\n\ndef normalize(cams, n):\n"
+              "    cams.div_(cams.sum(-1))\n"
+              "    scores = cams.true_divide(n)\n"
+              "    cams.sqrt_()\n"
+              "    return path.div('logs')\n")
+    listed = {s.line: s for s in suspects(source)}
+    assert sorted(listed) == [5, 6, 7]
+    assert (listed[5].code, listed[6].code, listed[7].code) == ("NAN101", "NAN101", "NAN201")
+    assert listed[5].why.startswith("a statistic, 0 for an all-zero or constant input")
+    assert listed[5].score > listed[6].score
 
 
 @pytest.mark.parametrize("imports, read", [
