@@ -25,7 +25,7 @@ from nanlint.analysis.constants import Number
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
-from nanlint.analysis.tree import TEXTS, descendants, is_a, last_name
+from nanlint.analysis.tree import TEXTS, descendants, dotted_code, is_a, last_name
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,12 @@ STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_va
 EPSILON_FLOOR = 1e-6
 # Elementwise ops that are 0 exactly where their input is.
 ZERO_KEEPING = frozenset({"square", "abs", "absolute", "fabs"})
-# Array methods with a singular point (`x.std(0)` of a constant column is 0), in place too
-# (PyTorch's `x.sqrt_()`).
-METHODS: Dict[str, str] = {name + mark: kind for name, kind in (
-    ("std", "std"), ("var", "variance"), ("log", "log"), ("sqrt", "sqrt")) for mark in ("", "_")}
-# Array methods that divide the array by their argument (`x.div_(s)` is `x /= s`).
-DIVIDING_METHODS = frozenset(name + mark for name in ("div", "divide", "true_divide")
-                             for mark in ("", "_"))
+# Array methods with a singular point: a method of the value is its function (`x.std(0)`,
+# PyTorch's `x.exp()`, `x.div_(m)` in place); as a module's (`backend.log(x)`), of its first
+# argument. Those named as the functions of ``CALLS``, and these:
+METHODS: Dict[str, str] = {**{name: kind for name, kind in CALLS.items()
+                              if kind not in ("global-norm", "matrix-root")},
+                           "var": "variance"}
 CASTS = frozenset({"cast", "astype", "convert_to_tensor", "constant", "array", "asarray"})
 OPTIMIZER = re.compile(r"(Optimizer|^SGD|^Adam\w*|^RMS[Pp]rop|^Adagrad|^Adadelta|^Adamax|"
                        r"^Nadam|^Ftrl|^Lion|^Momentum\w*|^GradientDescent\w*)$")
@@ -658,18 +657,9 @@ class Sites:
             self._test(call.args[1].value)
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
-            if func.__class__ is cst.Attribute and func.attr.value in METHODS and not any(
+            if func.__class__ is cst.Attribute and not any(
                     _text(arg.value) for arg in call.args):  # `logger.log(msg)`: no op
-                # `x.std()`, `x.std(0)`: a method of the value; `backend.log(x)`: a module's
-                # function of its first argument.
-                first = next((arg.value for arg in call.args if arg.keyword is None), None)
-                method = first is None or first.__class__ in (cst.Integer, cst.UnaryOperation)
-                self.add(call, METHODS[func.attr.value], func.value if method else first)
-            elif func.__class__ is cst.Attribute and func.attr.value in DIVIDING_METHODS:
-                divisor = next((arg.value for arg in call.args if arg.keyword is None),
-                               _keyword(call, "other"))
-                if divisor is not None and not _text(divisor):
-                    self.add(call, "division", divisor)
+                self._method(call, func)
             elif func.__class__ is cst.Attribute and func.attr.value == "astype":
                 self._cast(call, func.value, _keyword(call, "dtype") or (
                     call.args[0].value if call.args else None))
@@ -734,6 +724,35 @@ class Sites:
             default = _keyword(call, "default") or (args[1].value if len(args) > 1 else None)
             if default is not None and LEARNING_RATE.search(name):
                 self._learning_rate(default)
+
+    def _method(self, call: cst.Call, func: cst.Attribute) -> None:
+        """`x.log()`, `x.std(0)`, `x.pow(0.5)`, `x.div_(m)`: an array's method, the function
+        of the value (`self.norm(x)` is an object's: a layer); `backend.log(x)`,
+        `backend.pow(x, 0.5)`: a module's function of its arguments."""
+        name = func.attr.value
+        kind = METHODS.get(name[:-1] if name.endswith("_") else name)  # `_`: in place
+        if kind is None or dotted_code(func.value) in ("self", "cls"):
+            return
+        args = [arg.value for arg in call.args if arg.keyword is None]
+        two = 2 if kind in ("division", "pow") and name not in ("reciprocal",
+                                                                 "reciprocal_") else 1
+        if len(args) >= two and args[0].__class__ not in (cst.Integer, cst.UnaryOperation):
+            receiver, args = args[0], args[1:]  # a module's function
+        else:
+            receiver = func.value
+        if kind == "division":
+            divisor = receiver if name.startswith("reciprocal") else (
+                args[0] if args else _keyword(call, "other"))
+            if divisor is not None:
+                self.add(call, kind, divisor)
+        elif kind == "pow":
+            exponent = args[0] if args else _keyword(call, "exponent")
+            found = _exponent_kind(self.analysis.number(exponent) if exponent is not None
+                                   else None)
+            if found is not None:
+                self.add(call, found, receiver)
+        else:
+            self.add(call, kind, receiver)
 
     def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression],
               dtype: Optional[cst.BaseExpression]) -> None:

@@ -348,18 +348,35 @@ def test_a_file_of_another_array_library_is_read_by_the_hunt_alone(imports, read
     assert lint_source(source, "t.py", Config().options_for(None)) == []
 
 
-def test_an_array_method_that_divides_is_a_division_by_its_argument():
-    # `x.div_(m)` is `x /= m`; `x.sqrt_()` is a root of `x` in place; text is no divisor.
-    source = ("import torch\n\n\ndef normalize(cams, n):\n"
+def test_an_array_method_is_the_function_of_the_array():
+    # `x.div_(m)` is `x /= m`; `x.sqrt_()` a root of `x` in place; `x.pow(0.5)` a root;
+    # text is no divisor, and `self.norm(x)` is a layer of the object, no norm.
+    source = ("import torch\n\n\ndef normalize(self, cams, n, log_std):\n"
               "    cams.div_(cams.sum(-1))\n"
               "    scores = cams.true_divide(n)\n"
               "    cams.sqrt_()\n"
+              "    std = log_std.exp()\n"
+              "    root = n.pow(0.5) + n.pow(2)\n"
+              "    inverse = n.reciprocal()\n"
+              "    h = self.norm(cams)\n"
               "    return path.div('logs')\n")
     listed = {s.line: s for s in suspects(source)}
-    assert sorted(listed) == [5, 6, 7]
-    assert (listed[5].code, listed[6].code, listed[7].code) == ("NAN101", "NAN101", "NAN201")
+    assert sorted(listed) == [5, 6, 7, 8, 9, 10]
+    assert [listed[line].code for line in sorted(listed)] == [
+        "NAN101", "NAN101", "NAN201", "NAN104", "NAN201", "NAN101"]
     assert listed[5].why.startswith("a statistic, 0 for an all-zero or constant input")
     assert listed[5].score > listed[6].score
+    assert "`n`" in listed[10].message and "`n`" in listed[9].message
+
+
+def test_a_modules_function_called_as_a_method_takes_its_arguments():
+    # `xp`: numpy or another array module, passed in (code written for several backends)
+    source = ("import numpy as np\n\n\ndef f(x, y, xp=np):\n"
+              "    root = xp.pow(x, 0.5) + xp.pow(x, 2)\n"
+              "    return root + xp.divide(x, y)\n")
+    listed = suspects(source)
+    assert sorted((s.code, s.message) for s in listed) == [
+        ("NAN101", "division by `y`"), ("NAN201", "square root of `x`")]
 
 
 @pytest.mark.parametrize("imports, read", [
