@@ -1259,3 +1259,16 @@ def test_a_keras_evaluation_step_is_no_test():
     assert by_line[7].why.endswith("no gradient (in an evaluation step)")
     assert by_line[11].why.endswith("in a test")
     assert by_line[7].score > by_line[11].score
+
+
+@pytest.mark.parametrize("name, loss", [
+    ("dice_loss", True), ("soft_dice", True), ("nll", True), ("binned_nll", True),
+    ("sample_indices", False), ("read_conll", False), ("scale", False)])
+def test_a_function_named_like_a_loss_computes_one_indices_hold_no_dice(name, loss):
+    source = f"import tensorflow as tf\n\n\ndef {name}(a, b):\n    return tf.math.log(a) / b\n"
+    assert ("in a loss" in suspects(source)[0].why) == loss
+    # check: a root of a distance is a gradient hazard where a loss, by its name, takes it
+    distance = (f"import tensorflow as tf\n\n\ndef {name}(x, y):\n"
+                f"    return tf.sqrt(tf.reduce_sum(tf.square(x - y), -1))\n")
+    found = lint_source(distance, "d.py", Config().options_for(None))
+    assert [f.code for f in found] == (["NAN202"] if loss else [])

@@ -30,7 +30,9 @@ class Settings:
          "bbox_regression"})
     fix_epsilon_gradient: float = 1e-12  # the epsilon fixes insert under a root of gradients
     line_length: int = 88  # the longest line a fix writes, where it can break one
-    loss_function_pattern: str = r"loss|entropy|likelihood|nll|divergence|focal|dice"
+    # A function named like a loss computes one (`indices` holds no dice, `conll` no NLL).
+    loss_function_pattern: str = (r"loss|entropy|likelihood|(?<!co)nll|divergence|focal"
+                                  r"|(?<!in)dice")
     # Functions through which no gradient flows: tests, and Keras metric bookkeeping.
     # Functions where no gradient is taken: tests, metric state, and optimizer updates
     # (they receive gradients and assign to variables outside the tape).
