@@ -469,7 +469,29 @@ class Sites:
         if levels > 0 and expr.__class__ is cst.BinaryOperation and (
                 expr.operator.__class__ is cst.Divide):
             return self._unwrapped(expr.left, levels - 1, place)
+        base = self._positive_power(expr) if levels > 0 else None
+        if base is not None:
+            return self._unwrapped(base, levels - 1, place)
         return expr
+
+    def _positive_power(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """The base of a power by a positive number (`s ** 0.5`, `pow(s, p)` with `p=1` by
+        default, `s.pow(2)`): 0 exactly where its base is. Else None."""
+        if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Power:
+            base, exponent = expr.left, expr.right
+        elif expr.__class__ is cst.Call and self._call_name(expr) in ("pow", "power"):
+            args = [arg.value for arg in expr.args if arg.keyword is None]
+            method = expr.func.__class__ is cst.Attribute and len(args) == 1
+            if method:
+                base, exponent = expr.func.value, args[0]
+            elif len(args) == 2:
+                base, exponent = args
+            else:
+                return None
+        else:
+            return None
+        number = self.analysis.number(exponent)
+        return base if number is not None and number.value > 0 else None
 
     def _returned(self, binding: Binding, where: Place) -> Optional[cst.BaseExpression]:
         """`feat, energy = fbank(x)` (an unpacking ``binding``): what the file's function
@@ -501,18 +523,27 @@ class Sites:
                 return value.const
         return None
 
-    def _zeros_of_unknown(self, operand: cst.BaseExpression) -> bool:
-        """`square(x)`, `abs(x)`, `x ** 2`, `x * x` of an `x` the analysis does not know: 0
-        exactly where `x` is, so knowing the square says nothing of its zeros."""
-        expr = self._unwrapped(operand, levels=1)
-        if expr.__class__ is cst.Call and expr.args and expr.args[0].keyword is None and (
-                self._call_name(expr) in ZERO_KEEPING):
-            inner = expr.args[0].value
-        elif expr.__class__ is cst.BinaryOperation and _square(expr):
-            inner = expr.left
-        else:
-            return False
-        return not self.analysis.value(inner).known
+    def _zeros_of_unknown(self, operand: cst.BaseExpression, depth: int = 0) -> bool:
+        """`square(x)`, `abs(x)`, `x ** 2`, `x * x`, `x.pow(p)` (p > 0) of an `x` the
+        analysis does not know: 0 exactly where `x` is, so knowing the square says nothing
+        of its zeros; nor does a value added to one (`1 - x ** 2 + eps`)."""
+        named = self._unwrapped(operand, levels=0)  # what a name holds, as written
+        for expr in (named, self._unwrapped(operand, levels=1)):
+            if expr.__class__ is cst.Call and expr.args and expr.args[0].keyword is None and (
+                    self._call_name(expr) in ZERO_KEEPING):
+                inner = expr.args[0].value
+            elif expr.__class__ is cst.BinaryOperation and _square(expr):
+                inner = expr.left
+            elif (power := self._positive_power(expr)) is not None:
+                inner = power
+            elif depth < 2 and expr.__class__ is cst.BinaryOperation and (
+                    expr.operator.__class__ in (cst.Add, cst.Subtract)):
+                return any(self._zeros_of_unknown(side, depth + 1)
+                           for side in (expr.left, expr.right))
+            else:
+                continue
+            return not self.analysis.value(inner).known
+        return False
 
     def _of_constants(self, call: cst.Call) -> bool:
         """`np.sqrt(2)`: a call whose data (its positional arguments, and the receiver of a

@@ -8,6 +8,7 @@ keeps the best of each file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import IO, Any, Dict, List, Tuple
 
@@ -31,6 +32,9 @@ def by_file(suspects: List[Finding], top: int) -> List[Tuple[str, List[Finding]]
     return ranked
 
 
+_PLACES = re.compile(r"\b(?:cell|line)s? \d+(?::\d+)?")
+
+
 def in_file_order(found: List[Finding]) -> List[Finding]:
     """One file's suspects, best first (ties in reading order), one entry per hazard: a
     suspect with the code, message and score of a better one (the same op on the same
@@ -39,7 +43,9 @@ def in_file_order(found: List[Finding]) -> List[Finding]:
     ordered = sorted(found, key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
     entries: Dict[Tuple[str, str, float], Finding] = {}
     for suspect in ordered:
-        key = (suspect.code, suspect.message, round(suspect.score or 0.0, 6))
+        # the places a message names (its producer's line) are each copy's own
+        said = _PLACES.sub("", suspect.message)
+        key = (suspect.code, said, round(suspect.score or 0.0, 6))
         first = entries.get(key)
         if first is None:
             entries[key] = suspect

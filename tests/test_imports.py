@@ -364,6 +364,23 @@ def test_an_arrays_reduction_method_is_its_op_over_the_receiver():
     assert [(func, op) for func, op, _ in calls] == [
         ("z.max", "reduce_max"), ("(z - 1).sum", "reduce_sum"), ("z.clip", "clip"),
         ("np.max", "reduce_max"), ("self.max", None)]
+    tensors = resolved_calls("import torch\n\n\ndef f(x):\n"
+                             "    return x.pow(2).sum(-1).sqrt(), x.exp(), x.log(), x.prod(),"
+                             " x.softmax(-1)\n")
+    assert [(func, op) for func, op, _ in tensors] == [
+        ("x.pow(2).sum(-1).sqrt", "sqrt"), ("x.pow(2).sum", "reduce_sum"), ("x.pow", "pow"),
+        ("x.exp", "exp"), ("x.log", "log"), ("x.prod", "reduce_prod"),
+        ("x.softmax", "softmax")]
+    # A module's alias is no array: `tf = tf.compat.v1` then `tf.pow(...)` is TF's pow, and
+    # check reports what it reports of TF's ops (an array's are left to the hunt).
+    aliased = ("import tensorflow as tf\ntf = tf.compat.v1\n\n\ndef l2_loss(x1, x2):\n"
+               "    return tf.reduce_mean(tf.pow(tf.norm(x1 - x2, axis=1), 2))\n")
+    from conftest import options_for
+
+    assert [f.code for f in lint_source(aliased, "a.py", options_for())] == ["NAN202"]
+    power = cst.parse_expression("x.pow(0.5)")
+    assert cst.Module([]).code_for_node(op_argument(power, optable.TABLE.methods["pow"], 1)) \
+        == "0.5"
     method = optable.TABLE.methods["clip"]
     call = cst.parse_expression("p.clip(1e-7, 1.0)")
     assert [cst.Module([]).code_for_node(op_argument(call, method, i))

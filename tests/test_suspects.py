@@ -1272,3 +1272,26 @@ def test_a_function_named_like_a_loss_computes_one_indices_hold_no_dice(name, lo
                 f"    return tf.sqrt(tf.reduce_sum(tf.square(x - y), -1))\n")
     found = lint_source(distance, "d.py", Config().options_for(None))
     assert [f.code for f in found] == (["NAN202"] if loss else [])
+
+
+@pytest.mark.parametrize("default, statistic", [("1", True), ("0.5", True), ("-1", False)])
+def test_a_power_by_a_positive_number_is_0_where_its_base_is(default, statistic):
+    # a power spectrum: a sum of squares, raised to a power; of a silent frame it is 0
+    source = (f"import torch\n\n\ndef magnitude(stft, power={default}):\n"
+              f"    spectr = stft.pow(2).sum(-1).pow(power)\n"
+              f"    return torch.log(spectr)\n")
+    log = next(s for s in suspects(source) if s.line == 6)
+    assert log.why.startswith("a statistic, 0 for an all-zero") == statistic
+
+
+def test_a_number_added_to_a_square_of_an_unknown_value_says_nothing_of_its_zeros():
+    # `1 - a²` of an action nothing bounds is 0 at |a| = 1 and negative past it: unknown,
+    # not a value shown to stay away from 0; spelled as a call, an operator or a method
+    source = ("import tensorflow as tf\nimport torch\n\n\ndef f(action):\n"
+              "    x = tf.math.log(1 - tf.square(action) + 1e-6)\n"
+              "    y = torch.log(1 - action.pow(2) + 1e-6)\n"
+              "    z = tf.math.log(1 - action ** 2 + 1e-6)\n"
+              "    return x + y + z + tf.math.log(1 + tf.square(action))\n")
+    why = {s.line: s.why for s in suspects(source)}
+    assert [why[line].split(";")[0] for line in (6, 7, 8)] == ["operand of unknown origin"] * 3
+    assert why[9].startswith("guarded: its operand is kept above 0")  # 1 + a² is at least 1

@@ -354,10 +354,21 @@ class Resolver:
         if parts is not None:
             if parts[0] in ("self", "cls") and len(parts) == 1:
                 return None
-            binding, _ = self.resolve(parts[0], scope, index)
-            if binding is None or binding.kind == "import":
+            if self._module(parts[0], scope, index, 0):
                 return None  # a module's function (`np.max`), or a name nothing binds
         return optable.TABLE.methods[func.attr.value]
+
+    def _module(self, name: str, scope: Scope, index: int, depth: int) -> bool:
+        """Whether ``name`` is a module (an import, or an alias of one: `tf = tf.compat.v1`),
+        or bound by nothing the resolver sees."""
+        binding, where = self.resolve(name, scope, index)
+        if binding is None or binding.kind == "import":
+            return True
+        if binding.kind == "assign" and depth < 3 and where is not None and (
+                binding.value.__class__ in (cst.Name, cst.Attribute)):
+            parts = dotted_parts(binding.value)
+            return parts is not None and self._module(parts[0], where, binding.index, depth + 1)
+        return False
 
     def made_callee(self, call: cst.Call, scope: Scope, index: int, depth: int
                      ) -> Optional[Callee]:
