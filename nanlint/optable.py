@@ -687,11 +687,11 @@ NUMPY_SAME = {
 # The methods of arrays (numpy's, pandas' frames, PyTorch's tensors) that compute what an op
 # computes, over the receiver: `z - z.max(1, keepdims=True)` is shifted as `z - np.max(z, 1,
 # ...)` is; `x.pow(2).sum(-1)` is a sum of squares.
+ELEMENTWISE_METHODS = frozenset({"pow", "sqrt", "rsqrt", "exp", "log", "log1p", "abs",
+                                 "square", "reciprocal", "sigmoid", "tanh", "relu"})
 ARRAY_METHODS = {"max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum",
                  "mean": "reduce_mean", "clip": "clip", "prod": "reduce_prod",
-                 **{name: name for name in ("pow", "sqrt", "rsqrt", "exp", "log", "log1p",
-                                            "abs", "square", "reciprocal", "std", "norm",
-                                            "sigmoid", "softmax", "tanh", "relu")}}
+                 **{name: name for name in (*ELEMENTWISE_METHODS, "std", "norm", "softmax")}}
 
 
 def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:

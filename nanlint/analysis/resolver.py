@@ -356,7 +356,16 @@ class Resolver:
                 return None
             if self._module(parts[0], scope, index, 0):
                 return None  # a module's function (`np.max`), or a name nothing binds
-        return optable.TABLE.methods[func.attr.value]
+        name = func.attr.value
+        if name in optable.ELEMENTWISE_METHODS:
+            # `x.log()`, `x.pow(2)`: an array's elementwise method takes no array argument;
+            # `lib.log(x)` is a function of a module the resolver cannot see (a parameter)
+            call = self.parent(func)
+            arity = 1 if name == "pow" else 0
+            if call.__class__ is cst.Call and call.func is func and sum(
+                    arg.keyword is None for arg in call.args) > arity:
+                return None
+        return optable.TABLE.methods[name]
 
     def _module(self, name: str, scope: Scope, index: int, depth: int) -> bool:
         """Whether ``name`` is a module (an import, or an alias of one: `tf = tf.compat.v1`),
