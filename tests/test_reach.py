@@ -99,6 +99,10 @@ RMSE = "tf.sqrt(tf.reduce_mean(tf.square(p - y)))"
     (f"r = tf.argmax({RMSE})\n    opt.minimize(r)", False),
     (f"r = {RMSE} // 1\n    opt.minimize(r)", False),
     (f"r = {RMSE}\n    opt.minimize(loss, var_list=[r])", False),
+    # an array's methods: computed from the array, gradient included; `detach` cuts it
+    (f"r = {RMSE}\n    opt.minimize((1.0 - r).mean())", True),
+    (f"r = {RMSE}\n    opt.minimize(r.reshape(-1).pow(2).sum())", True),
+    (f"r = {RMSE}\n    opt.minimize(r.detach().mean())", False),
 ])
 def test_paths_to_the_objective(body, reported):
     source = f"import tensorflow as tf\n\ndef step(self, p, y, c, opt, loss, other):\n    {body}\n"

@@ -354,15 +354,17 @@ class Flow:
         return True, reach, frozenset(feeds)
 
     def _attribute(self, body: Body, attribute: cst.Attribute) -> Edge:
-        """The value is the object of ``value.attr``: ``x.numpy()``, ``x.shape``, ...."""
+        """The value is the object of ``value.attr``: ``x.numpy()``, ``x.shape``, ``x.mean()``."""
         name = attribute.attr.value
         if name in sinks.NO_GRADIENT_ATTRIBUTES:
             numpy = name in ("numpy", "eval", "item", "tolist")
             return True, (sinks.NUMPY if numpy else sinks.CUT), _EMPTY
         call = body.parents.get(id(attribute))
-        if isinstance(call, cst.Call) and call.func is attribute and (
-                name in sinks.CONTAINER_METHODS):
-            return True, NOWHERE, _EMPTY  # `losses.append(x)`: the list itself goes on
+        if isinstance(call, cst.Call) and call.func is attribute:
+            if name in sinks.CONTAINER_METHODS:
+                return True, NOWHERE, _EMPTY  # `losses.append(x)`: the list itself goes on
+            if name in sinks.CARRYING_METHODS:
+                return _PASSES  # `x.mean()`: the result carries the value on
         return True, REACH_UNKNOWN, _EMPTY
 
     def _argument(self, body: Body, call: cst.Call, arg: cst.CSTNode) -> Edge:

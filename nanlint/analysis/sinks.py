@@ -16,6 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from nanlint.analysis.defuse import dotted
+from nanlint.optable import ARRAY_METHODS
 
 NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
 
@@ -85,7 +86,17 @@ _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub", "scatter_upda
 CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "write"})
 # Attributes of a tensor that carry no gradient (as values, or as methods called).
 NO_GRADIENT_ATTRIBUTES = frozenset({"numpy", "eval", "item", "tolist", "shape", "dtype",
-                                     "get_shape", "ndim", "name", "device", "op", "graph"})
+                                     "get_shape", "ndim", "name", "device", "op", "graph",
+                                     "detach"})
+# An array's methods whose result is computed from the array, gradient included: the op
+# model's (`x.mean()`, `x.pow(2)`, `x.log()`) and those that keep its values (a new shape,
+# order or type, a copy, a clamp). The value goes on to the call's result, as through
+# `tf.reduce_mean(x)`.
+CARRYING_METHODS = frozenset({
+    *ARRAY_METHODS, "var", "logsumexp", "log_softmax", "cumsum", "clamp", "clamp_min",
+    "clamp_max", "astype", "reshape", "view", "view_as", "flatten", "ravel", "squeeze",
+    "unsqueeze", "expand", "expand_as", "transpose", "permute", "contiguous", "copy", "clone",
+    "float", "double", "half", "to", "type", "type_as", "masked_fill", "repeat", "flip"})
 # TF/Keras functions (last name) whose output has no gradient, or that consume the value.
 _CUT_FUNCTIONS = frozenset({
     "argmax", "argmin", "argsort", "round", "rint", "floor", "ceil", "sign", "floordiv",
