@@ -266,7 +266,11 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
-        found = origins.of(names_read(report.operand), place.start.line, place.end.line)
+        # A rule's report at a node no hazard site has (an epsilon's sum, a learning rate):
+        # where the names it reads are set, which is where it is fixed.
+        read = report.operand if report.operand is not None else (
+            report.node if isinstance(report.node, cst.BaseExpression) else None)
+        found = origins.of(names_read(read), place.start.line, place.end.line)
         report.origins = tuple(
             {"name": name, "line": line, "end_line": end} for name, line, end in
             found + _producer(analysis, report, positions, place, found))

@@ -796,6 +796,24 @@ def test_each_suspect_names_where_its_operand_is_set():
     assert [(o["name"], o["line"]) for o in by_line[16].origins] == [("EPS", 3)]
 
 
+SOFT_CLIP = """import tensorflow as tf
+
+
+def soft_clip(logits):
+    beta = tf.sigmoid(logits)
+    epsilon = 1e-9
+    return epsilon + (1 - 2 * epsilon) * beta
+"""
+
+
+def test_a_rules_report_names_where_the_names_it_reads_are_set():
+    # NAN105 reports the sum that loses the epsilon; the epsilon is set a line above, where
+    # its fix goes
+    [clip] = [s for s in suspects(SOFT_CLIP) if s.code == "NAN105"]
+    assert clip.line == 7
+    assert [(o["name"], o["line"]) for o in clip.origins] == [("epsilon", 6)]
+
+
 PRODUCED_ELSEWHERE = """import tensorflow as tf
 
 
