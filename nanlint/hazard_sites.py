@@ -523,12 +523,14 @@ class Sites:
                 return value.const
         return None
 
-    def _zeros_of_unknown(self, operand: cst.BaseExpression, depth: int = 0) -> bool:
+    def _zeros_of_unknown(self, operand: cst.BaseExpression, depth: int = 0,
+                          place: Optional[Place] = None) -> bool:
         """`square(x)`, `abs(x)`, `x ** 2`, `x * x`, `x.pow(p)` (p > 0) of an `x` the
         analysis does not know: 0 exactly where `x` is, so knowing the square says nothing
-        of its zeros; nor does a value added to one (`1 - x ** 2 + eps`)."""
-        named = self._unwrapped(operand, levels=0)  # what a name holds, as written
-        for expr in (named, self._unwrapped(operand, levels=1)):
+        of its zeros; nor does a value added to one (`1 - x ** 2 + eps`), nor a parameter
+        the file's callers pass one (`f(abs(x))`)."""
+        named = self._unwrapped(operand, levels=0, place=place)  # what a name holds
+        for expr in (named, self._unwrapped(operand, levels=1, place=place)):
             if expr.__class__ is cst.Call and expr.args and expr.args[0].keyword is None and (
                     self._call_name(expr) in ZERO_KEEPING):
                 inner = expr.args[0].value
@@ -538,11 +540,17 @@ class Sites:
                 inner = power
             elif depth < 2 and expr.__class__ is cst.BinaryOperation and (
                     expr.operator.__class__ in (cst.Add, cst.Subtract)):
-                return any(self._zeros_of_unknown(side, depth + 1)
+                return any(self._zeros_of_unknown(side, depth + 1, place)
                            for side in (expr.left, expr.right))
             else:
                 continue
             return not self.analysis.value(inner).known
+        if depth < 2 and named.__class__ is cst.Name:
+            found = self.analysis.binding(named.value, place)
+            passed = (self.analysis.arguments_of(named.value, found[1])
+                      if found is not None and found[0].kind == "param" else None)
+            return any(self._zeros_of_unknown(expr, depth + 1, at)
+                       for expr, at in passed or ())
         return False
 
     def _of_constants(self, call: cst.Call) -> bool:

@@ -329,7 +329,8 @@ OPS: Tuple[Op, ...] = (
     Op("minimum", ("tf.math.minimum", "tf.minimum", "K.minimum", "ops.minimum"),
        transfer="minimum", args=ARG_XY),
     Op("clip", ("tf.clip_by_value", "K.clip", "ops.clip"), transfer="clip",
-       args=("t|x|tensor", "clip_value_min|x_min|min_value", "clip_value_max|x_max|max_value")),
+       args=("t|x|tensor", "clip_value_min|x_min|min_value|min",
+             "clip_value_max|x_max|max_value|max")),
     Op("add", ("tf.math.add", "tf.add", "ops.add"), transfer="add", args=ARG_XY),
     Op("subtract", ("tf.math.subtract", "tf.subtract", "tf.sub", "ops.subtract"),
        transfer="subtract", args=ARG_XY),
@@ -613,7 +614,7 @@ FAMILIES: Tuple[Op, ...] = (
     Op("divide", (), transfer="divide", args=("x1|x", "x2|y"), gradient=()),
     Op("maximum", (), transfer="maximum", args=("x1|x", "x2|y")),
     Op("minimum", (), transfer="minimum", args=("x1|x", "x2|y")),
-    Op("clip", (), transfer="clip", args=("a|x", "a_min|x_min", "a_max|x_max")),
+    Op("clip", (), transfer="clip", args=("a|x", "a_min|x_min|min", "a_max|x_max|max")),
     Op("where", (), transfer="where", args=("condition", "x", "y")),
     # Real output of any sign: other elementwise functions, linear algebra, convolutions,
     # normalizations, statistics.
@@ -690,7 +691,7 @@ NUMPY_SAME = {
 ELEMENTWISE_METHODS = frozenset({"pow", "sqrt", "rsqrt", "exp", "log", "log1p", "abs",
                                  "square", "reciprocal", "sigmoid", "tanh", "relu"})
 ARRAY_METHODS = {"max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum",
-                 "mean": "reduce_mean", "clip": "clip", "prod": "reduce_prod",
+                 "mean": "reduce_mean", "clip": "clip", "clamp": "clip", "prod": "reduce_prod",
                  **{name: name for name in (*ELEMENTWISE_METHODS, "std", "norm", "softmax")}}
 
 

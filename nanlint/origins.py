@@ -5,7 +5,8 @@ count, a floor under a variance), a line or a screen above the division. So the 
 with each suspect, the assignments of the names its operand reads: in the same function,
 the last one above the suspect (or the module's, for a name the function neither binds nor
 takes), and for an assignment that rebinds the name from itself (``v = tf.reshape(v, s)``,
-``count += 1``) the one before it too. An attribute of ``self`` that the method does not
+``count += 1``) the one before it too; for a parameter, its default (``eps=1e-20``: the
+value wherever a caller leaves it out). An attribute of ``self`` that the method does not
 set before the suspect is set by the class's other methods (``self.std = np.std(x, 0)`` in
 ``fit``, ``x / self.std`` in ``transform``): their assignments of it. The lines come from
 Python's tree of the source.
@@ -110,6 +111,10 @@ class Origins:
             if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 inner = _Unit(node.lineno, node.end_lineno or node.lineno,
                               {a.arg for a in _arguments(node.args)}, owner=cls)
+                # A parameter's default sets its value wherever a caller leaves it out.
+                inner.assignments.extend(
+                    _Assignment(default.lineno, default.end_lineno or default.lineno,
+                                {arg.arg}, False) for arg, default in _defaults(node.args))
                 for number in range(inner.start, inner.end + 1):
                     self._at[number] = inner  # outer first: an inner function overwrites
                 self._collect(node.body, inner)
@@ -163,6 +168,14 @@ def _arguments(args: ast.arguments) -> Iterator[ast.arg]:
         yield args.vararg
     if args.kwarg is not None:
         yield args.kwarg
+
+
+def _defaults(args: ast.arguments) -> Iterator[Tuple[ast.arg, ast.expr]]:
+    """The parameters that have a default, each with it."""
+    positional = [*args.posonlyargs, *args.args]
+    yield from zip(positional[len(positional) - len(args.defaults):], args.defaults)
+    yield from ((arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults)
+                if default is not None)
 
 
 def _last_before(unit: _Unit, name: str, line: int) -> Optional[_Assignment]:

@@ -806,6 +806,17 @@ def soft_clip(logits):
 """
 
 
+def test_a_parameters_default_is_where_its_value_is_set():
+    source = ("import torch\n\n\n"
+              "def log(t, eps=1e-20):\n"
+              "    return t.clamp(min=eps).log()\n"
+              "def scaled(x, scale):\n"
+              "    return x / scale\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert [(o["name"], o["line"]) for o in by_line[5].origins] == [("eps", 4)]
+    assert by_line[7].origins == ()  # a parameter without a default: its callers'
+
+
 def test_a_rules_report_names_where_the_names_it_reads_are_set():
     # NAN105 reports the sum that loses the epsilon; the epsilon is set a line above, where
     # its fix goes
@@ -980,6 +991,20 @@ def test_an_arrays_methods_shift_clip_and_sum_as_the_ops_do():
     assert by_line[9].message.startswith("hand-written softmax")
     assert by_line[11].why.startswith("partly guarded")
     assert max(by_line, key=lambda line: by_line[line].score) == 9
+
+
+def test_a_tensors_clamp_is_a_clip_by_its_bounds_keywords_too():
+    source = ("import torch\n\n\n"
+              "def peak_normalized(x):\n"
+              "    return x / x.abs().amax().clamp(min=1.0)\n"  # at least 1: guarded
+              "def entropy(p):\n"
+              "    return -(p * p.clamp(min=1e-20).log()).sum()\n"  # kept above 0, barely
+              "def clipped(p):\n"
+              "    return -(p * p.clip(max=1.0).log()).sum()\n")  # no lower bound
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("guarded: its operand is kept above 0")
+    assert by_line[7].why.startswith("partly guarded: its operand is kept above 0 by 1e-20")
+    assert by_line[9].why.startswith("operand of unknown origin")
 
 
 def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
@@ -1190,6 +1215,15 @@ def test_a_square_of_an_unknown_value_is_of_unknown_origin(power):
     source = ("import tensorflow as tf\n\n\ndef db(spec):\n"
               f"    power = {power}\n    return tf.math.log(power)\n")
     assert suspects(source)[0].why.startswith("operand of unknown origin")
+
+
+def test_a_parameter_its_callers_pass_a_square_of_an_unknown_is_of_unknown_origin():
+    # `log_density(tf.abs(x))`: the parameter is 0 where the caller's `x` is, unknown
+    source = ("import tensorflow as tf\n\n\ndef log_density(x, alpha):\n"
+              "    return (alpha - 1) * tf.math.log(x)\n\n\ndef log_prob(x, alpha):\n"
+              "    return tf.where(x > 0, log_density(tf.abs(x), alpha), tf.zeros_like(x))\n")
+    [log] = [s for s in suspects(source) if s.line == 5]
+    assert log.why.startswith("operand of unknown origin")
 
 
 def test_a_log_method_given_text_is_a_logger():
