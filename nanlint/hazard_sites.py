@@ -150,6 +150,7 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
+SHAPE_WORD = re.compile(r"(^|_)shape(_|$)")  # `input_shape`, `K.int_shape`, `shape_list`
 
 # -- float16 -------------------------------------------------------------------------------
 FLOAT16_NAMES = frozenset({"float16", "half"})
@@ -1102,16 +1103,18 @@ def _square(expr: cst.CSTNode) -> bool:
 
 
 def _is_size(expr: cst.BaseExpression) -> bool:
-    """A shape, a length or a batch size (a name or an attribute's name): at least 1 in
-    practice. A difference is not one, whatever it subtracts: `n - k` is 0 when all n are
-    counted, `n - 1` when there is one."""
+    """A shape, a length or a batch size (a name or an attribute's name, or one named as a
+    shape: `input_shape`, `K.int_shape(w)`): at least 1 in practice. A difference is not
+    one, whatever it subtracts: `n - k` is 0 when all n are counted, `n - 1` when there is
+    one."""
     found = False
     for node in descendants(expr):
         if (node.__class__ is cst.BinaryOperation and node.operator.__class__ is cst.Subtract
                 ) or (node.__class__ is cst.Call and last_name(node.func) == "subtract"):
             return False
-        found = found or (node.__class__ is cst.Name and node.value in SIZES) or (
-            node.__class__ is cst.Attribute and node.attr.value in SIZES)
+        name = (node.value if node.__class__ is cst.Name else node.attr.value
+                if node.__class__ is cst.Attribute else None)
+        found = found or (name is not None and (name in SIZES or bool(SHAPE_WORD.search(name))))
     return found
 
 

@@ -1069,6 +1069,18 @@ def test_an_attributes_array_written_item_by_item_is_zero_only_where_nothing_is_
     assert by_line[17].score > max(by_line[16].score, by_line[22].score)
 
 
+@pytest.mark.parametrize("divisor", ["K.cast(K.prod(K.int_shape(w)), 'float32')",
+                                     "input_shape[-1]", "K.cast(image_shape[0], 'float32')"])
+def test_a_value_named_as_a_shape_is_a_size(divisor):
+    source = ("from tensorflow.keras import backend as K\n\n\n"
+              "def normalized(x, w, input_shape, image_shape, scale):\n"
+              f"    a = K.sum(x * w) / {divisor}\n"
+              "    return a / scale\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "its operand is a size" in by_line[5].why
+    assert "its operand is a size" not in by_line[6].why
+
+
 def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
     source = ("import tensorflow as tf\n\n\n"
               "def rates(y_true, y_pred):\n"
