@@ -692,6 +692,7 @@ ELEMENTWISE_METHODS = frozenset({"pow", "sqrt", "rsqrt", "exp", "log", "log1p", 
                                  "square", "reciprocal", "sigmoid", "tanh", "relu"})
 ARRAY_METHODS = {"max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum",
                  "mean": "reduce_mean", "clip": "clip", "clamp": "clip", "prod": "reduce_prod",
+                 "dot": "matmul", "matmul": "matmul",
                  **{name: name for name in (*ELEMENTWISE_METHODS, "std", "norm", "softmax")}}
 
 

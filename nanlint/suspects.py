@@ -109,6 +109,8 @@ def _evidence_of(site: Site, wrapper: bool = False, float16: bool = False
         # acos/asin: an infinite gradient at ±1, NaN beyond; a clip to [-1, 1] reaches it.
         if value.lo > -1 and value.hi < 1:
             return "guarded", None, "its operand is kept inside (-1, 1)"
+        if "cosine" in value.tags and value.bound is not None:
+            return "producer", value.bound, ""  # ±1 for parallel vectors, past it by rounding
         if (value.lo == -1 and not value.lo_open) or (value.hi == 1 and not value.hi_open):
             return "boundary", None, ""
     else:
@@ -300,12 +302,13 @@ def _gradient_only(site: Site) -> bool:
     """Whether the site is a hazard of the gradient alone. A root or a fractional power is
     singular in the gradient only at 0; below 0 its value is NaN, so where its operand may
     be negative it is a hazard of the value too. So are `acos` and `asin` past ±1 (rounding
-    takes a cosine computed in float32 there), and `acosh` and `atanh` anywhere: their
-    value is NaN or infinite at the ends of their domain."""
+    takes a cosine computed in float32 there: a cosine the analysis sees computed is one),
+    and `acosh` and `atanh` anywhere: their value is NaN or infinite at the ends of their
+    domain."""
     kind, value = site.kind, site.value
     if kind.name == "inverse-trig":
         return last_name(getattr(site.node, "func", site.node)) in BOUNDED_INVERSES and (
-            value.lo >= -1 and value.hi <= 1)
+            value.lo >= -1 and value.hi <= 1) and "cosine" not in value.tags
     return kind.gradient and not (kind.negative and not value.nonnegative)
 
 

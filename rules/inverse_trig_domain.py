@@ -13,8 +13,9 @@ class InverseTrigDomain(Rule):
     Flags `tf.math.acos` and `tf.math.asin` (also `tf.acos`, `tf.asin`, `keras.ops.arccos`,
     `keras.ops.arcsin`) of a value that reaches ±1 while a gradient flows through it: a
     cosine of l2-normalized vectors (`reduce_sum(l2_normalize(a) * l2_normalize(b),
-    axis)`, `matmul` of two normalized batches), a cosine similarity, a tanh, and a clip
-    to `[-1, 1]`; also through variables, helper functions and structure ops. A clip to
+    axis)`, `matmul` of two normalized batches; a vector divided by its own norm, `x /
+    tf.norm(x, axis=-1, keepdims=True)`, is normalized too), a cosine similarity, a tanh,
+    and a clip to `[-1, 1]`; also through variables, helper functions and structure ops. A clip to
     `[-1 + eps, 1 - eps]`, or any value whose range stays inside (-1, 1), is not reported.
 
     ## Why is this bad?
@@ -76,6 +77,10 @@ class InverseTrigDomain(Rule):
         "    return ops.mean(ops.arcsin(ops.tanh(x)))\n",
         "import tensorflow as tf\ndef angle_loss(c):\n"
         "    return tf.reduce_mean(tf.acos(tf.clip_by_value(c, -1.0, 1.0)))\n",
+        "import tensorflow as tf\ndef angle_loss(u, v):\n"
+        "    a = u / tf.norm(u, axis=-1, keepdims=True)\n"
+        "    b = v / tf.norm(v, axis=-1, keepdims=True)\n"
+        "    return tf.reduce_mean(tf.math.acos(tf.reduce_sum(a * b, axis=-1)))\n",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

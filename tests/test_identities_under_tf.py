@@ -473,6 +473,20 @@ def test_a_norm_is_zero_only_where_every_entry_is():
     assert tf.reduce_min(tf.norm(weights, axis=0)).numpy() > 0
 
 
+def test_rows_divided_by_their_own_norm_have_self_cosines_past_one_in_both_dtypes():
+    x = tf.constant(ROWS)
+    for norm in (tf.norm(x, axis=1, keepdims=True),
+                 tf.sqrt(tf.reduce_sum(tf.square(x), 1, keepdims=True))):
+        unit = x / norm
+        cosines = tf.reduce_sum(unit * unit, 1)
+        assert (cosines.numpy() > 1.0).any()
+        assert np.isnan(tf.math.acos(cosines).numpy()).any()
+    rows = ROWS.astype(np.float64)  # numpy's default dtype rounds past 1 too
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(np.arccos(np.sum(unit * unit, axis=1))).any()
+
+
 def test_normalized_rows_times_a_centroid_of_normalized_rows_stay_within_one():
     rows = tf.math.l2_normalize(ROWS, axis=-1)
     same = tf.math.l2_normalize(tf.tile(ROWS[:1], [64, 1]), axis=-1)
@@ -489,6 +503,9 @@ FORMS = [
      "    return tf.reduce_sum(tf.sqrt(d + 1e-7))", "NAN201"),
     ("c = tf.reduce_sum(tf.math.l2_normalize(x, 1) * tf.math.l2_normalize(y, 1), 1)\n"
      "    return tf.reduce_sum(tf.math.acos(c))", "NAN205"),
+    ("a = x / tf.norm(x, axis=1, keepdims=True)\n"
+     "    b = y / tf.sqrt(tf.reduce_sum(tf.square(y), 1, keepdims=True))\n"
+     "    return tf.reduce_sum(tf.math.acos(tf.reduce_sum(a * b, 1)))", "NAN205"),
     ("return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2))", "NAN102"),
     ("mean, variance = tf.nn.moments(x, axes=[0])\n"
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance))", "NAN101"),
@@ -508,6 +525,10 @@ GUARDED = [
      "    return tf.reduce_sum(tf.sqrt(tf.maximum(d, 0.0) + 1e-7))"),
     ("c = tf.reduce_sum(tf.math.l2_normalize(x, 1) * tf.math.l2_normalize(y, 1), 1)\n"
      "    return tf.reduce_sum(tf.math.acos(tf.clip_by_value(c, -1.0 + 1e-7, 1.0 - 1e-7)))"),
+    ("a = x / tf.norm(x, axis=1, keepdims=True)\n"
+     "    b = y / tf.norm(y, axis=1, keepdims=True)\n"
+     "    c = tf.clip_by_value(tf.reduce_sum(a * b, 1), -1.0 + 1e-7, 1.0 - 1e-7)\n"
+     "    return tf.reduce_sum(tf.math.acos(c))"),
     "return tf.reduce_sum(tf.math.log(1.0 - tf.tanh(x) ** 2 + 1e-6))",
     ("mean, variance = tf.nn.moments(x, axes=[0])\n"
      "    return tf.reduce_sum((x - mean) / tf.sqrt(variance + 1e-5))"),

@@ -1238,6 +1238,19 @@ def test_a_parameter_its_callers_pass_a_square_of_an_unknown_is_of_unknown_origi
     assert log.why.startswith("operand of unknown origin")
 
 
+def test_an_arccos_of_a_cosine_it_computes_is_a_hazard_of_the_value_too():
+    # unit vectors' dot passes 1 by rounding (float64 too): NaN without any gradient
+    source = ("import numpy as np\n\n\n"
+              "def angle(a, b):\n"
+              "    a = a / np.linalg.norm(a)\n    b = b / np.linalg.norm(b)\n"
+              "    return np.arccos(a.dot(b))\n\n\n"
+              "def clipped(a, b):\n"
+              "    return np.arccos(np.clip(np.dot(a, b), -1.0, 1.0))\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "the cosine `a.dot(b)` of l2-normalized vectors" in by_line[7].message
+    assert by_line[7].score > by_line[11].score
+
+
 def test_a_log_method_given_text_is_a_logger():
     source = ("import numpy as np\n\n\ndef run(logger, i, x):\n"
               "    logger.log('** Iteration %i **' % i)\n    logger.log('loss ' + str(x))\n"

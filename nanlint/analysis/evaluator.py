@@ -140,6 +140,12 @@ class Evaluator:
             right = self.value(expr.right, scope, index)
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
+            if isinstance(expr.operator, cst.Divide) and self._own_norm(
+                    expr.left, expr.right, scope, index):
+                # `x / norm(x)`: a unit vector, its entries in [-1, 1] (0 where x's are);
+                # the dot of two is a cosine. Where the norm is 0, the division's own hazard.
+                return Value(lo=-1.0, hi=1.0, zero=left.zero, known=True, tensor=True,
+                             tags=frozenset({"unit"}), node=expr)
             value = arithmetic(type(expr.operator).__name__, left, right, expr)
             if value.zero is not None and expr.operator.__class__ is cst.Add and (
                     self._selected(expr, scope, index)):
@@ -612,6 +618,45 @@ class Evaluator:
                             aggregate=False, convention=True, producer="parameter",
                             name=name)
         return Value(tensor=True, huge=evidence)
+
+    def _own_norm(self, vector: cst.BaseExpression, divisor: cst.BaseExpression,
+                  scope: Scope, index: int) -> bool:
+        """Whether ``divisor`` is the l2 norm of ``vector`` as written: `norm(x)`,
+        `x.norm(...)`, `sqrt(sum(square(x)))`, or a name assigned one of these."""
+        if divisor.__class__ is cst.Name:
+            reaching = self.resolver.reaching(divisor.value, scope, index)
+            if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
+                    reaching[0][0].value is None):
+                return False
+            binding, where = reaching[0]
+            divisor, scope, index = binding.value, where, binding.index
+        found = self._normed(divisor, scope, index, ("norm", "reduce_euclidean_norm"))
+        if found is None:
+            summed = self._normed(divisor, scope, index, ("sqrt",))
+            summed = summed and self._normed(summed, scope, index, ("reduce_sum",))
+            squared = summed and self._normed(summed, scope, index, ("square",))
+            if squared is not None:
+                found = squared
+            elif summed is not None and summed.__class__ is cst.BinaryOperation and (
+                    summed.operator.__class__ is cst.Multiply and summed.left.deep_equals(
+                        summed.right)):
+                found = summed.left
+        return found is not None and found.deep_equals(vector)
+
+    def _normed(self, expr: cst.BaseExpression, scope: Scope, index: int,
+                names: Tuple[str, ...]) -> Optional[cst.BaseExpression]:
+        """The array ``expr`` applies one of the ops ``names`` to (its first argument, or
+        the receiver of an array's method), else None."""
+        if expr.__class__ is not cst.Call:
+            return None
+        callee = self.resolver.callee(expr.func, scope, index)
+        if callee is None or callee.kind != "op" or callee.op is None or (
+                callee.op.name not in names):
+            return None
+        if callee.op.method and expr.func.__class__ is cst.Attribute:
+            return expr.func.value
+        first = expr.args[0] if expr.args else None
+        return first.value if first is not None and first.keyword is None else None
 
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
         callee = self.resolver.callee(call.func, scope, index)

@@ -232,10 +232,11 @@ def difference_evidence(node: cst.CSTNode) -> Evidence:
 
 def cosine_evidence(node: cst.CSTNode) -> Evidence:
     """A dot product of two l2-normalized vectors: 1 for a vector with itself (the diagonal
-    of a similarity matrix), and computed in float32 it passes 1 by rounding."""
+    of a similarity matrix), and computed it passes 1 by rounding (in float32 and float64
+    alike)."""
     return Evidence(node, "the cosine `{src}` of l2-normalized vectors", "which is ±1 for "
-                    "parallel vectors (a vector with itself) and passes it by float32 "
-                    "rounding", "medium", producer="cosine")
+                    "parallel vectors (a vector with itself) and passes it by rounding",
+                    "medium", producer="cosine")
 
 
 def render(evidence: Evidence, code, where_is) -> str:
