@@ -344,7 +344,8 @@ class Sites:
             # 0 where the points coincide or the input is all zero.
             for inner in descendants(expr):
                 if (inner.__class__ is cst.BinaryOperation
-                        and inner.operator.__class__ is cst.Subtract) or _square(inner) or (
+                        and inner.operator.__class__ is cst.Subtract) or (
+                        self._is_square(inner)) or (
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
                     return "distance"
         if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS and not (
@@ -474,6 +475,19 @@ class Sites:
         if base is not None:
             return self._unwrapped(base, levels - 1, place)
         return expr
+
+    def _is_square(self, expr: cst.CSTNode) -> bool:
+        """`x * x`, `x ** 2`, and the power calls `pow(x, 2)`, `x.pow(2)`, `np.power(x, 3)`:
+        a power of at least 2."""
+        if _square(expr):
+            return True
+        if expr.__class__ is not cst.Call or self._call_name(expr) not in ("pow", "power"):
+            return False
+        args = [arg.value for arg in expr.args if arg.keyword is None]
+        method = expr.func.__class__ is cst.Attribute and len(args) == 1
+        exponent = args[0] if method else args[1] if len(args) == 2 else None
+        return exponent is not None and exponent.__class__ in (cst.Integer, cst.Float) and (
+            float(exponent.evaluated_value) >= 2)
 
     def _positive_power(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """The base of a power by a positive number (`s ** 0.5`, `pow(s, p)` with `p=1` by
@@ -820,7 +834,7 @@ class Sites:
         if kind is cst.BinaryOperation:
             operator = expr.operator.__class__
             # `E[x²] - E[x]²`: a variance written out
-            return _square(expr) or (operator in (cst.Add, cst.Subtract) and (
+            return self._is_square(expr) or (operator in (cst.Add, cst.Subtract) and (
                 self._grows(expr.left, place, depth + 1)
                 or self._grows(expr.right, place, depth + 1)))
         if kind is not cst.Call:
@@ -833,8 +847,8 @@ class Sites:
             return self._grows(args[0], place, depth + 1)
         # A mean of squares: a second moment.
         return name in ("reduce_mean", "mean") and any(
-            (inner.__class__ is cst.Call and self._call_name(inner) in GROWS) or _square(inner)
-            for arg in args for inner in descendants(arg))
+            (inner.__class__ is cst.Call and self._call_name(inner) in GROWS)
+            or self._is_square(inner) for arg in args for inner in descendants(arg))
 
     # -- fill values ------------------------------------------------------------------------
     def _fills(self, left: cst.BaseExpression, right: cst.BaseExpression, use: str) -> None:

@@ -1152,10 +1152,11 @@ def test_a_hazard_in_a_branch_that_a_test_of_its_operand_keeps_from_0_ranks_last
                for s in ranked[1:])
 
 
-def test_a_root_of_a_window_summed_over_powers_is_a_distance():
+@pytest.mark.parametrize("power", ["x ** 2", "tf.pow(x, 2.0)", "tf.math.pow(x, 2)"])
+def test_a_root_of_a_window_summed_over_powers_is_a_distance(power):
     source = ("import tensorflow as tf\n\n\n"
               "def l2_pool(x, window):\n"
-              "    conv = tf.nn.conv2d(x ** 2, window, strides=2, padding='SAME')\n"
+              f"    conv = tf.nn.conv2d({power}, window, strides=2, padding='SAME')\n"
               "    return tf.sqrt(conv)\n\n\n"
               "def plain(x):\n"
               "    return tf.sqrt(x)\n")
