@@ -18,14 +18,15 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Place, Value
-from nanlint.optable import RESOLVED_LIBRARIES
+from nanlint.optable import METHOD_ARITY, RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.constants import Number
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
-from nanlint.analysis.tree import TEXTS, descendants, dotted_code, is_a, last_name
+from nanlint.analysis.tree import (TEXTS, array_receiver, descendants, dotted_code, is_a,
+                                   last_name)
 
 
 @dataclass(frozen=True)
@@ -784,16 +785,16 @@ class Sites:
         of the value (`self.norm(x)` is an object's: a layer); `backend.log(x)`,
         `backend.pow(x, 0.5)`: a module's function of its arguments."""
         name = func.attr.value
-        kind = METHODS.get(name[:-1] if name.endswith("_") else name)  # `_`: in place
+        base = name[:-1] if name.endswith("_") else name  # `_`: in place
+        kind = METHODS.get(base)
         if kind is None or dotted_code(func.value) in ("self", "cls"):
             return
         args = [arg.value for arg in call.args if arg.keyword is None]
-        two = 2 if kind in ("division", "pow") and name not in ("reciprocal",
-                                                                 "reciprocal_") else 1
-        if len(args) >= two and args[0].__class__ not in (cst.Integer, cst.UnaryOperation):
-            receiver, args = args[0], args[1:]  # a module's function
-        else:
-            receiver = func.value
+        receiver = array_receiver(call, METHOD_ARITY.get(base, 0))
+        if receiver is None:  # a module's function of its arguments
+            if not args:
+                return
+            receiver, args = args[0], args[1:]
         if kind == "division":
             divisor = receiver if name.startswith("reciprocal") else (
                 args[0] if args else _keyword(call, "other"))

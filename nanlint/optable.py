@@ -690,6 +690,11 @@ NUMPY_SAME = {
 # ...)` is; `x.pow(2).sum(-1)` is a sum of squares.
 ELEMENTWISE_METHODS = frozenset({"pow", "sqrt", "rsqrt", "exp", "log", "log1p", "abs",
                                  "square", "reciprocal", "sigmoid", "tanh", "relu"})
+# How many arguments an array's method takes besides axes (`x.pow(p)`, `x.clip(lo, hi)`);
+# 0 for the others. A call given more, the first not an axis, is a module's function.
+METHOD_ARITY = {"pow": 1, "power": 1, "clip": 2, "clamp": 2, "dot": 1, "matmul": 1,
+                "div": 1, "divide": 1, "true_divide": 1, "truediv": 1, "realdiv": 1,
+                "atan2": 1, "arctan2": 1}
 ARRAY_METHODS = {"max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum",
                  "mean": "reduce_mean", "clip": "clip", "clamp": "clip", "prod": "reduce_prod",
                  "dot": "matmul", "matmul": "matmul",

@@ -379,6 +379,28 @@ def test_a_modules_function_called_as_a_method_takes_its_arguments():
         ("NAN101", "division by `y`"), ("NAN201", "square root of `x`")]
 
 
+def test_an_axis_given_to_a_reduction_method_is_no_operand():
+    # `x.std(axis)` is the deviation of `x` over an axis; `lib.std(x)` a module's function
+    source = ("import numpy as np\n\n\ndef spread(x, axis, dim, lib):\n"
+              "    s = x.std(axis)\n"
+              "    v = x.var(dim)\n"
+              "    w = lib.var(x)\n"
+              "    return s + v - w\n")
+    listed = {s.line: s.message for s in suspects(source)}
+    assert listed[5] == "standard deviation of `x`"
+    assert listed[6] == "variance of `x`" and listed[7] == "variance of `x`"
+
+
+def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
+    # `(x ** 2).mean(self.redux)`: no module is written `(x ** 2)`; the axis has any name
+    source = ("import jax.numpy as jn\n\n\ndef bn(self, x):\n"
+              "    m = x.mean(self.redux, keepdims=True)\n"
+              "    v = (x ** 2).mean(self.redux, keepdims=True) - m ** 2\n"
+              "    return x / jn.sqrt(v)\n")
+    first = suspects(source)[0]
+    assert first.line == 7 and "a hand-computed variance" in first.message
+
+
 @pytest.mark.parametrize("imports, read", [
     ("from meridian import backend\n", True), ("import geomstats.backend as gs\n", True),
     ("from package import ops, backend\n", True), ("import os\n", False),

@@ -27,7 +27,7 @@ from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.scopes import END, FREE_ALIASES, Binding, Scope, build_scope, dotted_parts
 from nanlint.analysis.tree import names_in
-from nanlint.analysis.tree import dotted_code, generated
+from nanlint.analysis.tree import array_receiver, dotted_code, generated
 from nanlint.optable import Op
 
 T = TypeVar("T")
@@ -357,14 +357,10 @@ class Resolver:
             if self._module(parts[0], scope, index, 0):
                 return None  # a module's function (`np.max`), or a name nothing binds
         name = func.attr.value
-        if name in optable.ELEMENTWISE_METHODS:
-            # `x.log()`, `x.pow(2)`: an array's elementwise method takes no array argument;
-            # `lib.log(x)` is a function of a module the resolver cannot see (a parameter)
-            call = self.parent(func)
-            arity = 1 if name == "pow" else 0
-            if call.__class__ is cst.Call and call.func is func and sum(
-                    arg.keyword is None for arg in call.args) > arity:
-                return None
+        call = self.parent(func)
+        if call.__class__ is cst.Call and call.func is func and array_receiver(
+                call, optable.METHOD_ARITY.get(name, 0)) is None:
+            return None  # `lib.log(x)`: a function of a module the resolver cannot see
         return optable.TABLE.methods[name]
 
     def _module(self, name: str, scope: Scope, index: int, depth: int) -> bool:

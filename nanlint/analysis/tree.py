@@ -169,6 +169,45 @@ def last_name(func: cst.BaseExpression) -> str:
     return func.value if kind is cst.Name else ""
 
 
+# Names an axis argument goes by: `x.std(axis)`, `x.sum(dim)`, `x.max(reduce_axis)`.
+_AXIS_NAMES = ("axis", "axes", "dim", "dims")
+
+
+def _axis_like(expr: cst.BaseExpression) -> bool:
+    """An axis argument: an integer, a negative one, a tuple or list of them, or a name
+    that says it is one."""
+    kind = expr.__class__
+    if kind is cst.Integer:
+        return True
+    if kind is cst.UnaryOperation:
+        return expr.expression.__class__ is cst.Integer
+    if kind is cst.Tuple or kind is cst.List:
+        return bool(expr.elements) and all(_axis_like(e.value) for e in expr.elements)
+    name = last_name(expr)
+    return name in _AXIS_NAMES or name.endswith(tuple(f"_{a}" for a in _AXIS_NAMES))
+
+
+def array_receiver(call: cst.Call, arity: int = 0) -> Optional[cst.BaseExpression]:
+    """The array `x` whose method the call ``x.name(...)`` is, or None: a method of `self`
+    or `cls` is an object's (a layer's), and one of a (dotted) name given more positional
+    arguments than the method takes besides axes (``arity``: 1 for `x.pow(p)`, `x.div(y)`),
+    the first not an axis, is a module's function of its arguments (`backend.log(x)`,
+    `F.std(x)`, `B.pow(x, 2)`), wherever the resolver cannot see the module. A method of
+    any other expression is a value's."""
+    func = call.func
+    if func.__class__ is not cst.Attribute:
+        return None
+    receiver = dotted_code(func.value)
+    if receiver in ("self", "cls"):
+        return None
+    if receiver is None:
+        return func.value  # `(x ** 2).mean(axes)`, `f(x).log()`: a value, no module
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if len(positional) > arity and not _axis_like(positional[0]):
+        return None
+    return func.value
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """What ``node.visit(visitor)`` does for a visitor that only reads: its ``visit_<Class>``
     methods are called on ``node`` and every node under it that holds code, in source order,
