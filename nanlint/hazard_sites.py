@@ -482,32 +482,31 @@ class Sites:
         a power of at least 2."""
         if _square(expr):
             return True
-        if expr.__class__ is not cst.Call or self._call_name(expr) not in ("pow", "power"):
-            return False
-        args = [arg.value for arg in expr.args if arg.keyword is None]
-        method = expr.func.__class__ is cst.Attribute and len(args) == 1
-        exponent = args[0] if method else args[1] if len(args) == 2 else None
+        parts = self._power_parts(expr) if expr.__class__ is cst.Call else None
+        exponent = parts[1] if parts is not None else None
         return exponent is not None and exponent.__class__ in (cst.Integer, cst.Float) and (
             float(exponent.evaluated_value) >= 2)
 
     def _positive_power(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """The base of a power by a positive number (`s ** 0.5`, `pow(s, p)` with `p=1` by
         default, `s.pow(2)`): 0 exactly where its base is. Else None."""
-        if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Power:
-            base, exponent = expr.left, expr.right
-        elif expr.__class__ is cst.Call and self._call_name(expr) in ("pow", "power"):
-            args = [arg.value for arg in expr.args if arg.keyword is None]
-            method = expr.func.__class__ is cst.Attribute and len(args) == 1
-            if method:
-                base, exponent = expr.func.value, args[0]
-            elif len(args) == 2:
-                base, exponent = args
-            else:
-                return None
-        else:
+        parts = self._power_parts(expr)
+        if parts is None:
             return None
-        number = self.analysis.number(exponent)
-        return base if number is not None and number.value > 0 else None
+        number = self.analysis.number(parts[1])
+        return parts[0] if number is not None and number.value > 0 else None
+
+    def _power_parts(self, expr: cst.BaseExpression
+                     ) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """(base, exponent) of `b ** e`, `pow(b, e)`, `np.power(b, e)` or `b.pow(e)`."""
+        if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Power:
+            return expr.left, expr.right
+        if expr.__class__ is not cst.Call or self._call_name(expr) not in ("pow", "power"):
+            return None
+        args = [arg.value for arg in expr.args if arg.keyword is None]
+        if expr.func.__class__ is cst.Attribute and len(args) == 1:
+            return expr.func.value, args[0]
+        return (args[0], args[1]) if len(args) == 2 else None
 
     def _returned(self, binding: Binding, where: Place) -> Optional[cst.BaseExpression]:
         """`feat, energy = fbank(x)` (an unpacking ``binding``): what the file's function

@@ -447,18 +447,27 @@ class Evaluator:
             return value if path in ((), (0,)) else UNKNOWN
         return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
 
+    def _assigned_once(self, name: cst.Name, scope: Scope, index: int
+                       ) -> Optional[Tuple[cst.BaseExpression, Scope, int]]:
+        """What the one assignment reaching ``name`` assigned, with where to evaluate it;
+        None where several bindings reach it or it is no plain assignment."""
+        reaching = self.resolver.reaching(name.value, scope, index)
+        if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
+                reaching[0][0].value is None):
+            return None
+        binding, where = reaching[0]
+        return binding.value, where, binding.index
+
     def _listed(self, iterable: cst.BaseExpression, scope: Scope, index: int
                 ) -> Optional[list]:
         """The items a list holds, each with where to evaluate it: the element of a
         comprehension (``[softmax(s) for s in scores]``), the elements of a literal; also
         through the one assignment of a name. None for anything else."""
         if iterable.__class__ is cst.Name:
-            reaching = self.resolver.reaching(iterable.value, scope, index)
-            if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
-                    reaching[0][0].value is None):
+            assigned = self._assigned_once(iterable, scope, index)
+            if assigned is None:
                 return None
-            binding, where = reaching[0]
-            iterable, scope, index = binding.value, where, binding.index
+            iterable, scope, index = assigned
         if isinstance(iterable, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return [(iterable.elt, scope, index)]
         if isinstance(iterable, (cst.List, cst.Tuple)) and iterable.elements and not any(
@@ -624,12 +633,10 @@ class Evaluator:
         """Whether ``divisor`` is the l2 norm of ``vector`` as written: `norm(x)`,
         `x.norm(...)`, `sqrt(sum(square(x)))`, or a name assigned one of these."""
         if divisor.__class__ is cst.Name:
-            reaching = self.resolver.reaching(divisor.value, scope, index)
-            if len(reaching) != 1 or reaching[0][0].kind != "assign" or (
-                    reaching[0][0].value is None):
+            assigned = self._assigned_once(divisor, scope, index)
+            if assigned is None:
                 return False
-            binding, where = reaching[0]
-            divisor, scope, index = binding.value, where, binding.index
+            divisor, scope, index = assigned
         found = self._normed(divisor, scope, index, ("norm", "reduce_euclidean_norm"))
         if found is None:
             summed = self._normed(divisor, scope, index, ("sqrt",))

@@ -93,7 +93,7 @@ NO_GRADIENT_ATTRIBUTES = frozenset({"numpy", "eval", "item", "tolist", "shape", 
 # order or type, a copy, a clamp). The value goes on to the call's result, as through
 # `tf.reduce_mean(x)`.
 CARRYING_METHODS = frozenset({
-    *ARRAY_METHODS, "var", "logsumexp", "log_softmax", "cumsum", "clamp", "clamp_min",
+    *ARRAY_METHODS, "var", "logsumexp", "log_softmax", "cumsum", "clamp_min",
     "clamp_max", "astype", "reshape", "view", "view_as", "flatten", "ravel", "squeeze",
     "unsqueeze", "expand", "expand_as", "transpose", "permute", "contiguous", "copy", "clone",
     "float", "double", "half", "to", "type", "type_as", "masked_fill", "repeat", "flip"})
