@@ -340,6 +340,12 @@ class Sites:
                 return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
+        # A log of a square or an absolute value is a log of a magnitude: what it takes has
+        # both signs (else it would not be squared), and passes 0 where it changes sign.
+        if kind.name == "log" and any(self._is_square(inner) or (
+                inner.__class__ is cst.Call and self._call_name(inner) in ZERO_KEEPING)
+                for inner in (self._unwrapped(operand, 0), expr)):
+            return "signed"
         if kind.name in ("sqrt", "pow", "power", "norm"):
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
             # 0 where the points coincide or the input is all zero.

@@ -217,6 +217,25 @@ def test_the_form_of_an_operand_is_evidence_whatever_the_names():
     assert ranked.index(6) > max(ranked.index(7), ranked.index(8), ranked.index(9))
 
 
+@pytest.mark.parametrize("magnitude", ["tf.square(s)", "s ** 2", "tf.abs(s)", "power",
+                                       "tf.pow(s, 2.0)"])
+def test_a_log_of_a_square_or_an_absolute_value_is_a_log_of_a_signed_value(magnitude):
+    source = ("import tensorflow as tf\n\n\n"
+              "def f(p, s):\n"
+              "    power = s * s\n"
+              "    u = tf.math.log(p)\n"  # unknown origin
+              f"    v = tf.math.log({magnitude})\n"
+              "    w = p / tf.abs(s)\n"  # a division by one: a scale made positive, mostly
+              "    return u + v + w\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[7].why.startswith("a log of a square or an absolute value")
+    assert by_line[6].why.startswith("operand of unknown origin")
+    assert by_line[8].why.startswith("operand of unknown origin")
+    assert by_line[7].score > by_line[6].score
+    # 0 exactly where `s` is, which nothing shows: not a value shown to reach 0
+    assert by_line[7].evidence is None
+
+
 def test_an_epsilon_below_a_millionth_is_a_partial_guard_ranked_between():
     source = ("import tensorflow as tf\n\n\n"
               "def loss(p, q, r):\n"
@@ -727,8 +746,9 @@ def test_an_exp_of_a_value_nothing_bounds_ranks_above_one_of_a_bounded_value():
     assert by_line[6].why.startswith("a value nothing bounds")
     assert 7 not in by_line or by_line[7].score < by_line[6].score
     # numpy's abs is the op model's: at least 0, and 0 exactly where the fft is, which
-    # nothing in the file shows: of unknown origin, not a value shown to have no 0
-    assert by_line[9].why.startswith("operand of unknown origin")
+    # nothing in the file shows; a log of it is a log of a magnitude, not of a value shown
+    # to have no 0
+    assert by_line[9].why.startswith("a log of a square or an absolute value")
 
 
 def test_a_learning_rate_is_listed_wherever_it_is_written():
@@ -1241,15 +1261,6 @@ def test_a_mean_is_read_as_the_sum_it_divides():
               "    other = tf.sqrt(scale)\n    return x / (tf.sqrt(var) + 1e-5) + other\n")
     first = suspects(source)[0]
     assert first.line == 8 and first.why.startswith("a root of squares")
-
-
-@pytest.mark.parametrize("power", ["tf.math.square(spec)", "tf.abs(spec)", "spec ** 2",
-                                   "spec * spec"])
-def test_a_square_of_an_unknown_value_is_of_unknown_origin(power):
-    # 0 exactly where `spec` is: knowing the square says nothing of its zeros.
-    source = ("import tensorflow as tf\n\n\ndef db(spec):\n"
-              f"    power = {power}\n    return tf.math.log(power)\n")
-    assert suspects(source)[0].why.startswith("operand of unknown origin")
 
 
 def test_a_parameter_its_callers_pass_a_square_of_an_unknown_is_of_unknown_origin():
