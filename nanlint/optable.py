@@ -901,11 +901,18 @@ RESOLVED_LIBRARIES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "mat
                                 "operator", "tensorflow_probability"})
 
 
+# Names other array libraries give an op that TensorFlow names otherwise (numpy's and
+# PyTorch's clip).
+OTHER_NAMES = {"clamp": "clip_by_value", "clip": "clip_by_value"}
+
+
 def named_like_op(qualified: str) -> Optional[Op]:
     """The op a function of another module is named after (``from utils.compat import
-    reduce_sum``, ``backend.softmax``): the op of ``tf.<name>``, ``tf.math.<name>`` or
-    ``tf.nn.<name>``; None for a library's own name or any other."""
+    reduce_sum``, ``backend.softmax``, ``jnp.clip``, ``torch.clamp``): the op of
+    ``tf.<name>``, ``tf.math.<name>`` or ``tf.nn.<name>``; None for a library's own name or
+    any other."""
     root, last = qualified.partition(".")[0], qualified.rpartition(".")[2]
+    last = OTHER_NAMES.get(last, last)
     if root in RESOLVED_LIBRARIES or last.startswith("_") or last not in LAST_NAMES:
         return None
     for namespace in ("tf", "tf.math", "tf.nn"):

@@ -822,3 +822,21 @@ def test_a_log_of_probabilities_is_at_most_0_and_a_tempered_softmax_of_it_is_fin
         row_sums = tf.reduce_sum(scaled, axis=-1)
         assert np.isfinite(scaled.numpy()).all()
         assert (row_sums.numpy() > 0).all()  # the largest probability keeps each row above 0
+
+
+def test_a_clip_to_a_floor_of_zero_is_zero_below_it_as_a_maximum_with_zeros_is():
+    # clip(x, 0, h) is min(max(x, 0), h), as maximum(x, zeros_like(x)) is a relu: exactly 0
+    # wherever x is not positive (a log of it is -inf), and a root's gradient is infinite
+    # where x is 0 (below it the clip's gradient is 0: TensorFlow selects, not multiplies)
+    x = tf.Variable([-2.0, -1e-30, 0.0, 0.5, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        clipped = tf.clip_by_value(x, 0.0, 1.0)
+        relu = tf.maximum(x, tf.zeros_like(x))
+        roots = [tf.reduce_sum(tf.sqrt(clipped)), tf.reduce_sum(tf.sqrt(relu))]
+    for value in (clipped, relu):
+        assert (value.numpy()[:3] == 0).all()
+        assert np.isneginf(tf.math.log(value).numpy()[:3]).all()
+    for root in roots:
+        assert np.isinf(tape.gradient(root, x).numpy()[2])
+    # a positive value's maximum with zeros is that value: no zero
+    assert (tf.maximum(tf.zeros_like(x), tf.exp(x)).numpy() > 0).all()

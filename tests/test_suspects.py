@@ -1049,6 +1049,15 @@ def test_a_tensors_clamp_is_a_clip_by_its_bounds_keywords_too():
     assert by_line[9].why.startswith("operand of unknown origin")
 
 
+@pytest.mark.parametrize("clipped", ["torch.clamp(x, min=0)", "jnp.clip(x, 0.0, 1.0)"])
+def test_another_librarys_clip_is_a_clip_and_a_floor_of_zero_reaches_zero(clipped):
+    source = ("import jax.numpy as jnp\nimport torch\n\n\n"
+              f"def f(x):\n    return jnp.sqrt({clipped})\n")
+    [root] = suspects(source)
+    assert root.why.startswith("a producer reaches the singular point")
+    assert "not positive" in root.message
+
+
 def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
     from nanlint.rules.unstable_softmax_cross_entropy import UnstableSoftmaxCrossEntropy
 

@@ -151,6 +151,31 @@ def test_maximum_with_zero_has_zero_evidence():
     assert value.zero is not None and value.nonnegative
 
 
+@pytest.mark.parametrize("zero", ["0.0", "tf.zeros_like(x)", "zeros"])
+def test_maximum_with_a_tensor_of_zeros_has_zero_evidence(zero):
+    value = probe(TF + f"zeros = tf.zeros_like(x)\nprobe(tf.maximum({zero}, x))\n")
+    assert value.zero is not None and value.nonnegative
+    assert "not positive" in value.zero.why
+
+
+def test_maximum_of_zeros_and_a_positive_value_has_no_zero_evidence():
+    value = probe(TF + "probe(tf.maximum(tf.zeros_like(x), tf.exp(x)))\n")
+    assert value.zero is None and value.positive
+
+
+@pytest.mark.parametrize("clipped", ["tf.clip_by_value(x, 0.0, 1.0)", "K.clip(x, 0, 5)",
+                                     "tf.clip_by_value(x, tf.zeros_like(x), 1.0)"])
+def test_clip_to_a_floor_of_zero_is_zero_wherever_its_input_is_not_positive(clipped):
+    # clip(x, 0, h) is min(max(x, 0), h): a relu where x can be negative
+    value = probe(TF + f"probe({clipped})\n")
+    assert value.zero is not None and "not positive" in value.zero.why
+    assert value.lo == 0.0
+
+
+def test_clip_to_zero_of_a_value_that_is_not_negative_adds_no_evidence():
+    assert probe(TF + "probe(tf.clip_by_value(tf.exp(x), 0.0, 1.0))\n").zero is None
+
+
 def test_clip_by_value_with_positive_floor_is_positive():
     value = probe(TF + "p = tf.nn.softmax(z)\nprobe(tf.clip_by_value(p, 1e-7, 1.0))\n")
     assert value.positive

@@ -469,15 +469,22 @@ def sqrt_like(x: Value) -> Value:
                  tensor=x.tensor, tags=frozenset(tags))
 
 
+def _nothing_but_zero(value: Value) -> bool:
+    """0 everywhere: the number 0, or a tensor of zeros (`tf.zeros_like(x)`)."""
+    return value.const == 0 or (value.known and value.lo == 0 and value.hi == 0)
+
+
 def maximum(a: Value, b: Value, call: cst.Call) -> Value:
     written = {v.const for v in (a, b) if v.const}
     dtype = a.dtype or b.dtype or "float32"
     a, b = held_against(a, b)
     lo, lo_open = (a.lo, a.lo_open) if a.lo >= b.lo else (b.lo, b.lo_open)
+    if a.lo == b.lo:  # one strictly above the bound keeps the maximum strictly above it
+        lo_open = a.lo_open or b.lo_open
     zero = None
     if a.zero and b.zero:
         zero = a.zero
-    elif lo == 0 and not lo_open and (a.const == 0 or b.const == 0):
+    elif lo == 0 and not lo_open and (_nothing_but_zero(a) or _nothing_but_zero(b)):
         lost = "".join(f" ({c:g} is 0 in {dtype})" for c in written  # an epsilon underflowed
                        if stored(c, dtype) == 0)
         zero = Evidence(call, "`{src}`", f"which is 0 wherever its input is not positive{lost}",
@@ -503,6 +510,11 @@ def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
     elif not high.known:
         hi_open = True  # an unknown upper clip (`1 - eps`) is a guard, not evidence
     zero = x.zero if low.known and low.lo <= 0 else None
+    if zero is None and _nothing_but_zero(low) and x.lo < 0 and not (
+            high.known and high.hi <= 0):
+        # clip(x, 0, h) is min(max(x, 0), h): 0 wherever x is not positive, as a relu
+        zero = Evidence(node, "`{src}`", "which is 0 wherever its input is not positive",
+                        "medium", producer="relu")
     negative = x.negative if low.known and low.lo < 0 else None
     bound = x.bound
     if (high.const is not None and x.hi > high.const) or (
