@@ -346,6 +346,8 @@ class Sites:
                 inner.__class__ is cst.Call and self._call_name(inner) in ZERO_KEEPING)
                 for inner in (self._unwrapped(operand, 0), expr)):
             return "signed"
+        if kind.zero and self._sum_of_squares(expr):
+            return "distance"  # a length (under a root or not): 0 for a zero vector
         if kind.name in ("sqrt", "pow", "power", "norm"):
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
             # 0 where the points coincide or the input is all zero.
@@ -360,6 +362,17 @@ class Sites:
                     arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
             return "statistic"
         return ""
+
+    def _sum_of_squares(self, expr: cst.BaseExpression) -> bool:
+        """`a ** 2 + b ** 2` (two terms or more, each a square): a squared length, 0 where
+        every term is."""
+        terms = []
+        while expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Add:
+            terms.append(expr.right)
+            expr = expr.left
+        terms.append(expr)
+        return len(terms) > 1 and all(self._is_square(term) or (
+            term.__class__ is cst.Call and self._call_name(term) in SQUARES) for term in terms)
 
     def _selection(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.Call]:
         """A selection by a mask in ``expr`` or in what its names were assigned (``depth``

@@ -1058,6 +1058,21 @@ def test_another_librarys_clip_is_a_clip_and_a_floor_of_zero_reaches_zero(clippe
     assert "not positive" in root.message
 
 
+@pytest.mark.parametrize("length", ["tf.pow(d[..., 0] ** 2 + d[..., 1] ** 2, 0.5)",
+                                    "tf.square(dx) + tf.square(dy) + dz ** 2",
+                                    "dx * dx + dy * dy"])
+def test_a_division_by_a_length_is_by_a_root_of_squares(length):
+    # a vector's length is 0 where every component is (two boxes' centres coincide)
+    source = ("import tensorflow as tf\n\n\n"
+              "def angle(d, dx, dy, dz, s):\n"
+              f"    sigma = {length}\n"
+              "    u = tf.abs(dx) / sigma\n"
+              "    return u + dx / (s ** 2)\n")
+    by_line = {f.line: f for f in suspects(source)}
+    assert by_line[6].why.startswith("a root of squares or differences")
+    assert by_line[7].why.startswith("operand of unknown origin")  # one square: a scale
+
+
 def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
     from nanlint.rules.unstable_softmax_cross_entropy import UnstableSoftmaxCrossEntropy
 
