@@ -474,6 +474,12 @@ def _nothing_but_zero(value: Value) -> bool:
     return value.const == 0 or (value.known and value.lo == 0 and value.hi == 0)
 
 
+def _relu_evidence(node: cst.CSTNode, note: str = "") -> Evidence:
+    """A maximum with 0 (or a clip to it) of a value that can be negative: a relu."""
+    return Evidence(node, "`{src}`", f"which is 0 wherever its input is not positive{note}",
+                    "medium", producer="relu")
+
+
 def maximum(a: Value, b: Value, call: cst.Call) -> Value:
     written = {v.const for v in (a, b) if v.const}
     dtype = a.dtype or b.dtype or "float32"
@@ -487,8 +493,7 @@ def maximum(a: Value, b: Value, call: cst.Call) -> Value:
     elif lo == 0 and not lo_open and (_nothing_but_zero(a) or _nothing_but_zero(b)):
         lost = "".join(f" ({c:g} is 0 in {dtype})" for c in written  # an epsilon underflowed
                        if stored(c, dtype) == 0)
-        zero = Evidence(call, "`{src}`", f"which is 0 wherever its input is not positive{lost}",
-                        "medium", producer="relu")
+        zero = _relu_evidence(call, lost)
     negative = a.negative if a.negative and b.negative else None
     tags: FrozenSet[str] = frozenset()
     if zero is not None and "difference" in (a.tags | b.tags):
@@ -513,8 +518,7 @@ def clip(x: Value, low: Value, high: Value, node: cst.CSTNode) -> Value:
     if zero is None and _nothing_but_zero(low) and x.lo < 0 and not (
             high.known and high.hi <= 0):
         # clip(x, 0, h) is min(max(x, 0), h): 0 wherever x is not positive, as a relu
-        zero = Evidence(node, "`{src}`", "which is 0 wherever its input is not positive",
-                        "medium", producer="relu")
+        zero = _relu_evidence(node)
     negative = x.negative if low.known and low.lo < 0 else None
     bound = x.bound
     if (high.const is not None and x.hi > high.const) or (
