@@ -124,7 +124,9 @@ SCALED = frozenset({"Normal", "LogNormal", "Laplace", "Logistic", "Cauchy", "Gum
 SCALE_KEYWORDS = ("scale", "scale_diag", "sigma")  # `sigma`: the old contrib `Normal(mu, sigma)`
 # Those whose second positional parameter is the scale (`Normal(loc, scale)`).
 LOCATED = SCALED - {"HalfNormal", "HalfCauchy", "StudentT"}
-SQUARES = frozenset({"square", "squared_difference", "subtract"})
+SQUARE_CALLS = frozenset({"square", "squared_difference"})
+# What a distance takes under its root: squares, or differences (of points).
+SQUARES = SQUARE_CALLS | {"subtract"}
 MAXIMA = frozenset({"max", "maximum", "fmax", "amax"})  # `max(std, eps)` is at least eps
 # Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column):
 # reductions, and the root of one (a deviation, an RMS, Adam's `sqrt(v)`).
@@ -372,7 +374,8 @@ class Sites:
             expr = expr.left
         terms.append(expr)
         return len(terms) > 1 and all(self._is_square(term) or (
-            term.__class__ is cst.Call and self._call_name(term) in SQUARES) for term in terms)
+            term.__class__ is cst.Call and self._call_name(term) in SQUARE_CALLS)
+            for term in terms)
 
     def _selection(self, expr: cst.BaseExpression, depth: int) -> Optional[cst.Call]:
         """A selection by a mask in ``expr`` or in what its names were assigned (``depth``

@@ -1073,6 +1073,14 @@ def test_a_division_by_a_length_is_by_a_root_of_squares(length):
     assert by_line[7].why.startswith("operand of unknown origin")  # one square: a scale
 
 
+def test_a_sum_of_differences_is_no_length():
+    source = ("import tensorflow as tf\n\n\n"
+              "def f(a, b, c, d, x):\n"
+              "    return x / (tf.subtract(a, b) + tf.subtract(c, d))\n")
+    [quotient] = suspects(source)
+    assert not quotient.why.startswith("a root of squares")
+
+
 def test_the_hunt_builds_no_fix_where_check_offers_one(monkeypatch):
     from nanlint.rules.unstable_softmax_cross_entropy import UnstableSoftmaxCrossEntropy
 
