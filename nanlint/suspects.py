@@ -36,7 +36,7 @@ __all__ = ["Sites", "ranked"]
 # Functions whose names say where they stand in training.
 MODEL_FUNCTIONS = re.compile(r"^(call|__call__|forward|build|inference)$|model|net|layer|"
                              r"encoder|decoder|block|attention|head")
-TEST_FUNCTIONS = re.compile(r"^test_(?!(step|on_batch|function)$)|_test$")  # Keras's are not
+TEST_FUNCTIONS = re.compile(r"^test_(?!(step|on_batch|function)$)")  # Keras's are not
 # A file that computes in float16, or can: a dtype, a policy, a flag.
 FLOAT16_FILE = re.compile(r"float16|fp16|mixed_precision|\.half\b")
 

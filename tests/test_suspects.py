@@ -532,6 +532,22 @@ def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
     assert by_line[6].score > by_line[7].score
 
 
+def test_a_method_of_a_value_computes_from_the_value_so_its_gradient_can_flow():
+    # `(pred - target).square().sum(-1).sqrt()` is what `sqrt(sum(square(pred - target)))`
+    # is: the methods take their array, so a prediction's gradient reaches the root as it
+    # does through the functions; of data alone (`np.asarray`) it is no gradient hazard.
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def loss_fn(pred, target):\n"
+              "    d = (pred - target).square().sum(-1).clamp(0).sqrt()\n"
+              "    e = tf.sqrt(tf.reduce_sum(tf.square(pred - target), -1))\n"
+              "    return d + e\n\n\n"
+              "def spread(rows):\n"
+              "    return np.asarray(rows).square().sum(-1).sqrt()\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "reaches the loss" in by_line[6].why and "reaches the loss" in by_line[7].why
+    assert "computed from data alone" in by_line[12].why
+
+
 def test_a_root_of_a_value_that_may_be_negative_is_a_hazard_of_the_value_too():
     # Below 0 a root is NaN in the value itself: where no gradient flows, a root whose
     # operand may be negative drops as a hazard of the value does; one of a square, which
@@ -1402,6 +1418,16 @@ def test_a_keras_evaluation_step_is_no_test():
     assert by_line[7].why.endswith("no gradient (in an evaluation step)")
     assert by_line[11].why.endswith("in a test")
     assert by_line[7].score > by_line[11].score
+
+
+def test_a_statistical_test_is_a_computation_not_a_unit_test():
+    # pytest and unittest collect `test_*`; `z_test`, `wald_test` compute a statistic.
+    source = ("import numpy as np\n\n\ndef wald_test(theta, sd):\n"
+              "    return np.abs(theta / sd)\n\n\n"
+              "def test_wald(theta, sd):\n    return np.abs(theta / sd)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "in a test" not in by_line[5].why and by_line[9].why.endswith("in a test")
+    assert by_line[5].score > by_line[9].score
 
 
 @pytest.mark.parametrize("name, loss", [

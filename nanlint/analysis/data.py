@@ -499,6 +499,9 @@ class _DataWalk:
             op = resolver.op_at(node, where)
             if op is None or op.transfer in _TRAINED:
                 return False
-            return all(walk(arg.value, where) for arg in node.args)
+            # a method of an array (`x.sum()`, `x.clamp(0)`) computes from the array too
+            method = not qualified and func.__class__ is cst.Attribute
+            return (not method or walk(func.value, where)) and all(
+                walk(arg.value, where) for arg in node.args)
         return False
 
