@@ -1420,6 +1420,19 @@ def test_a_keras_evaluation_step_is_no_test():
     assert by_line[7].score > by_line[11].score
 
 
+def test_a_value_whose_backward_is_called_is_differentiated():
+    # PyTorch's `loss.backward()` takes the gradient of `loss`, as `tape.gradient` does.
+    source = ("import torch\n\n\ndef step(model, x, y):\n"
+              "    loss = ((model(x) - y) ** 2).mean().sqrt()\n"
+              "    loss.backward()\n\n\n"
+              "def report(model, x, y):\n"
+              "    return ((model(x) - y) ** 2).mean().sqrt()\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "reaches the loss" in by_line[5].why
+    assert "reach unknown" in by_line[10].why
+    assert by_line[5].score > by_line[10].score
+
+
 def test_a_statistical_test_is_a_computation_not_a_unit_test():
     # pytest and unittest collect `test_*`; `z_test`, `wald_test` compute a statistic.
     source = ("import numpy as np\n\n\ndef wald_test(theta, sd):\n"

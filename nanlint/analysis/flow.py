@@ -361,6 +361,8 @@ class Flow:
             return True, (sinks.NUMPY if numpy else sinks.CUT), _EMPTY
         call = body.parents.get(id(attribute))
         if isinstance(call, cst.Call) and call.func is attribute:
+            if name in sinks.DIFFERENTIATING_METHODS:
+                return True, REACHES_OBJECTIVE, _EMPTY  # `loss.backward()`
             if name in sinks.CONTAINER_METHODS:
                 return True, NOWHERE, _EMPTY  # `losses.append(x)`: the list itself goes on
             if name in sinks.CARRYING_METHODS:

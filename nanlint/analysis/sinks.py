@@ -123,6 +123,8 @@ PASSING_BUILTINS = frozenset({"list", "tuple", "sum", "max", "min", "abs", "zip"
 FRAMEWORK_METHODS = frozenset({"call", "__call__", "build", "get_config", "forward",
                                 "compute_output_shape", "predict_step"})
 OBJECTIVE_FUNCTIONS = frozenset({"train_step", "compute_loss"})
+# A method of a value that differentiates it: PyTorch's `loss.backward()`.
+DIFFERENTIATING_METHODS = frozenset({"backward"})
 
 
 def normalized(qualified: str) -> str:
