@@ -218,6 +218,29 @@ def test_one_minus_sigmoid_clipped_to_one_keeps_evidence():
     assert value.zero is not None
 
 
+@pytest.mark.parametrize("selection, evidence", [
+    ("boxes[..., 3]", False), ("boxes[:, :, 2:4]", False), ("boxes", True),
+    ("boxes[...]", True), ("boxes[:, None]", True)])
+def test_a_zero_of_some_parts_of_a_concat_is_not_one_of_the_entries_selected(selection,
+                                                                             evidence):
+    # The centres are a sigmoid's (0 by underflow), the sizes an exp's: `[..., 3]` takes a
+    # size, and the whole tensor holds the centres too.
+    value = probe(TF + f"""
+        boxes = tf.concat([tf.sigmoid(a), tf.exp(b)], axis=-1)
+        probe({selection})
+    """)
+    assert (value.zero is not None) == evidence
+    assert value.lo == 0.0  # the range is still the parts' union
+
+
+def test_a_zero_of_every_part_of_a_concat_is_one_of_every_entry():
+    value = probe(TF + """
+        boxes = tf.concat([tf.nn.relu(a), tf.nn.relu(b)], axis=-1)
+        probe(boxes[..., 3])
+    """)
+    assert value.zero is not None
+
+
 def test_exp_is_positive():
     value = probe(TF + "probe(tf.exp(x))\n")
     assert value.positive

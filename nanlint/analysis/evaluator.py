@@ -194,6 +194,10 @@ class Evaluator:
             if base.zero is not None and base.zero.producer == "parameter" and (
                     self._one_of_its_parts(expr, scope)):
                 return Value(tensor=True)
+            if "unlike_parts" in base.tags and _selects(expr):
+                # `concat([sigmoid(a), exp(b)], -1)[..., 3]`: a zero of some parts only
+                # says nothing of the entries a subscript takes (they may be another's)
+                base = replace(base, zero=None)
             return replace(base, const=None, layer=None) if base.tensor else UNKNOWN
         if kind is cst.List or kind is cst.Tuple:
             # A literal of numbers (`np.array([1.0, 2.0])`, a matrix `[[1, 0], [0, 1]]`):
@@ -780,6 +784,20 @@ class Evaluator:
 def _ranges(expr: cst.Subscript) -> bool:
     """Whether the subscript takes a range (`x[:, a:b]`), not only single entries."""
     return any(isinstance(element.slice, cst.Slice) for element in expr.slice)
+
+
+def _selects(expr: cst.Subscript) -> bool:
+    """Whether the subscript takes some entries along an axis (`x[..., 3]`, `x[:, 0:4]`),
+    not every one (`x[...]`, `x[:, None]`)."""
+    for element in expr.slice:
+        part = element.slice
+        if part.__class__ is cst.Slice:
+            if part.lower is not None or part.upper is not None or part.step is not None:
+                return True
+        elif not (part.value.__class__ is cst.Ellipsis or (
+                last_name(part.value) in ("None", "newaxis"))):
+            return True
+    return False
 
 
 def _literal_key(expr: cst.Subscript) -> Optional[Key]:

@@ -392,6 +392,9 @@ def _join(app: Application) -> Value:
         if any("mask_parameter" in p.tags for p in parts):
             # Evidence like a zero: some elements are the mask's.
             joined = replace(joined, tags=joined.tags | {"mask_parameter"})
+        if len({p.zero is None for p in parts}) > 1:
+            # A zero of some parts only: what a subscript selects may be another part's.
+            joined = replace(joined, tags=joined.tags | {"unlike_parts"})
         return replace(joined, tensor=True, layer=None)
     return Value(tensor=True)
 
