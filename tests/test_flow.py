@@ -439,6 +439,22 @@ def test_attribute_assigned_different_functions_is_unknown():
     assert no_evidence(value)
 
 
+def test_attributes_that_refer_to_each_other_terminate():
+    # `self.endog = self.endog` (a subclass re-exposing a property), `self.a = self.b` and
+    # `self.b = self.a`: following what a call of the attribute calls leads back to itself.
+    same, crossed = probes(TF + """
+        class Model:
+            def __init__(self, y):
+                self.endog = self.endog
+                self.a = self.b
+                self.b = self.a
+            def fit(self, x):
+                probe(self.endog(x))
+                probe(self.a(x))
+        """)
+    assert no_evidence(same) and no_evidence(crossed)
+
+
 # -- huge evidence: a regression-delta parameter (a naming convention) ---------------------
 def test_delta_parameter_is_huge_by_convention_through_pieces_and_scaling():
     tw, ty, minimum, clipped = probes(TF + """

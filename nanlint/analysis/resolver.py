@@ -308,7 +308,7 @@ class Resolver:
             return None
         head, rest = parts[0], parts[1:]
         if head == "self" and len(rest) == 1 and scope.cls is not None:
-            return self._self_callee(rest[0], scope)
+            return self._self_callee(rest[0], scope, depth)
         binding, where = self.resolve(head, scope, index)
         if binding is None or where is None:
             return None
@@ -390,7 +390,7 @@ class Resolver:
         value = self.evaluate(call, (), scope, index)
         return Callee("layer", value=value) if value.layer else None
 
-    def _self_callee(self, attr: str, scope: Scope) -> Optional[Callee]:
+    def _self_callee(self, attr: str, scope: Scope, depth: int) -> Optional[Callee]:
         cls = scope.cls
         class_scope = self._scopes.get(id(cls))
         if class_scope is None:
@@ -398,15 +398,17 @@ class Resolver:
         method = class_scope.lookup(attr, END)
         if method is not None and method.kind == "def":
             return Callee("function", node=method.node, scope=class_scope)
-        stored = self._stored_function(attr, class_scope)
+        stored = self._stored_function(attr, class_scope, depth)
         if stored is not None:
             return stored
         value = self.self_attribute(attr, class_scope)
         return Callee("layer", value=value) if value.layer else None
 
-    def _stored_function(self, attr: str, class_scope: Scope) -> Optional[Callee]:
+    def _stored_function(self, attr: str, class_scope: Scope, depth: int) -> Optional[Callee]:
         """``self.act = tf.nn.relu`` (or a lambda) in some method: the op or function that
-        ``self.act(x)`` calls, when every such assignment agrees."""
+        ``self.act(x)`` calls, when every such assignment agrees. ``depth`` counts the
+        attributes followed so far: `self.a = self.b` and `self.b = self.a` (or
+        `self.a = self.a`) lead back to themselves."""
         found: List[Callee] = []
         for method_scope in self._methods(class_scope):
             for assigned in method_scope.self_attributes.get(attr, ()):
@@ -414,7 +416,7 @@ class Resolver:
                         assigned.value, (cst.Name, cst.Attribute, cst.Lambda)):
                     return None
                 callee = self.outside(lambda: self.compute_callee(
-                    assigned.value, method_scope, assigned.index, 1))
+                    assigned.value, method_scope, assigned.index, depth + 1))
                 if callee is None or callee.kind not in ("op", "function", "lambda"):
                     return None
                 found.append(callee)
