@@ -439,6 +439,26 @@ def test_attribute_assigned_different_functions_is_unknown():
     assert no_evidence(value)
 
 
+def test_a_class_name_defined_twice_relates_both_classes():
+    # A script that defines `class Model` twice (a guide's first and second version): the
+    # attributes of either are read, and a subclass names whichever `Model` it means.
+    first, second = probes(TF + """
+        class Model:
+            def __init__(self, w):
+                self.scale = tf.nn.relu(w)
+            def call(self, x):
+                probe(self.scale)
+        class Model:
+            def call(self, x):
+                probe(self.scale)
+        class Child(Model):
+            def __init__(self, w):
+                self.scale = tf.exp(w)
+        """)
+    assert first.zero is not None and first.zero.producer == "relu"
+    assert second.zero is None
+
+
 def test_attributes_that_refer_to_each_other_terminate():
     # `self.endog = self.endog` (a subclass re-exposing a property), `self.a = self.b` and
     # `self.b = self.a`: following what a call of the attribute calls leads back to itself.

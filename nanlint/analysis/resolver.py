@@ -466,13 +466,27 @@ class Resolver:
         parent = class_scope.parent
         if parent is None:
             return [class_scope]
-        classes = {name: binding.node for name, bindings in parent.bindings.items()
-                   for binding in bindings if binding.kind == "class"}
+        # A name may be bound to several classes (a script that defines `class Model`
+        # twice): a base is the class its name is bound to where the subclass is defined.
+        named: Dict[str, List[Tuple[int, cst.ClassDef]]] = {}
+        order: Dict[int, int] = {}
+        for name, bindings in parent.bindings.items():
+            for binding in bindings:
+                if binding.kind == "class" and id(binding.node) not in order:
+                    named.setdefault(name, []).append((binding.index, binding.node))
+                    order[id(binding.node)] = binding.index
+        classes = {id(node): node for pairs in named.values() for _, node in pairs}
+        classes.setdefault(id(class_scope.node), class_scope.node)
         if len(classes) < 2:
             return [class_scope]
-        bases = {id(node): [classes[b.value.value] for b in node.bases
-                            if b.value.__class__ is cst.Name and b.value.value in classes]
-                 for node in classes.values()}
+
+        def base_of(name: str, index: int) -> List[cst.ClassDef]:
+            before = [node for at, node in named.get(name, ()) if at < index]
+            return before[-1:] if before else [node for _, node in named.get(name, ())]
+
+        bases = {key: [base for b in node.bases if b.value.__class__ is cst.Name
+                       for base in base_of(b.value.value, order.get(key, 0))]
+                 for key, node in classes.items()}
         below = {id(class_scope.node): class_scope.node}  # the class and its subclasses
         grown = True
         while grown:
