@@ -28,15 +28,17 @@ def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpre
                or _in_cond(rule, node, shown) for shown in denominator_forms(rule, denominator))
 
 
-def denominator_forms(rule: "Rule", denominator: cst.BaseExpression) -> Iterator[str]:
+def denominator_forms(rule: "Rule", denominator: cst.BaseExpression, depth: int = 0
+                      ) -> Iterator[str]:
     """The denominator as a test (or a counter's increment) may write it: itself, the value
     it casts, or the factor of a product (or quotient) by a non-zero constant; for a name,
-    also what it was assigned (`d = cast(self.d)` under `if self.d > 0:`)."""
+    also what it was assigned (`d = cast(self.d)` under `if self.d > 0:`), a few names deep
+    (`a = b` where `b = a`, or `x = x`, leads back)."""
     yield rule.source(denominator)
-    if isinstance(denominator, cst.Name):
+    if isinstance(denominator, cst.Name) and depth < 4:
         assigned = rule.analysis.definition(denominator)
         if assigned is not None:
-            yield from denominator_forms(rule, assigned)
+            yield from denominator_forms(rule, assigned, depth + 1)
     expr = denominator
     while True:
         if isinstance(expr, cst.Call) and expr.args and last_name(expr.func) in (

@@ -147,6 +147,24 @@ def test_a_file_that_cannot_be_parsed_is_one_line_and_the_others_are_ranked(tmp_
     assert {row["path"] for row in json.loads(result.stdout)["suspects"]} == {"train.py"}
 
 
+def test_names_swapped_under_a_test_leave_the_file_ranked():
+    # `a, b = b, a` in a branch: what each name was assigned leads to the other, and back.
+    found = suspects("""import numpy as np
+
+
+def sample(p, q, T, n=None):
+    len_p = p.shape[0]
+    len_q = q.shape[0]
+    if len_p < len_q:
+        len_p, len_q = len_q, len_p
+    if n is None:
+        if T is not None:
+            n = np.log(len_p)
+    return n
+""")
+    assert [(f.code, f.line) for f in found] == [("NAN102", 11)]
+
+
 def test_a_python2_file_is_ranked_as_python3_writes_its_forms(tmp_path):
     make(tmp_path, {"old.py": "import tensorflow as tf\n\n\ndef loss(p):\n"
                               "    print 'loss', p\n    return -tf.log(p)\n"})
