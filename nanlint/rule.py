@@ -381,11 +381,28 @@ class Rule:
                 value.negative is not None and value.negative.producer == evidence.producer)):
             # rounding makes a hand-computed variance (an expanded squared distance,
             # `1 - cos²`) negative by more than an epsilon: clip it at 0 first (the epsilon
-            # alone would leave the finding)
+            # alone would leave the finding). Under a root the clip goes inside: the root
+            # of a negative value is NaN, and the maximum of NaN and 0 is NaN. A variance
+            # that cannot be negative (`tf.nn.moments`'s) needs no clip.
             _, prefix = self.namespace(self._op_call(evidence.node) or self._op_call(expression))
-            inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
+            root = self._root_argument(expression)
+            if root is not None and self.analysis.value(root).lo < 0:
+                inner = expression.deep_replace(root, self.template(
+                    prefix + ".maximum({x}, 0.0)", x=root))
+            elif root is None and value.lo < 0:
+                inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
         result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
+
+    def _root_argument(self, expression: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """``v`` of ``tf.sqrt(v)`` (``K.sqrt``, ``np.sqrt``, ``v ** 0.5``), else None."""
+        if isinstance(expression, cst.BinaryOperation) and isinstance(
+                expression.operator, cst.Power) and self.analysis.value(
+                expression.right).const == 0.5:
+            return expression.left
+        op = self.analysis.op_of(expression) if isinstance(expression, cst.Call) else None
+        return self.analysis.argument(expression, op, 0) if op is not None and (
+            op.name == "sqrt") else None
 
     def clamp(self, count: cst.BaseExpression, prefix: str) -> cst.BaseExpression:
         """``prefix.maximum(count, 1)``: the integer 1 takes the count's dtype, whatever it

@@ -11,6 +11,7 @@ import pytest
 
 from nanlint.analysis.lattice import EXP_LIMITS, exp_limits
 from nanlint.engine import lint_source
+from nanlint.fixing import SAFETIES, fix_source
 from conftest import options_for
 
 tf = pytest.importorskip("tensorflow")  # the test extra installs tensorflow-cpu
@@ -64,6 +65,29 @@ def test_a_constant_column_has_a_zero_spread_in_numpy_and_tensorflow():
     with np.errstate(all="ignore"):
         assert np.isnan(((data - data.mean(0)) / data.std(0))[:, 0]).all()
         assert np.isfinite((data - data.mean(0)) / (data.std(0) + 1e-7)).all()
+
+
+def test_the_fix_of_a_root_of_a_hand_computed_variance_clips_inside_the_root():
+    # A constant column of 0.7: E[x²] - E[x]² rounds below 0 in float32. NAN101's fix
+    # clips inside the root; a maximum around the root keeps the NaN (max(NaN, 0) is NaN).
+    source = """import tensorflow as tf
+
+
+def standardized(x):
+    mean = tf.reduce_mean(x, 0)
+    variance = tf.reduce_mean(tf.square(x), 0) - tf.square(mean)
+    return (x - mean) / tf.sqrt(variance)
+"""
+    fixed = fix_source(source, "norm.py", options_for(), SAFETIES["unsafe"])
+    assert "tf.sqrt(tf.maximum(variance, 0.0)) + 1e-7" in fixed.text
+    x = tf.constant(np.full((64, 3), 0.7, np.float32))
+    before, after = {}, {}
+    exec(compile(source, "before.py", "exec"), before)
+    exec(compile(fixed.text, "after.py", "exec"), after)
+    assert np.isnan(before["standardized"](x).numpy()).all()
+    assert np.isfinite(after["standardized"](x).numpy()).all()
+    variance = tf.reduce_mean(tf.square(x), 0) - tf.square(tf.reduce_mean(x, 0))
+    assert np.isnan((tf.maximum(tf.sqrt(variance), 0.0) + 1e-7).numpy()).all()
 
 
 def test_a_one_hot_summed_over_its_rows_is_0_for_an_absent_class_and_over_its_classes_1():
