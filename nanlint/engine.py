@@ -31,7 +31,8 @@ from nanlint.budget import FileTimeout, within_budget
 from nanlint.cells import cell_lines, in_cells, notebook_program
 from nanlint.dispatch import RuleCrash, run_rules
 from nanlint.finding import Finding
-from nanlint.findings_of import findings_of, in_file, internal_error, suppression_problems
+from nanlint.findings_of import (crash_findings, findings_of, in_file, internal_error,
+                                 suppression_problems)
 from nanlint.optable import TF_MODULE_ROOTS
 from nanlint.options import LintOptions
 from nanlint.parsing import (BIG_SOURCE, Readable, give_back_freed_memory, parse_checked,
@@ -241,8 +242,10 @@ def _run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
     if sites is not None:
         from nanlint import suspects
 
+        # A rule that crashed is said, as `check` says it: its suspects are missing.
         return suspects.ranked(analysis, text, reports, sites, path, lines, comments,
-                               describe_line)
+                               describe_line) + crash_findings(analysis, text, crashes,
+                                                               path, lines)
     try:
         return findings_of(analysis, text, reports, crashes, comments, path, options, lines,
                            describe_line, with_fixes)

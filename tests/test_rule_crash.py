@@ -142,3 +142,16 @@ def test_the_collector_pauses_for_a_file_and_comes_back_even_after_a_crash():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_suspects_says_which_rule_crashed_and_ranks_the_rest(tmp_path, nanlint, monkeypatch):
+    # The hunt runs the same rules: a rule that raises is one line on stderr, as a file
+    # that cannot be read is, and the other suspects of the file are still ranked.
+    monkeypatch.setattr(LogOfZero, "visit_Call", _boom)
+    make(tmp_path, {"mixed.py": TF_MIXED})
+    code, out, err = nanlint("suspects", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert code == 0
+    assert err.startswith("nanlint: mixed.py:2:5: NAN000 internal error in NAN102: "
+                          "ZeroDivisionError: the rule divided by zero")
+    assert "Traceback" not in out + err
+    assert {row["line"] for row in json.loads(out)["suspects"]} >= {4, 12}
