@@ -50,6 +50,8 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     A handler that raises is passed to ``on_crash`` with the error and the node it was
     visiting; ``on_crash`` may raise or let the walk go on
     (``visit`` is looked up afresh for every node, so handlers can be taken out of it).
+    A RecursionError goes there too, unless the module nests deeper than ``DEEP_NESTING``:
+    then it propagates (the module is too deep to analyse, whatever handler ran).
     ``parents``, if given, is filled with the parent of every node below a visited one, by
     id, before that node is visited.
     """
@@ -60,6 +62,7 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
     inert: Dict[type, bool] = {tuple: False}  # (a tuple marks a node to leave)
     note = parents.update if parents is not None else None
     from_keys = dict.fromkeys
+    deep: Optional[bool] = None  # whether the module nests deeply: asked at a RecursionError
     while stack:
         item = stack.pop()
         quiet = inert.get(item.__class__)
@@ -90,8 +93,12 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
             for handler in handlers:
                 try:
                     handler(item)
-                except RecursionError:
-                    raise
+                except RecursionError as error:
+                    if deep is None:
+                        deep = _nested_deeper_than(module, DEEP_NESTING)
+                    if deep:
+                        raise  # the module itself: the engine says "nested too deeply"
+                    on_crash(handler, error, item)  # a cycle in the handler: its bug
                 except Exception as error:
                     on_crash(handler, error, item)
         if node_type in leave:
@@ -101,6 +108,22 @@ def walk(module: cst.Module, visit: Dict[type, List[Handler]],
             note(from_keys(map(id, below), item))
         below.reverse()
         stack.extend(below)
+
+
+# Nodes nested deeper than this (expressions of hundreds of terms or calls) can exhaust the
+# recursion room of any analysis; in a module without them, a RecursionError is a cycle.
+DEEP_NESTING = 200
+
+
+def _nested_deeper_than(module: cst.Module, limit: int) -> bool:
+    """Whether some node of ``module`` lies more than ``limit`` levels below it."""
+    stack = [(module, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children(node))
+    return False
 
 
 def _live_arms(node: cst.If) -> List[cst.CSTNode]:
@@ -178,6 +201,9 @@ def _target_names(target: cst.BaseExpression) -> List[str]:
     return []
 
 
+SITES_LISTING = "the hunt's listing of hazard sites"  # what a crash of ``Sites`` names
+
+
 class Crash(NamedTuple):
     """A rule that raised: its code, the error, and the node it was visiting."""
 
@@ -219,6 +245,12 @@ def run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
     def switch_off(handler: Handler, error: Exception, node: cst.CSTNode) -> None:
         """A rule that raises is a bug: report it, and let the other rules finish the file."""
         rule = getattr(handler, "__self__", None)
+        if sites is not None and rule is sites:
+            # The hunt's listing of hazard sites: a node it fails on costs that node only,
+            # and the first failure is said.
+            if not any(crash.code == SITES_LISTING for crash in crashes):
+                crashes.append(Crash(SITES_LISTING, error, node))
+            return
         if not isinstance(rule, Rule):
             raise RuleCrash(handler, error) from error  # the engine's own bookkeeping
         for node_type, handlers in visit.items():

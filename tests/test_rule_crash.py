@@ -155,3 +155,49 @@ def test_suspects_says_which_rule_crashed_and_ranks_the_rest(tmp_path, nanlint, 
                           "ZeroDivisionError: the rule divided by zero")
     assert "Traceback" not in out + err
     assert {row["line"] for row in json.loads(out)["suspects"]} >= {4, 12}
+
+
+class GoesRound(Rule):
+    """Recurses without end on every call: a cycle in a rule, not a deep module."""
+
+    code = "NAN996"
+    name = "goes-round"
+
+    def visit_Call(self, node):
+        self.visit_Call(node)
+
+
+def test_a_rule_that_recurses_without_end_is_its_crash_not_the_files():
+    options = options_for(["NAN101", "NAN102", "NAN201"])
+    expected = [(f.code, f.line) for f in lint_source(TF_MIXED, "m.py", options)]
+    options.rules = [GoesRound, *options.rules]
+    findings = lint_source(TF_MIXED, "m.py", options)
+    assert [(f.code, f.message) for f in findings if f.code == "NAN000"] == [
+        ("NAN000", "internal error in NAN996: RecursionError: maximum recursion depth "
+                   "exceeded")]
+    assert [(f.code, f.line) for f in findings if f.code != "NAN000"] == expected
+    # In a module nested deeper than any analysis can follow, it is the module's limit.
+    deep = "import tensorflow as tf\n\n\nx = " + " + ".join(["a"] * 600) + "\ny = f(x)\n"
+    assert [f.message for f in lint_source(deep, "deep.py", options)] == [
+        "cannot analyse: expressions nested too deeply"]
+
+
+def test_the_hunts_listing_failing_on_one_node_costs_that_node(tmp_path, nanlint, monkeypatch):
+    from nanlint.hazard_sites import Sites
+
+    listed = Sites.call
+
+    def fails_on_the_first_root(self, node):
+        if "sqrt" in self.analysis.code(node.func):
+            raise ValueError("the listing broke")
+        listed(self, node)
+
+    monkeypatch.setattr(Sites, "call", fails_on_the_first_root)
+    make(tmp_path, {"mixed.py": TF_MIXED})
+    code, out, err = nanlint("suspects", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert code == 0
+    assert err.startswith("nanlint: mixed.py:12:12: NAN000 internal error in the hunt's "
+                          "listing of hazard sites: ValueError: the listing broke")
+    assert err.count("NAN000") == 1
+    # the other sites are still listed (the root too: a rule reports it)
+    assert {row["line"] for row in json.loads(out)["suspects"]} >= {4, 8}
