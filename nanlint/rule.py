@@ -386,11 +386,10 @@ class Rule:
             # that cannot be negative (`tf.nn.moments`'s) needs no clip.
             _, prefix = self.namespace(self._op_call(evidence.node) or self._op_call(expression))
             root = self._root_argument(expression)
-            if root is not None and self.analysis.value(root).lo < 0:
-                inner = expression.deep_replace(root, self.template(
-                    prefix + ".maximum({x}, 0.0)", x=root))
-            elif root is None and value.lo < 0:
-                inner = self.template(prefix + ".maximum({x}, 0.0)", x=expression)
+            clipped = root if root is not None else expression
+            if (self.analysis.value(root) if root is not None else value).lo < 0:
+                floor = self.template(prefix + ".maximum({x}, 0.0)", x=clipped)
+                inner = floor if root is None else expression.deep_replace(root, floor)
         result = self.template("{x} + " + self.epsilon(value, evidence), x=inner)
         return _parenthesized(result) if parenthesize else result
 
