@@ -252,19 +252,21 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
     positions = Positions(analysis.module,
                           (node for report in candidates for node in report_nodes(report)),
                           *text, analysis.parent)
-    best: Dict[int, Report] = {}
+    on_line: Dict[int, List[Report]] = {}
     for report in candidates:
         if suppressed(report, positions, comments):
             report.score += SUPPRESSED
             report.why += "; suppressed by a comment"
-        line = positions[report.node].start.line
-        if line not in best or report.score > best[line].score:
-            best[line] = report
-    kept = sorted(best.values(), key=lambda r: (-r.score, positions[r.node].start.line,
-                                                positions[r.node].start.column))
+        on_line.setdefault(positions[report.node].start.line, []).append(report)
+    for found in on_line.values():
+        found.sort(key=lambda r: -r.score)  # stable: of equals, the first met
+    kept = [found[0] for found in on_line.values()]  # one suspect per line: its best
     for report in kept:
         if not report.message:
             _worded(analysis, report)
+    kept += _stand_ins(analysis, kept, on_line, positions)
+    kept.sort(key=lambda r: (-r.score, positions[r.node].start.line,
+                             positions[r.node].start.column))
     origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
@@ -278,6 +280,37 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
             found + _producer(analysis, report, positions, place, found))
     return as_findings(analysis, positions, kept, path, lines, describe_line,
                        with_fixes=False)
+
+
+def _copy_key(report: Report) -> Tuple[str, str, int, float]:
+    """What makes two suspects one hazard written twice: the same kind, words, producer and
+    standing (``suspects_report.in_file_order`` names the copy among the first's places)."""
+    evidence = report.evidence
+    return (report.rule.code, report.message, id(evidence.node) if evidence else 0,
+            round(report.score, 6))
+
+
+def _stand_ins(analysis: Analysis, kept: List[Report], on_line: Dict[int, List[Report]],
+               positions: Positions) -> List[Report]:
+    """For a line whose best suspect is a copy of a better one elsewhere (listed among that
+    one's places, not as the line's own), the line's next suspect that is not: the line
+    still has its own hazard to show (a root of a difference, beside a division by a
+    counter already reported on the line before)."""
+    seen = set()
+    added = []
+    for report in sorted(kept, key=lambda r: (-r.score, positions[r.node].start.line,
+                                              positions[r.node].start.column)):
+        key = _copy_key(report)
+        if key not in seen:
+            seen.add(key)
+            continue
+        for other in on_line[positions[report.node].start.line][1:]:
+            if not other.message:
+                _worded(analysis, other)
+            if _copy_key(other) not in seen:
+                added.append(other)
+                break
+    return added
 
 
 def _producer(analysis: Analysis, report: Report, positions: Positions, place: Any,

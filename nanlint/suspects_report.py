@@ -39,16 +39,21 @@ def in_file_order(found: List[Finding]) -> List[Finding]:
     """One file's suspects, best first (ties in reading order), one entry per hazard: a
     suspect with the code, message and score of a better one (the same op on the same
     operand, with the same standing, written again elsewhere) is that one's, named among
-    its other places (``also``)."""
+    its other places (``also``). A line has one entry of its own: a line's second suspect
+    is kept only where its best is a copy of another's."""
     ordered = sorted(found, key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
     entries: Dict[Tuple[str, str, float], Finding] = {}
+    lines = set()  # the lines that have their own entry: one each
     for suspect in ordered:
         # the places a message names (its producer's line) are each copy's own
         said = _PLACES.sub("", suspect.message)
         key = (suspect.code, said, round(suspect.score or 0.0, 6))
         first = entries.get(key)
         if first is None:
-            entries[key] = suspect
+            if (suspect.cell, suspect.line) not in lines:
+                # (a line's second suspect stands in only where its best is a copy)
+                lines.add((suspect.cell, suspect.line))
+                entries[key] = suspect
             continue
         place = {"line": suspect.line, "column": suspect.column,
                  "end_line": suspect.end_line, "end_column": suspect.end_column}

@@ -1391,6 +1391,38 @@ def test_one_hazard_written_again_is_one_entry_naming_its_other_places(tmp_path)
     assert "also: line 13" in text
 
 
+COPY_AND_OWN = """import tensorflow as tf
+
+
+class Normalizer:
+    def build(self, size):
+        self.steps = tf.Variable(0.0, trainable=False)
+        self.total = tf.Variable(tf.zeros([size]), trainable=False)
+        self.squares = tf.Variable(tf.zeros([size]), trainable=False)
+
+    def update(self, x):
+        self.steps.assign_add(1.0)
+        self.total.assign_add(tf.reduce_sum(x, 0))
+        self.squares.assign_add(tf.reduce_sum(x * x, 0))
+        mean = self.total / self.steps
+        return tf.sqrt(self.squares / self.steps - tf.square(mean))
+"""
+
+
+def test_a_line_whose_best_is_a_copy_still_shows_its_own_hazard(tmp_path):
+    # Line 15 divides by the counter as line 14 does (one entry, line 15 among its places),
+    # and takes a root of a difference, which no other line has: that is line 15's entry.
+    make(tmp_path, {"norm.py": COPY_AND_OWN})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    division = next(row for row in rows if row["line"] == 14)
+    assert division["code"] == "NAN101" and [p["line"] for p in division["also"]] == [15]
+    own = [row for row in rows if row["line"] == 15]
+    assert [(row["code"], row["message"].split("`")[0]) for row in own] == [
+        ("NAN201", "square root of ")]
+    assert len({(row["line"]) for row in rows}) == len(rows)  # one entry per line
+
+
 def test_an_epsilon_under_a_root_guards_a_division_by_it():
     source = ("import tensorflow as tf\n\n\ndef step(g, v, w, s):\n"
               "    a = g / tf.sqrt(v + 1e-6)\n    b = g / tf.sqrt(w)\n"
