@@ -420,7 +420,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "type_spec_from_value uniform_unit_scaling_initializer "
             "variable_axis_size_partitioner variable_creator_scope variable_op_scope "
             "variable_scope variables_initializer variance_scaling_initializer while_loop "
-            "wrap_function write_file"
+            "wrap_function write_file "
+            # TensorFlow before 1.0 named its summaries so; still met in old training code
+            "audio_summary histogram_summary image_summary merge_all_summaries "
+            "merge_summary scalar_summary"
         ),
         "tf.nn": (
             "RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper "
@@ -563,7 +566,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.math": "cumprod reduce_prod segment_prod unsorted_segment_prod",
         "K": "cumprod prod",
         "ops": "cumprod nancumprod nanprod prod segment_prod",
-        "np": "cumprod cumulative_prod nancumprod nanprod prod",
+        "np": "cumprod cumproduct cumulative_prod nancumprod nanprod prod product",
     },
     "random_any": {
         "tf.random": (

@@ -251,6 +251,9 @@ _CONTRIB_LAYERS = (
     "summarize_tensors summarize_collection summarize_variables summarize_weights "
     "summarize_biases summarize_activations rev_block RevBlock recompute_grad")
 TF1_ONLY = {
+    # TensorFlow before 1.0: its summary names
+    "tf": "audio_summary histogram_summary image_summary merge_all_summaries merge_summary "
+          "scalar_summary",
     "tf.layers": (
         "AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D "
         "Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer "
@@ -300,7 +303,8 @@ def test_tf1_only_names_are_modeled_or_declared():
     "tensorflow.compat.v1.summary.FileWriter", "tensorflow.compat.v1.to_float",
     "tensorflow.compat.v1.Print", "tensorflow.compat.v1.image.per_image_standardization",
     "tensorflow.compat.v1.train.shuffle_batch", "tensorflow.compat.v1.random_normal",
-    "tensorflow.compat.v1.nn.rnn_cell.LSTMCell", "tensorflow.compat.v1.losses.huber_loss"])
+    "tensorflow.compat.v1.nn.rnn_cell.LSTMCell", "tensorflow.compat.v1.losses.huber_loss",
+    "numpy.product", "numpy.cumproduct"])  # numpy 1's names of prod and cumprod
 def test_old_and_sparse_spellings_through_their_imports(qualified):
     assert not unmodeled([optable.spelling_of(qualified)])
 
