@@ -19,13 +19,16 @@ if TYPE_CHECKING:
     from nanlint.rule import Rule
 
 
-def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression
-                     ) -> bool:
+def in_tested_branch(rule: "Rule", node: cst.CSTNode, denominator: cst.BaseExpression,
+                     strict: bool = False) -> bool:
     """Whether ``node`` (a division by ``denominator``) is in a branch of an ``if``, a
     conditional expression or a ``cond`` whose test compares the denominator, or the value
-    it is a non-zero multiple or a cast of (``n / (d * 1000) if d > 0 else 0``)."""
-    return any(_in_if_expression(rule, node, shown) or _in_if_statement(rule, node, shown)
-               or _in_cond(rule, node, shown) for shown in denominator_forms(rule, denominator))
+    it is a non-zero multiple or a cast of (``n / (d * 1000) if d > 0 else 0``). ``strict``:
+    see ``safe_branches``."""
+    return any(_in_if_expression(rule, node, shown, strict)
+               or _in_if_statement(rule, node, shown, strict)
+               or _in_cond(rule, node, shown, strict)
+               for shown in denominator_forms(rule, denominator))
 
 
 def denominator_forms(rule: "Rule", denominator: cst.BaseExpression, depth: int = 0
@@ -60,7 +63,7 @@ def _nonzero(rule: "Rule", expr: cst.BaseExpression) -> bool:
     return const is not None and const != 0
 
 
-def _in_if_statement(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
+def _in_if_statement(rule: "Rule", node: cst.CSTNode, shown: str, strict: bool) -> bool:
     """``if d > 0: x = n / d`` (or the ``else`` of ``if d == 0:``): in the block that runs
     only where the test has excluded a zero denominator."""
     analysis = rule.analysis
@@ -70,7 +73,8 @@ def _in_if_statement(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
         if isinstance(parent, cst.If) and child is not parent.test:
             if child is parent.body or child is parent.orelse:
-                if (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0):
+                if (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0,
+                                                           strict):
                     return True
         child, parent = parent, analysis.parent(parent)
     return False
@@ -112,20 +116,21 @@ def compared(condition: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
         yield from compared(condition.right)
 
 
-def _in_if_expression(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
+def _in_if_expression(rule: "Rule", node: cst.CSTNode, shown: str, strict: bool) -> bool:
     """``np.nan if v == 0 else 1 - r / v``, ``n / d if d > 0 else 0``: in the branch that
     runs only where the test has excluded a zero denominator (written ``shown``)."""
     analysis = rule.analysis
     child, parent = node, analysis.parent(node)
     while parent is not None and not isinstance(parent, cst.BaseSmallStatement):
         if isinstance(parent, cst.IfExp) and child is not parent.test and (
-                (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0)):
+                (child is parent.body) in safe_branches(rule, parent.test, shown, None, 0,
+                                                        strict)):
             return True
         child, parent = parent, analysis.parent(parent)
     return False
 
 
-def _in_cond(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
+def _in_cond(rule: "Rule", node: cst.CSTNode, shown: str, strict: bool) -> bool:
     """``tf.cond(d > 0, lambda: n / d, ...)``, or ``def true_fn(): return n / d`` passed by
     name to a ``cond`` written in the same block as the ``def``."""
     analysis = rule.analysis
@@ -139,7 +144,7 @@ def _in_cond(rule: "Rule", node: cst.CSTNode, shown: str) -> bool:
         arguments = [arg for arg in call.args if not arg.star]
         if len(arguments) < 2:
             continue
-        safe = safe_branches(rule, arguments[0].value, shown, None, 0)
+        safe = safe_branches(rule, arguments[0].value, shown, None, 0, strict)
         for taken, arg in zip((True, False), arguments[1:3]):
             value = arg.value
             if taken in safe and (value is branch or (
@@ -153,21 +158,26 @@ _MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
 
 
 def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place,
-                  depth: int) -> FrozenSet[bool]:
+                  depth: int, strict: bool = False) -> FrozenSet[bool]:
     """The branches of a test (True: where it holds, False: where it fails) in which the
     denominator (written ``shown``) cannot be 0: ``d > 0``, ``d != 0`` and ``d`` hold only
     for a non-zero ``d``; ``d == 0`` and ``d <= 0`` fail only for one. ``d > eps`` counts
     whatever ``eps`` is (a threshold); ``x > d`` does not (``d`` may be 0 below ``x``).
     Through ``not``, ``and``/``&``, ``or``/``|``, a cast, and names assigned the test
-    (three assignments deep)."""
+    (three assignments deep).
+
+    A bound the file does not show is taken for a threshold, at least 0: past it (``d > t``)
+    ``d`` is not 0. At or above it (``d >= t``, the ``else`` of ``t > d``) ``d`` is not 0
+    only if the bound is above 0, which a threshold of 0 or a counter that starts at 0 is
+    not; ``strict`` leaves those branches out."""
     kind = condition.__class__
     if kind is cst.UnaryOperation and isinstance(condition.operator, cst.Not):
         return frozenset(not side for side in safe_branches(
-            rule, condition.expression, shown, place, depth))
+            rule, condition.expression, shown, place, depth, strict))
     if kind is cst.BooleanOperation or (kind is cst.BinaryOperation and isinstance(
             condition.operator, (cst.BitAnd, cst.BitOr))):
-        left = safe_branches(rule, condition.left, shown, place, depth)
-        right = safe_branches(rule, condition.right, shown, place, depth)
+        left = safe_branches(rule, condition.left, shown, place, depth, strict)
+        right = safe_branches(rule, condition.right, shown, place, depth, strict)
         conjunction = isinstance(condition.operator, (cst.And, cst.BitAnd))
         # a and b holds only where both do; it fails where either fails
         holds = (True in left or True in right) if conjunction else (
@@ -183,28 +193,29 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
         if rule.source(right) == shown:
             left, operator, right = right, _MIRRORED[operator], left
         if rule.source(left) == shown:
-            return _sides(rule, operator, right)
+            return _sides(rule, operator, right, strict)
     if kind is cst.Call and condition.args and last_name(condition.func) == "cast":
-        return safe_branches(rule, condition.args[0].value, shown, place, depth)
+        return safe_branches(rule, condition.args[0].value, shown, place, depth, strict)
     if kind is cst.Name and depth < 3:
         found = rule.analysis.binding(condition.value, place)
         if found is not None and found[0].kind == "assign" and found[0].value is not None:
-            return safe_branches(rule, found[0].value, shown, found[1], depth + 1)
+            return safe_branches(rule, found[0].value, shown, found[1], depth + 1, strict)
     return frozenset()
 
 
-def _sides(rule: "Rule", operator: str, bound: cst.BaseExpression) -> FrozenSet[bool]:
+def _sides(rule: "Rule", operator: str, bound: cst.BaseExpression, strict: bool
+           ) -> FrozenSet[bool]:
     """The safe branches of ``d OPERATOR bound``."""
     number = rule.analysis.number(bound)
     value = number.value if number is not None else None  # None: a threshold
-    positive = value is None or value > 0
+    positive = (value is None and not strict) or (value is not None and value > 0)
     if operator == ">":
         return frozenset({True}) if value is None or value >= 0 else frozenset()
     if operator == ">=":
         return frozenset({True}) if positive else frozenset()
     if operator == "<":
-        return frozenset({False}) if positive else frozenset({True}) if value <= 0 \
-            else frozenset()
+        return frozenset({False}) if positive else frozenset({True}) if (
+            value is not None and value <= 0) else frozenset()
     if operator == "<=":
         return frozenset({False}) if value is None or value >= 0 else frozenset({True})
     if operator == "==":

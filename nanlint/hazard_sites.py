@@ -328,7 +328,10 @@ class Sites:
         if self._tested_first(node):
             return "guarded: the expression tests its operand first"
         if kind.zero and self._in_branch(node) and in_tested_branch(self, node, operand):
-            return "guarded: it runs only where a test excludes a 0 operand (an if, a cond)"
+            if in_tested_branch(self, node, operand, strict=True):
+                return "guarded: it runs only where a test excludes a 0 operand (an if, a cond)"
+            return ("partial guard: it runs only where a test keeps its operand at or above a "
+                    "bound the file does not show above 0")
         expr = self._unwrapped(operand)
         if expr.__class__ is cst.Call and self._call_name(expr) in MAXIMA and any(
                 (number := self.analysis.number(arg.value)) is not None and number.value > 0

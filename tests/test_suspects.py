@@ -593,6 +593,26 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
     assert by_line[8].why.startswith("operand of unknown origin")
 
 
+def test_a_branch_at_or_above_a_bound_not_shown_positive_is_a_partial_guard():
+    # `else` of `step > warmup`: warmup >= step, which a step of 0 does not keep above 0;
+    # past a bound (`n > eps`) or at or above a positive one (`n >= 1`), a divisor is not 0.
+    source = ("def warm(step, warmup, base):\n"
+              "    if step > warmup:\n        return base\n"
+              "    else:\n        return base * step / warmup\n\n\n"
+              "def scale(x, n, eps, m):\n"
+              "    if n > eps:\n        x = x / n\n"
+              "    if m >= 1:\n        x = x / m\n"
+              "    if m >= eps:\n        x = x * 2 / m\n"
+              "    return x\n")
+    by_line = {s.line: s for s in suspects("import numpy as np\n" + source)}
+    partial = "partly guarded: it runs only where a test keeps its operand at or above"
+    assert by_line[6].why.startswith(partial)
+    assert by_line[15].why.startswith(partial)
+    assert by_line[11].why.startswith("guarded: it runs only where a test excludes a 0")
+    assert by_line[13].why.startswith("guarded: it runs only where a test excludes a 0")
+    assert by_line[6].score > by_line[11].score
+
+
 # Fill values and float16 casts, one of each standing (the test asserts their order).
 FLOAT16 = """import numpy as np
 import tensorflow as tf
