@@ -343,6 +343,14 @@ class Sites:
             if epsilon is not None:
                 words = f"an epsilon {epsilon:g} under the root"
                 return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
+        if kind.name == "division":
+            # `x / (n + 1e-3)` of an `n` the analysis cannot bound: an epsilon added says
+            # what the author took it to be (at least 0). (Not under a log: there a value
+            # below 0 is NaN, and a difference plus an epsilon can be.)
+            epsilon = self._added_epsilon(expr)
+            if epsilon is not None:
+                words = f"an epsilon {epsilon:g} added"
+                return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             return "difference"
         # A log of a square or an absolute value is a log of a magnitude: what it takes has

@@ -593,6 +593,19 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
     assert by_line[8].why.startswith("operand of unknown origin")
 
 
+def test_an_epsilon_added_to_a_divisor_nothing_bounds_guards_it():
+    # What the author took `n` to be (at least 0); a log's operand may still be below 0.
+    source = ("import numpy as np\n\n\ndef f(x, n, m, k, d):\n"
+              "    a = x / (n + 1e-3)\n    b = x / (m + 1e-9)\n    c = x / k\n"
+              "    return a + b + c + np.log(d - x + 1e-3)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("guarded: an epsilon 0.001 added")
+    assert by_line[6].why.startswith("partly guarded: an epsilon 1e-09 added")
+    assert by_line[7].why.startswith("operand of unknown origin")
+    assert by_line[8].why.startswith("operand of unknown origin")  # a log: not guarded
+    assert by_line[8].score > by_line[7].score > by_line[6].score > by_line[5].score
+
+
 def test_a_branch_at_or_above_a_bound_not_shown_positive_is_a_partial_guard():
     # `else` of `step > warmup`: warmup >= step, which a step of 0 does not keep above 0;
     # past a bound (`n > eps`) or at or above a positive one (`n >= 1`), a divisor is not 0.
