@@ -13,6 +13,14 @@ from nanlint.rule import Evidence, Fix, Rule
 _FUSED_FAMILIES = ("tf", "ops")
 _SPELLED_FAMILIES = ("tf", "ops", "np")  # numpy has no fused op, but its logaddexp is stable
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
+# Distributions that take `probs=` or `logits=` (TensorFlow Probability, TF1's
+# `tf.distributions` and `tf.contrib.distributions`): made
+# from probabilities, they take the log of them for `log_prob` and `entropy`.
+_DISTRIBUTIONS = frozenset({"Categorical", "OneHotCategorical", "Bernoulli", "Multinomial",
+                            "Binomial", "Geometric", "NegativeBinomial",
+                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+_DISTRIBUTION_LIBRARIES = ("tensorflow.", "tensorflow_probability.")
+_SAMPLERS = frozenset({"sample", "sample_n"})  # a draw: a probability of 0 is never drawn
 
 
 class UnstableSoftmaxCrossEntropy(Rule):
@@ -23,7 +31,10 @@ class UnstableSoftmaxCrossEntropy(Rule):
     `keras.ops.log`, and a softmax assigned to a variable lines earlier or returned by a
     helper), the cross-entropy `-reduce_sum(y * log(softmax(z)))` they usually belong to,
     `log(1 - sigmoid(z))`, and the log of a hand-written softmax `exp(z) / reduce_sum(exp(z))`
-    (the softmax on its own is NAN104's). A binary cross-entropy
+    (the softmax on its own is NAN104's), and a distribution made from a softmax's or a
+    sigmoid's probabilities (`tfp.distributions.Categorical(probs=softmax(z))`,
+    `Bernoulli(probs=sigmoid(z))`, TF1's `tf.distributions`), which takes their log for
+    its `log_prob` and `entropy` (not one made only to draw from, `...(probs=p).sample()`). A binary cross-entropy
     `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression (also
     written with `tf.add` / `tf.multiply`, or with its terms assigned to variables first:
     the finding is then on the sum). The one-sided `-sum(y * log(sigmoid(z)))` is helped to
@@ -57,6 +68,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     ```python
     probs = tf.nn.softmax(logits)
     loss = -tf.reduce_sum(labels * tf.math.log(probs), axis=-1)
+    policy = tfp.distributions.Categorical(probs=probs)  # log_prob: -inf, entropy: NaN
     log_p = tf.math.log(tf.sigmoid(z))
     p = tf.sigmoid(z)
     bce = -tf.reduce_mean(y * tf.math.log(p) + (1 - y) * tf.math.log(1 - p))
@@ -65,6 +77,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     ## Use instead
     ```python
     loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    # a distribution: tfp.distributions.Categorical(logits=logits), not probs=softmax(logits)
     # integer labels: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=logits)
     # binary: tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)
     log_p = tf.math.log_sigmoid(z)  # log(1 - sigmoid(z)) is tf.math.log_sigmoid(-z)
@@ -104,6 +117,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     VALID = [
         "import tensorflow as tf\n"
         "loss = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+        "import tensorflow_probability as tfp\nd = tfp.distributions.Categorical(logits=z)\n",
         "import tensorflow as tf\np = tf.nn.softmax(z)\nl = tf.math.log(p + 1e-7)\n",
         "import tensorflow as tf\n"
         "e = tf.exp(z - tf.reduce_max(z, axis=-1, keepdims=True))\n"
@@ -112,6 +126,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
         "import numpy as np\np = np.exp(z) / np.sum(np.exp(z))\n",
     ]
     INVALID = [
+        "import tensorflow as tf\nimport tensorflow_probability as tfp\n"
+        "d = tfp.distributions.Categorical(probs=tf.nn.softmax(z))\n",
         "import tensorflow as tf\np = tf.nn.softmax(z)\n"
         "loss = -tf.reduce_sum(y * tf.math.log(p), axis=-1)\n",
         "import tensorflow.compat.v1 as tf\nl = tf.log(tf.sigmoid(z))\n",
@@ -135,6 +151,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
         if op is None:
+            if node.func.__class__ is cst.Attribute and node.func.attr.value in _DISTRIBUTIONS:
+                self._check_distribution(node)
             return
         if op.name == "log":
             argument = self.analysis.argument(node, op, 0)
@@ -218,6 +236,33 @@ class UnstableSoftmaxCrossEntropy(Rule):
         fix = self._log_fix(node, probability, producer, complement) if self.fixing else None
         self.report(node, message, evidence=evidence, suggestion=self._fix_first(
             suggestion, fix), fix=fix)
+
+    # -- a distribution made from a softmax's probabilities ---------------------------------
+    def _check_distribution(self, node: cst.Call) -> None:
+        """`Categorical(probs=softmax(z))`, `Bernoulli(probs=sigmoid(z))`: the distribution
+        takes the log of its probabilities (its `log_prob`, its `entropy`), -inf where one
+        underflows to 0."""
+        qualified = self.analysis.qualified_name(node.func) or ""
+        if not qualified.startswith(_DISTRIBUTION_LIBRARIES):
+            return
+        used = self.analysis.parent(node)
+        if used.__class__ is cst.Attribute and used.attr.value in _SAMPLERS:
+            return  # `Categorical(probs=p).sample()`: a draw takes no log
+        probs = next((arg.value for arg in node.args
+                      if arg.keyword is not None and arg.keyword.value == "probs"), None)
+        found = self._diagnose(probs) if probs is not None else None
+        if found is None or found[1]:
+            return
+        kind, _, evidence = found
+        logits, _ = self._logits(evidence.node)
+        func = self.source(node.func)
+        made = f"`{func}(logits={logits})`" if logits is not None else (
+            f"`{func}` from the logits (`logits=`) instead of the {kind} output")
+        self.report(node, f"`{func}` made from `{self.compact(probs)}` ({kind} output) "
+                    f"takes the log of its probabilities: once one underflows to 0, its "
+                    f"`log_prob` is -inf and its entropy and gradient NaN: {{evidence}}",
+                    evidence=evidence, suggestion=f"make it from the logits: {made}, "
+                    "which computes the log-probabilities stably")
 
     def _diagnose(self, argument: cst.BaseExpression) -> Optional[Tuple[str, bool, Evidence]]:
         """(softmax or sigmoid, whether it is `1 - p`, the evidence) for a log's argument."""

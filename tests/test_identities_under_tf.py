@@ -864,3 +864,19 @@ def test_a_clip_to_a_floor_of_zero_is_zero_below_it_as_a_maximum_with_zeros_is()
         assert np.isinf(tape.gradient(root, x).numpy()[2])
     # a positive value's maximum with zeros is that value: no zero
     assert (tf.maximum(tf.zeros_like(x), tf.exp(x)).numpy() > 0).all()
+
+
+def test_a_distribution_made_from_a_saturated_softmax_is_nan_and_from_its_logits_not():
+    # NAN103: `Categorical(probs=softmax(z))` takes the log of the probabilities.
+    distributions = tf.compat.v1.distributions
+    z = tf.Variable([[0.0, 200.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        made = distributions.Categorical(probs=tf.nn.softmax(z))
+        log_prob, entropy = made.log_prob([0]), made.entropy()
+        stable = distributions.Categorical(logits=z)
+        stable_log_prob, stable_entropy = stable.log_prob([0]), stable.entropy()
+    assert np.isneginf(log_prob.numpy()).all() and np.isnan(entropy.numpy()).all()
+    assert np.isnan(tape.gradient(log_prob, z).numpy()).any()
+    assert stable_log_prob.numpy()[0] == pytest.approx(-200.0)
+    assert np.isfinite(stable_entropy.numpy()).all()
+    assert np.isfinite(tape.gradient(stable_log_prob, z).numpy()).all()
