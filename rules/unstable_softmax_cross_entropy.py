@@ -34,13 +34,13 @@ class UnstableSoftmaxCrossEntropy(Rule):
     (the softmax on its own is NAN104's), and a distribution made from a softmax's or a
     sigmoid's probabilities (`tfp.distributions.Categorical(probs=softmax(z))`,
     `Bernoulli(probs=sigmoid(z))`, TF1's `tf.distributions`), which takes their log for
-    its `log_prob` and `entropy` (not one made only to draw from, `...(probs=p).sample()`). A binary cross-entropy
-    `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the expression (also
-    written with `tf.add` / `tf.multiply`, or with its terms assigned to variables first:
-    the finding is then on the sum). The one-sided `-sum(y * log(sigmoid(z)))` is helped to
-    `log_sigmoid` (`tf.math.log_sigmoid(z)`, Keras 3 `ops.log_sigmoid(z)`), not to
-    `sigmoid_cross_entropy_with_logits`, which would add a `(1 - y) * log(1 - p)` term the
-    code does not have. The evidence
+    its `log_prob` and `entropy` (not one made only to draw from, `...(probs=p).sample()`).
+    A binary cross-entropy `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the
+    expression (also written with `tf.add` / `tf.multiply`, or with its terms assigned to
+    variables first: the finding is then on the sum). The one-sided
+    `-sum(y * log(sigmoid(z)))` is helped to `log_sigmoid` (`tf.math.log_sigmoid(z)`,
+    Keras 3 `ops.log_sigmoid(z)`), not to `sigmoid_cross_entropy_with_logits`, which would
+    add a `(1 - y) * log(1 - p)` term the code does not have. The evidence
     is the softmax or sigmoid call; its argument is the logits the fused op needs. A log of
     a guarded probability (`softmax(z) + eps`, `clip_by_value(p, eps, 1)`) is not reported.
     Nor is a log that only feeds a categorical sampler (`tf.random.categorical`,

@@ -453,6 +453,10 @@ def test_a_distribution_made_from_probabilities_takes_their_log():
               "def policy(logits):\n    p = tf.nn.softmax(logits)\n"
               "    return tfp.distributions.Categorical(probs=p)\n")
     first = suspects(source)[0]
+    assert (first.line, first.code) == (7, "NAN103")  # check's: a softmax's probabilities
+    assert first.why.startswith("check's NAN103, high confidence")
+    drawn = source.replace("probs=p)", "probs=p).sample()")  # a draw takes no log: the hunt's
+    first = suspects(drawn)[0]
     assert (first.line, first.code) == (7, "NAN102")
     assert first.why.startswith("a producer reaches the singular point")
 
