@@ -26,7 +26,7 @@ from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
 from nanlint.analysis.tree import (TEXTS, array_receiver, descendants, dotted_code, is_a,
-                                   last_name)
+                                   last_name, names_in)
 
 
 @dataclass(frozen=True)
@@ -325,7 +325,7 @@ class Sites:
             return "overflow" if operand is not None and self._grows(operand) else ""
         if operand is None or not (kind.zero or kind.negative):
             return ""
-        if self._tested_first(node):
+        if self._tested_first(node, operand):
             return "guarded: the expression tests its operand first"
         if kind.zero and self._in_branch(node) and in_tested_branch(self, node, operand):
             if in_tested_branch(self, node, operand, strict=True):
@@ -642,14 +642,16 @@ class Sites:
         """The node's code on one line, as the rules write it (``nanlint.branches`` asks)."""
         return " ".join(self.analysis.code(node).split())
 
-    def _tested_first(self, node: cst.CSTNode) -> bool:
+    def _tested_first(self, node: cst.CSTNode, operand: cst.BaseExpression) -> bool:
         """`0 if d == 0 else n / d`, `n / d if d > 0 else 0`: a conditional expression whose
-        test compares something with 0 before the branch that holds ``node`` runs."""
+        test compares with a number something the operand is computed from, before the
+        branch that holds ``node`` runs (`n / d if step > 0 else 0` tests another value)."""
         for child, parent in self._enclosing(node):
             if parent.__class__ is cst.IfExp and child is not parent.test and (
                     parent.test.__class__ is cst.Comparison):
                 return any(self.analysis.number(target.comparator) is not None
-                           for target in parent.test.comparisons)
+                           for target in parent.test.comparisons) and bool(
+                    set(names_in(parent.test)) & set(names_in(operand)))
         return False
 
     def _enclosing(self, node: cst.CSTNode) -> Iterator[Tuple[cst.CSTNode, cst.CSTNode]]:

@@ -597,6 +597,15 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
     assert by_line[8].why.startswith("operand of unknown origin")
 
 
+def test_a_conditional_that_tests_another_value_does_not_guard_a_division():
+    source = ("import numpy as np\n\n\ndef f(n, d, step, tp, fn):\n"
+              "    a = n / d if step > 0 else 0.0\n"
+              "    b = 0 if tp + fn == 0 else tp / (tp + fn)\n    return a + b\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("operand of unknown origin")
+    assert by_line[6].why.startswith("guarded: the expression tests its operand first")
+
+
 def test_an_epsilon_added_to_a_divisor_nothing_bounds_guards_it():
     # What the author took `n` to be (at least 0); a log's operand may still be below 0.
     source = ("import numpy as np\n\n\ndef f(x, n, m, k, d):\n"
