@@ -18,7 +18,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Place, Value
-from nanlint.optable import METHOD_ARITY, RESOLVED_LIBRARIES
+from nanlint.optable import DISTRIBUTIONS, METHOD_ARITY, RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.constants import Number
@@ -106,10 +106,6 @@ BOUNDED_INVERSES = frozenset({"acos", "asin", "arccos", "arcsin"})
 # The parameters that name an op's input when it is passed by keyword (`tf.log(x=p)`).
 INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value", "values",
           "logits", "t_list")
-# Distributions made from probabilities take their log (log_prob, entropy, sampling).
-DISTRIBUTIONS = frozenset({"Categorical", "Bernoulli", "OneHotCategorical", "Multinomial",
-                           "Binomial", "Geometric", "NegativeBinomial",
-                           "RelaxedOneHotCategorical", "RelaxedBernoulli"})
 # Means, and the selections that are empty where their mask is all false (`tf.where(c)` with
 # one argument gives the indices where `c` holds).
 MEANS = frozenset({"reduce_mean", "mean", "nanmean", "average"})

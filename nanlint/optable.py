@@ -754,6 +754,13 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "np.strings", "np.rec", "np.ma", "np.dtypes", "np.exceptions", "np.ctypeslib",
 )
 
+# Distributions that take `probs=` or `logits=` (TensorFlow Probability, TF1's
+# `tf.distributions`, PyTorch's): made from probabilities, they take the log of them
+# (`log_prob`, `entropy`).
+DISTRIBUTIONS = frozenset({"Categorical", "OneHotCategorical", "Bernoulli", "Multinomial",
+                           "Binomial", "Geometric", "NegativeBinomial",
+                           "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+
 # Transposes: ``matmul(x, transpose(x))`` is a Gram matrix (its diagonal: squared norms).
 TRANSPOSES = frozenset({"tf.transpose", "K.transpose", "ops.transpose", "tf.linalg.transpose",
                         "tf.linalg.matrix_transpose", "tf.matrix_transpose", "np.transpose"})

@@ -260,13 +260,16 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
         on_line.setdefault(positions[report.node].start.line, []).append(report)
     for found in on_line.values():
         found.sort(key=lambda r: -r.score)  # stable: of equals, the first met
-    kept = [found[0] for found in on_line.values()]  # one suspect per line: its best
+    def order(report: Report) -> Tuple[float, int, int]:  # best first, then reading order
+        start = positions[report.node].start
+        return -report.score, start.line, start.column
+
+    kept = sorted((found[0] for found in on_line.values()), key=order)  # a line's best
     for report in kept:
         if not report.message:
             _worded(analysis, report)
     kept += _stand_ins(analysis, kept, on_line, positions)
-    kept.sort(key=lambda r: (-r.score, positions[r.node].start.line,
-                             positions[r.node].start.column))
+    kept.sort(key=order)
     origins = Origins(text[1], lines)
     for report in kept:
         place = positions[report.node]
@@ -295,11 +298,10 @@ def _stand_ins(analysis: Analysis, kept: List[Report], on_line: Dict[int, List[R
     """For a line whose best suspect is a copy of a better one elsewhere (listed among that
     one's places, not as the line's own), the line's next suspect that is not: the line
     still has its own hazard to show (a root of a difference, beside a division by a
-    counter already reported on the line before)."""
+    counter already reported on the line before). ``kept``: each line's best, best first."""
     seen = set()
     added = []
-    for report in sorted(kept, key=lambda r: (-r.score, positions[r.node].start.line,
-                                              positions[r.node].start.column)):
+    for report in kept:
         key = _copy_key(report)
         if key not in seen:
             seen.add(key)

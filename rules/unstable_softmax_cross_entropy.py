@@ -6,19 +6,15 @@ from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Fix, Rule
+from nanlint.rule import DISTRIBUTIONS, Evidence, Fix, Rule
 
 # Where the fused ops this rule suggests live: `tf` and Keras 3's `ops`. The Keras backend `K`
 # has no log_softmax or log_sigmoid, so a `K.softmax` is answered in `tf`.
 _FUSED_FAMILIES = ("tf", "ops")
 _SPELLED_FAMILIES = ("tf", "ops", "np")  # numpy has no fused op, but its logaddexp is stable
 _LOGITS_KEYWORDS = ("logits", "x", "features", "input", "inputs", "z")
-# Distributions that take `probs=` or `logits=` (TensorFlow Probability, TF1's
-# `tf.distributions` and `tf.contrib.distributions`): made
-# from probabilities, they take the log of them for `log_prob` and `entropy`.
-_DISTRIBUTIONS = frozenset({"Categorical", "OneHotCategorical", "Bernoulli", "Multinomial",
-                            "Binomial", "Geometric", "NegativeBinomial",
-                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
+# The libraries whose distributions (``DISTRIBUTIONS``) this rule reads: TensorFlow
+# Probability, TF1's `tf.distributions` and `tf.contrib.distributions`.
 _DISTRIBUTION_LIBRARIES = ("tensorflow.", "tensorflow_probability.")
 _SAMPLERS = frozenset({"sample", "sample_n"})  # a draw: a probability of 0 is never drawn
 
@@ -151,7 +147,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
         if op is None:
-            if node.func.__class__ is cst.Attribute and node.func.attr.value in _DISTRIBUTIONS:
+            if node.func.__class__ is cst.Attribute and node.func.attr.value in DISTRIBUTIONS:
                 self._check_distribution(node)
             return
         if op.name == "log":
