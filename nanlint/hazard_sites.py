@@ -109,6 +109,9 @@ INPUTS = ("x", "input", "input_tensor", "a", "features", "t", "tensor", "value",
 # Means, and the selections that are empty where their mask is all false (`tf.where(c)` with
 # one argument gives the indices where `c` holds).
 MEANS = frozenset({"reduce_mean", "mean", "nanmean", "average"})
+# Statistics of the entries that are not NaN: NaN where a whole slice is NaN (the mean of
+# nothing; numpy's and TensorFlow's numpy `nanmean`, checked), as where missing values are NaN.
+NAN_SKIPPING = frozenset({"nanmean", "nanmedian", "nanquantile", "nanpercentile"})
 SELECTIONS = frozenset({"boolean_mask", "masked_select"})
 # A graph collection's list: empty until something is added to it (no regularizer, no summary).
 COLLECTIONS = frozenset({"get_collection", "get_collection_ref"})
@@ -765,7 +768,9 @@ class Sites:
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
         first = args[0].value if args else _keyword(call, *INPUTS)
-        if last in MEANS and first is not None:
+        if last in NAN_SKIPPING and first is not None:
+            self.add(call, "empty-mean", first, form="all NaN")
+        elif last in MEANS and first is not None:
             selection = self._selection(first, 2)
             if selection is not None:
                 self.add(call, "empty-mean", selection, form="selection")
@@ -816,7 +821,7 @@ class Sites:
         `backend.pow(x, 0.5)`: a module's function of its arguments."""
         name = func.attr.value
         base = name[:-1] if name.endswith("_") else name  # `_`: in place
-        kind = METHODS.get(base)
+        kind = "empty-mean" if base in NAN_SKIPPING else METHODS.get(base)
         if kind is None or dotted_code(func.value) in ("self", "cls"):
             return
         args = [arg.value for arg in call.args if arg.keyword is None]
@@ -837,7 +842,7 @@ class Sites:
             if found is not None:
                 self.add(call, found, receiver)
         else:
-            self.add(call, kind, receiver)
+            self.add(call, kind, receiver, form="all NaN" if kind == "empty-mean" else "")
 
     def _cast(self, call: cst.Call, operand: Optional[cst.BaseExpression],
               dtype: Optional[cst.BaseExpression]) -> None:
@@ -903,7 +908,9 @@ class Sites:
         owner = analysis.function_of(written)
         # A helper that returns a fill may choose it per dtype (`tf.float16.min` for
         # float16, `-1e9` else): what it is combined with here says nothing of its dtype.
-        dtype = self._dtype_met(partners if owner is None or owner is function else [])
+        # The fill's own cast counts too: `tf.cast(-1e9, x.dtype)` takes the caller's dtype.
+        dtype = self._dtype_met([*(partners if owner is None or owner is function else []),
+                                 expr])
         if use == "product":
             factor = partners[0]
             value = analysis.value(factor)

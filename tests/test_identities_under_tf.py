@@ -6,6 +6,8 @@ the guard the rules accept. If one fails after a TensorFlow upgrade, the identit
 narrowed, not this test skipped.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -65,6 +67,19 @@ def test_a_constant_column_has_a_zero_spread_in_numpy_and_tensorflow():
     with np.errstate(all="ignore"):
         assert np.isnan(((data - data.mean(0)) / data.std(0))[:, 0]).all()
         assert np.isfinite((data - data.mean(0)) / (data.std(0) + 1e-7)).all()
+
+
+def test_a_statistic_that_skips_nan_is_nan_for_a_slice_that_is_all_nan():
+    data = np.array([[np.nan, np.nan], [1.0, 2.0]], np.float32)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for skip in (np.nanmean, np.nanmedian):
+            assert np.isnan(skip(data, axis=1)[0]) and skip(data, axis=1)[1] == 1.5
+        assert np.isnan(np.nanquantile(data, 0.5, axis=1)[0])
+        assert np.isnan(np.nanpercentile(data, 50, axis=1)[0])
+        assert np.nansum(data, axis=1)[0] == 0  # a sum of nothing: no hazard
+    mean = tf.experimental.numpy.nanmean(tf.constant(data), axis=1).numpy()
+    assert np.isnan(mean[0]) and mean[1] == 1.5
 
 
 def test_the_fix_of_a_root_of_a_hand_computed_variance_clips_inside_the_root():

@@ -318,6 +318,26 @@ def test_a_mean_of_a_selection_by_a_mask_is_listed():
     assert 8 not in by_line and 9 not in by_line  # a sum of nothing is 0; a plain mean
 
 
+def test_a_statistic_that_skips_nan_is_listed():
+    """`nanmean` of a slice that is all NaN (every value of a window missing) is NaN:
+    checked in numpy and TensorFlow's numpy in the identities' tests. A function or a
+    method, any library; `nansum` is 0 there, and no hazard."""
+    source = ("import numpy as np\n"
+              "import tensorflow as tf\n\n\n"
+              "def scale(x, mask):\n"
+              "    a = np.nanmean(np.where(mask, x, np.nan), axis=0)\n"
+              "    b = x.masked_fill(mask < 1, float('nan')).nanmedian(dim=1)\n"
+              "    c = tf.experimental.numpy.nanmean(x, axis=1)\n"
+              "    d = np.nansum(x, axis=0)\n"
+              "    return a + b + c + d\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert sorted(by_line) == [6, 7, 8]
+    for line in (6, 7, 8):
+        assert by_line[line].code == "NAN101"
+        assert by_line[line].why.startswith(
+            "a statistic of the entries that are not NaN: NaN where all of a slice are")
+
+
 def test_the_indices_of_a_mask_may_be_named_first():
     source = ("import tensorflow as tf\n\n\n"
               "def box_loss(location, labels, order):\n"
@@ -726,6 +746,20 @@ def test_without_float16_a_large_fill_is_guarded_and_a_cast_to_a_variable_dtype_
     assert [s.line for s in ranked] == [7, 8]
     assert "which the file's dtype policy computes in, and 0 * -inf is NaN" in ranked[0].why
     assert ranked[1].code == "NAN401"
+
+
+def test_a_fill_cast_to_a_dtype_held_in_a_variable_takes_the_callers_dtype():
+    # `tf.cast(1e10, w.dtype)` is inf where `w` is float16 (a float16 policy): the cast is
+    # of the fill itself, not of what it meets.
+    source = ("import tensorflow as tf\n\n\n"
+              "def mask_scores(w, b):\n"
+              "    return w * b - tf.cast(1e10, w.dtype) * (1 - b)\n")
+    [ranked] = suspects(source)
+    assert ranked.line == 5 and ranked.code == "NAN104"
+    assert ranked.why.startswith("`1e10` is inf in float16, the dtype its values are cast to "
+                                 "under a float16 policy")
+    float32 = suspects(source.replace("w.dtype", "tf.float32"))
+    assert [s.why.split(":")[0] for s in float32] == ["guarded"]
 
 
 def test_json_names_the_fill_and_the_softmax_it_meets(tmp_path):
@@ -1573,3 +1607,28 @@ def test_a_number_added_to_a_square_of_an_unknown_value_says_nothing_of_its_zero
     why = {s.line: s.why for s in suspects(source)}
     assert [why[line].split(";")[0] for line in (6, 7, 8)] == ["operand of unknown origin"] * 3
     assert why[9].startswith("guarded: its operand is kept above 0")  # 1 + a² is at least 1
+
+
+def test_a_registered_buffer_is_the_attribute_and_an_update_keeps_its_first_zero():
+    # `register_buffer("name", value)` sets `self.name` (PyTorch); `self.name += x` and
+    # `self.name.mul_(b)` update the whole buffer, which is 0 until the first update.
+    source = ("import torch\n\n\n"
+              "class RunningScale(torch.nn.Module):\n"
+              "    def __init__(self, size):\n"
+              "        super().__init__()\n"
+              "        self.register_buffer('mean_square', torch.zeros(size))\n"
+              "        self.register_buffer('count', torch.zeros(size))\n"
+              "\n"
+              "    def update(self, x):\n"
+              "        self.mean_square += x.square()\n"
+              "\n"
+              "    def scaled(self, x):\n"
+              "        y = x * self.mean_square.rsqrt()\n"
+              "        return y / self.count\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "output of `torch.zeros` (line 7), which stays 0 until it is first updated" in (
+        by_line[14].message)
+    assert "output of `torch.zeros` (line 8), which is all zeros" in by_line[15].message
+    ones = source.replace("'mean_square', torch.zeros", "'mean_square', torch.ones")
+    assert "torch" not in {s.line: s for s in suspects(ones)}[14].message
+

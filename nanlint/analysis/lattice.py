@@ -181,14 +181,16 @@ def constant(number: float) -> Value:
     return Value(lo=number, hi=number, known=True, const=number)
 
 
-def written_in_place(value: Value) -> Value:
+def written_in_place(value: Value, whole: bool = False) -> Value:
     """An array written item by item after it is made holds its first value only where
     nothing is written: its 0 is no longer all of it (a sum of it is not 0), and its range is
-    unknown."""
+    unknown. ``whole``: updated as a whole (`self.total += x`): its first value holds until
+    the first update."""
     zero = value.zero
     if zero is not None:
-        why = ("which stays 0 wherever nothing is written into it" if zero.producer == "zeros"
-               else zero.why)
+        why = zero.why if zero.producer != "zeros" else (
+            "which stays 0 until it is first updated" if whole else
+            "which stays 0 wherever nothing is written into it")
         zero = replace(zero, why=why, aggregate=False,
                        confidence="medium" if zero.confidence == "high" else zero.confidence)
     return Value(zero=zero, tensor=value.tensor, node=value.node, origin=value.origin)

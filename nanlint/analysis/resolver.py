@@ -437,18 +437,19 @@ class Resolver:
             return UNKNOWN  # `self.a = self.a * 2`
         self._in_progress.add(key)
         try:
-            values, written = [], False
+            values, written, updated = [], False, False
             for related in self._related_classes(class_scope):
                 for method_scope in self._methods(related):
                     for assigned in method_scope.self_attributes.get(attr, ()):
                         values.append(self.evaluate(assigned.value, assigned.position,
                                                     method_scope, assigned.index))
                     written = written or f"self.{attr}" in method_scope.item_written
+                    updated = updated or f"self.{attr}" in method_scope.updated
         finally:
             self._in_progress.discard(key)
         result = join(values) if values else UNKNOWN
-        if written:  # `self.a = np.zeros(n)`, and `self.a[i] = ...` in a method
-            result = written_in_place(result)
+        if written or updated:  # `self.a = np.zeros(n)`, then `self.a[i] = ...`, `self.a += x`
+            result = written_in_place(result, whole=not written)
         self._attributes[key] = result
         return result
 

@@ -77,6 +77,7 @@ class Scope:
     returns: List[Binding] = field(default_factory=list)  # kind "return", value = expression
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
     item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `self.a[i] += ...`
+    updated: Set[str] = field(default_factory=set)  # `self.a += ...`, `self.a.mul_(b)`
     is_generator: bool = False
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
@@ -298,11 +299,15 @@ class _Indexer:
                            Binding("augassign", index, value=small.value, node=small))
             elif small.target.__class__ is cst.Subscript:
                 self._item_written(small.target.value)
+            elif _self_attribute(small.target):
+                self.scope.updated.add(f"self.{small.target.attr.value}")
         elif kind is cst.Return:
             if small.value is not None:
                 self.scope.returns.append(Binding("return", index, value=small.value))
         elif kind is cst.Expr and isinstance(small.value, (cst.Yield, cst.Await)):
             self.scope.is_generator = isinstance(small.value, cst.Yield)
+        elif kind is cst.Expr and small.value.__class__ is cst.Call:
+            self._registered(small.value, index)
         elif kind is cst.Import:
             for alias in small.names:
                 dotted = _dotted(alias.name)
@@ -333,6 +338,23 @@ class _Indexer:
                 qualified = f"{module}.{_dotted(alias.name)}"
                 bound = alias.asname.name if alias.asname is not None else alias.name
                 self._target(bound, index, None, qualified=qualified)
+
+    def _registered(self, call: cst.Call, index: int) -> None:
+        """`self.register_buffer("total", torch.zeros(n))`: PyTorch's way to set
+        `self.total`, a state tensor that is not trained. `self.total.add_(x)` (PyTorch's
+        in place): it is updated."""
+        func = call.func
+        if func.__class__ is cst.Attribute and _self_attribute(func.value) and (
+                func.attr.value.endswith("_")):
+            self.scope.updated.add(f"self.{func.value.attr.value}")
+            return
+        if (func.__class__ is cst.Attribute and func.attr.value == "register_buffer"
+                and _self_attribute(func) and len(call.args) > 1
+                and call.args[0].value.__class__ is cst.SimpleString):
+            name = call.args[0].value.evaluated_value
+            if isinstance(name, str):
+                self.scope.self_attributes.setdefault(name, []).append(
+                    Binding("assign", index, value=call.args[1].value))
 
     def _item_written(self, array: cst.BaseExpression) -> None:
         """`a[i] = ...`, `self.a[i] += ...`: an item of ``array`` is written (a name, or an
