@@ -163,6 +163,8 @@ FLOAT16_OVERFLOW = 65520.0  # the smallest magnitude that rounds to inf in float
 DTYPE_MAX = {"float16": FLOAT16_MAX, "half": FLOAT16_MAX, "bfloat16": 3.39e38,
              "float32": 3.4028235e38, "float64": 1.79e308, "double": 1.79e308}
 INFINITIES = frozenset({"inf", "Inf", "infty", "Infinity", "NINF", "PINF"})
+# Literals that hold records, not numbers: what an op never takes (`run.log({"loss": l})`).
+RECORDS = (cst.Dict, cst.DictComp, cst.Set, cst.SetComp)
 INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+infinity"})
 # Calls that take a fill value among their arguments: selects and fills.
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
@@ -745,12 +747,18 @@ class Sites:
             self._test(call.args[1].value)
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
-            if func.__class__ is cst.Attribute and not any(
-                    _text(arg.value) for arg in call.args):  # `logger.log(msg)`: no op
-                self._method(call, func)
-            elif func.__class__ is cst.Attribute and func.attr.value == "astype":
+            if func.__class__ is cst.Attribute and func.attr.value == "astype":
                 self._cast(call, func.value, _keyword(call, "dtype") or (
                     call.args[0].value if call.args else None))
+            elif func.__class__ is cst.Attribute and func.attr.value == "add_argument":
+                self._option(call)  # argparse's parser
+            elif func.__class__ is cst.Attribute and func.attr.value == "half" and (
+                    not call.args):  # PyTorch's cast to float16
+                self.add(call, "float16", func.value)
+            elif func.__class__ is cst.Attribute and not any(
+                    _text(arg.value) or arg.value.__class__ in RECORDS
+                    for arg in call.args):  # `logger.log(msg)`, `run.log({...})`: no op
+                self._method(call, func)
             return
         last = qualified.rpartition(".")[2]
         if qualified.partition(".")[0] not in RESOLVED_LIBRARIES:
@@ -809,11 +817,20 @@ class Sites:
             if rate is None and first is not None:  # `SGD(0.1)`
                 self._learning_rate(first)
         elif last.startswith("DEFINE_") or last == "add_argument":
-            # A flag or command-line option named like a learning rate: its default.
-            name = first.value.strip("'\"-") if first.__class__ is cst.SimpleString else ""
-            default = _keyword(call, "default") or (args[1].value if len(args) > 1 else None)
-            if default is not None and LEARNING_RATE.search(name):
-                self._learning_rate(default)
+            self._option(call)
+
+    def _option(self, call: cst.Call) -> None:
+        """A flag or command-line option named like a learning rate (`flags.DEFINE_float(
+        "learning_rate", 0.1, ...)`, argparse's `parser.add_argument("--lr", default=0.1)`):
+        its default."""
+        args = [arg.value for arg in call.args if arg.keyword is None]
+        flag = last_name(call.func) != "add_argument"  # `DEFINE_float(name, default, help)`
+        names = [arg.evaluated_value.strip("-").replace("-", "_")
+                 for arg in (args[:1] if flag else args)
+                 if arg.__class__ is cst.SimpleString and isinstance(arg.evaluated_value, str)]
+        default = _keyword(call, "default") or (args[1] if flag and len(args) > 1 else None)
+        if default is not None and any(LEARNING_RATE.search(name) for name in names):
+            self._learning_rate(default)
 
     def _method(self, call: cst.Call, func: cst.Attribute) -> None:
         """`x.log()`, `x.std(0)`, `x.pow(0.5)`, `x.div_(m)`: an array's method, the function
@@ -869,10 +886,12 @@ class Sites:
             return self._grows(found[0].value, found[1], depth + 1)
         if kind is cst.BinaryOperation:
             operator = expr.operator.__class__
-            # `E[x²] - E[x]²`: a variance written out
-            return self._is_square(expr) or (operator in (cst.Add, cst.Subtract) and (
+            # `E[x²] - E[x]²`: a variance written out; `a @ b`, as `matmul(a, b)`
+            if self._is_square(expr) or operator is cst.MatrixMultiply:
+                return True
+            return operator in (cst.Add, cst.Subtract) and (
                 self._grows(expr.left, place, depth + 1)
-                or self._grows(expr.right, place, depth + 1)))
+                or self._grows(expr.right, place, depth + 1))
         if kind is not cst.Call:
             return False
         name = self._call_name(expr)

@@ -492,6 +492,18 @@ def test_a_learning_rate_is_listed_where_it_is_written_larger_ones_first():
     assert "a learning rate of 0.5" in suspects(source)[0].why
 
 
+def test_a_command_line_options_default_learning_rate_is_listed():
+    source = ("import argparse\n\nimport torch\n\n"
+              "parser = argparse.ArgumentParser()\n"
+              "parser.add_argument('--lr', type=float, default=0.02, help='step size')\n"
+              "parser.add_argument('-r', '--learning-rate', type=float, default=0.3)\n"
+              "parser.add_argument('--momentum', type=float, default=0.9)\n"
+              "parser.add_argument('--lr-decay', type=float, default=0.5)\n")
+    ranked = [(s.line, s.code) for s in suspects(source)]
+    assert ranked == [(7, "NAN301"), (6, "NAN301")]
+    assert "a learning rate of 0.02" in suspects(source)[1].why
+
+
 def test_acos_of_a_value_clipped_to_one_is_evidence_and_a_margin_guards_it():
     source = ("import tensorflow as tf\n\n\ndef angle(a, b):\n"
               "    c = tf.reduce_sum(a * b, -1)\n"
@@ -1632,3 +1644,19 @@ def test_a_registered_buffer_is_the_attribute_and_an_update_keeps_its_first_zero
     ones = source.replace("'mean_square', torch.zeros", "'mean_square', torch.ones")
     assert "torch" not in {s.line: s for s in suspects(ones)}[14].message
 
+
+
+def test_an_array_cast_to_float16_is_listed_and_a_logged_record_is_no_log():
+    source = ("import numpy as np\n"
+              "import torch\n\n\n"
+              "def store(model, x, run):\n"
+              "    emb = model(x)\n"
+              "    half = emb.detach().cpu().numpy().astype(np.float16)\n"
+              "    run.log({'loss': np.mean(emb)})\n"
+              "    run.log({k: v for k, v in emb.items()})\n"
+              "    return half, (emb @ emb.T).half(), emb.half(1)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert sorted(by_line) == [7, 10]
+    assert by_line[7].code == by_line[10].code == "NAN401"
+    assert by_line[7].message == "float16 cast of `emb.detach().cpu().numpy()`"
+    assert by_line[10].why.startswith("a sum, square, variance or norm: past 65504")  # `@`
