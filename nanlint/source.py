@@ -41,7 +41,24 @@ class SourceError(Exception):
 
     def finding(self, path: str, lines: Sequence[str] = ()) -> "Finding":
         return engine_finding(PARSE_ERROR, "error", path, self.line, self.column, str(self),
-                              list(lines))
+                              list(lines), self._end_column(lines))
+
+    def _end_column(self, lines: Sequence[str]) -> Optional[int]:
+        """Where the code frame's underline ends: the indentation an error at a line's
+        start is about (tabs and spaces mixed), or the word (`print`) or the one character
+        at the error; not the rest of the line."""
+        if not 0 < self.line <= len(lines):
+            return None
+        text = lines[self.line - 1]
+        start = self.column - 1
+        if start >= len(text):
+            return None
+        if start == 0 and text[:1] in (" ", "\t"):
+            return len(text) - len(text.lstrip(" \t")) + 1
+        end = start
+        while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+            end += 1
+        return max(end, start + 1) + 1
 
 
 _NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"),

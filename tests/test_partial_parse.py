@@ -149,6 +149,16 @@ def test_tabs_count_as_python2_counted_them():
     assert division.source_lines == ("        return a / scale",)
 
 
+def test_the_frame_of_a_syntax_error_underlines_its_word_or_its_indentation():
+    [skipped, _] = findings_of(PYTHON2)
+    assert skipped.source_lines == ('    print "step", step, "loss", loss',)
+    assert (skipped.column, skipped.end_column) == (5, 10)  # `print`, not the whole line
+    source = ("import tensorflow as tf\n\n\ndef norm(a):\n\tscale = tf.nn.relu(a)\n"
+              "        return a / scale\n")
+    tabs = findings_of(source)[0]
+    assert (tabs.line, tabs.column, tabs.end_column) == (6, 1, 9)  # its eight spaces
+
+
 def test_tabs_count_as_an_editor_set_to_four_shows_them_when_eight_does_not_parse():
     # A tab, then eight spaces under it: at 8 columns the body is not indented below the
     # `def` (Python 2 refused it too); at 4 it is nested, as the author saw it.
