@@ -152,7 +152,7 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
-SHAPE_WORD = re.compile(r"(^|_)shape(_|$)")  # `input_shape`, `K.int_shape`, `shape_list`
+SHAPE_WORD = re.compile(r"(^|_)shape(_|$)|._size$")  # `input_shape`, `shape_list`, `grid_size`
 
 # -- float16 -------------------------------------------------------------------------------
 FLOAT16_NAMES = frozenset({"float16", "half"})

@@ -1270,7 +1270,8 @@ def test_an_attributes_array_written_item_by_item_is_zero_only_where_nothing_is_
 
 
 @pytest.mark.parametrize("divisor", ["K.cast(K.prod(K.int_shape(w)), 'float32')",
-                                     "input_shape[-1]", "K.cast(image_shape[0], 'float32')"])
+                                     "input_shape[-1]", "K.cast(image_shape[0], 'float32')",
+                                     "grid_size", "self.img_size[1]"])
 def test_a_value_named_as_a_shape_is_a_size(divisor):
     source = ("from tensorflow.keras import backend as K\n\n\n"
               "def normalized(x, w, input_shape, image_shape, scale):\n"
@@ -1279,6 +1280,15 @@ def test_a_value_named_as_a_shape_is_a_size(divisor):
     by_line = {s.line: s for s in suspects(source)}
     assert "its operand is a size" in by_line[5].why
     assert "its operand is a size" not in by_line[6].why
+
+
+@pytest.mark.parametrize("divisor", ["sizes", "num_pos", "resize"])
+def test_a_name_is_a_size_only_as_a_words_ending(divisor):
+    source = ("from tensorflow.keras import backend as K\n\n\n"
+              f"def normalized(x, {divisor}):\n"
+              f"    return K.sum(x) / {divisor}\n")
+    [suspect] = suspects(source)
+    assert "its operand is a size" not in suspect.why
 
 
 def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
