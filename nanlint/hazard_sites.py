@@ -167,6 +167,8 @@ INFINITIES = frozenset({"inf", "Inf", "infty", "Infinity", "NINF", "PINF"})
 RECORDS = (cst.Dict, cst.DictComp, cst.Set, cst.SetComp)
 INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+infinity"})
 # Calls that take a fill value among their arguments: selects and fills.
+# Selects that compute both values and keep one per element (`tf.where(c, a, b)`).
+SELECTS = frozenset({"where", "where_v2", "select", "select_v2", "switch"})
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
                    "masked_fill", "masked_fill_", "pad"})
 ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf
@@ -321,6 +323,8 @@ class Sites:
         if kind.huge:
             if self._inside_log_or_division(node):
                 return "hand-written"
+            if operand is not None and self._selected_away(node, operand):
+                return "unselected"
             return "both signs" if operand is not None and self._mirrored(node, operand) else ""
         if kind.name == "float16":
             return "overflow" if operand is not None and self._grows(operand) else ""
@@ -680,6 +684,52 @@ class Sites:
                 if other[0] != this[0] and other[1] == this[1]:
                     return True
         return False
+
+    def _selected_away(self, node: cst.CSTNode, operand: cst.BaseExpression) -> bool:
+        """Whether the exp ``node`` is taken everywhere and then replaced where a test of
+        its input says the exp is large: `where(x > t, a, exp(x))`, or `(1 - m) * exp(x)`
+        with `m = cast(x > t)`, itself or through the name it is assigned. There the exp is
+        inf all the same, and 0 * inf is NaN: in the masked sum's value, in the gradient of
+        `where`. The exp's input must grow or fall with the tested name (`x`, `x / a`,
+        `-2 * x`), and the test be one comparison."""
+        for use in (node, *self.analysis.readers(node)):
+            for child, parent in self._enclosing(use):
+                if parent.__class__ is cst.Call and self._call_name(parent) in SELECTS:
+                    args = [arg.value for arg in parent.args]
+                    if len(args) != 3 or child is args[0]:
+                        return False
+                    return self._unselected(operand, args[0], child is args[1], 1)
+                if parent.__class__ is cst.BinaryOperation and (
+                        parent.operator.__class__ is cst.Multiply):
+                    other = parent.right if parent.left is child else parent.left
+                    if self._unselected(operand, other, True, 1):
+                        return True
+        return False
+
+    def _unselected(self, operand: cst.BaseExpression, test: cst.BaseExpression,
+                    chosen: bool, depth: int) -> bool:
+        """Whether a select by ``test`` (a comparison; a mask cast from one, `1 - mask`, or
+        a name assigned one of these, ``depth`` steps) takes the exp of ``operand`` where
+        the test is ``chosen`` and not where the operand is large."""
+        kind = test.__class__
+        if kind is cst.Name and depth > 0:
+            assigned = self.analysis.definition(test)
+            return assigned is not None and self._unselected(operand, assigned, chosen,
+                                                             depth - 1)
+        if kind is cst.BinaryOperation and test.operator.__class__ is cst.Subtract and (
+                _literal(test.left) == 1):
+            return self._unselected(operand, test.right, not chosen, depth)  # `1 - mask`
+        if kind is cst.Call and self._call_name(test) in CASTS | {"to_float"} and test.args:
+            return self._unselected(operand, test.args[0].value, chosen, depth)
+        compared = _compared(test, self._call_name(test) if kind is cst.Call else "")
+        if compared is None:
+            return False
+        name, true_when_large = compared
+        grows = _grows_with(operand, name)
+        if grows is None:
+            return False
+        # Where the exp is large, the test is `true_when_large` (`grows`) or its opposite.
+        return (true_when_large == grows) != chosen
 
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
         for child, parent in self._enclosing(node):
@@ -1171,6 +1221,57 @@ def _square(expr: cst.CSTNode) -> bool:
             exponent.evaluated_value) >= 2
     return operator is cst.Multiply and expr.left.__class__ is cst.Name and (
         expr.right.__class__ is cst.Name) and expr.left.value == expr.right.value
+
+
+_ORDER = {cst.GreaterThan: True, cst.GreaterThanEqual: True, cst.LessThan: False,
+          cst.LessThanEqual: False}
+_ORDER_CALLS = {"greater": True, "greater_equal": True, "less": False, "less_equal": False}
+
+
+def _compared(test: cst.BaseExpression, called: str) -> Optional[Tuple[str, bool]]:
+    """For a test of one name against something else (`x > t`, `t < x`, `greater(x, t)`):
+    the name, and whether the test holds where the name is large."""
+    if test.__class__ is cst.Comparison and len(test.comparisons) == 1:
+        order = _ORDER.get(test.comparisons[0].operator.__class__)
+        sides = (test.left, test.comparisons[0].comparator)
+    elif called in _ORDER_CALLS and len(test.args) == 2:
+        order = _ORDER_CALLS[called]
+        sides = (test.args[0].value, test.args[1].value)
+    else:
+        return None
+    if order is None:
+        return None
+    if sides[0].__class__ is cst.Name:
+        return sides[0].value, order
+    if sides[1].__class__ is cst.Name:
+        return sides[1].value, not order
+    return None
+
+
+def _grows_with(expr: cst.BaseExpression, name: str) -> Optional[bool]:
+    """Whether ``expr`` grows (True) or falls (False) with the name ``name``, written as
+    the name scaled, shifted or negated (`x`, `x / a`, `-2.0 * (x - 1)`: a scale that is
+    not a negative literal is taken as positive); None for any other form."""
+    kind = expr.__class__
+    if kind is cst.Name:
+        return True if expr.value == name else None
+    if kind is cst.UnaryOperation and expr.operator.__class__ is cst.Minus:
+        inner = _grows_with(expr.expression, name)
+        return None if inner is None else not inner
+    if kind is not cst.BinaryOperation:
+        return None
+    operator = expr.operator.__class__
+    left = _grows_with(expr.left, name)
+    right = _grows_with(expr.right, name) if operator is not cst.Divide else None
+    if (left is None) == (right is None):
+        return None  # the name on neither side, or on both
+    if operator in (cst.Add, cst.Subtract):
+        return left if left is not None else (right if operator is cst.Add else not right)
+    if operator in (cst.Multiply, cst.Divide):
+        sign = _literal(expr.right if left is not None else expr.left)
+        grows = left if left is not None else right
+        return not grows if sign is not None and sign < 0 else grows
+    return None
 
 
 def _is_size(expr: cst.BaseExpression) -> bool:

@@ -62,7 +62,8 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0, "inf unused": 1.5,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
-            "selection": 3.0, "empty list": 3.0, "all NaN": 3.0, "float16 epsilon": 3.5}
+            "selection": 3.0, "empty list": 3.0, "all NaN": 3.0, "unselected": 4.0,
+            "float16 epsilon": 3.5}
 # Half float16's smallest subnormal (2**-24): a smaller epsilon rounds to 0 in float16
 # (checked under TensorFlow), so where the file computes in float16 it guards nothing.
 FLOAT16_ZERO = 2.0 ** -25
@@ -392,6 +393,9 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
                           "the mean of nothing is 0/0 = NaN",
              "all NaN": "a statistic of the entries that are not NaN: NaN where all of a "
                         "slice are",
+             "unselected": "an exp taken also where a test of its input picks another "
+                           "value (it can be large there): inf there, and 0 * inf is NaN, "
+                           "in a masked sum's value or in the gradient of `where`",
              "empty list": "a list that can be empty (a filtered comprehension, a graph "
                            "collection nothing was added to), and the mean of nothing is "
                            "0/0 = NaN",

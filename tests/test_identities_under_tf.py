@@ -82,6 +82,20 @@ def test_a_statistic_that_skips_nan_is_nan_for_a_slice_that_is_all_nan():
     assert np.isnan(mean[0]) and mean[1] == 1.5
 
 
+def test_an_exp_replaced_where_its_input_is_large_is_still_nan_there():
+    x = tf.constant([-1.0, 100.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        elu = tf.where(x > 0, x, tf.math.expm1(x))
+        mask = tf.cast(x > 50.0, tf.float32)
+        masked = mask * x + (1.0 - mask) * tf.exp(x)
+        clipped = tf.where(x > 0, x, tf.math.expm1(tf.minimum(x, 0.0)))
+    assert np.isfinite(elu.numpy()).all()  # the value is right: `where` picks `x`
+    assert np.isnan(tape.gradient(elu, x).numpy()[1])  # 0 * inf in the gradient
+    assert np.isnan(masked.numpy()[1])  # 0 * inf in the value
+    assert np.isfinite(tape.gradient(clipped, x).numpy()).all()  # the fix: clip the input
+
+
 def test_the_fix_of_a_root_of_a_hand_computed_variance_clips_inside_the_root():
     # A constant column of 0.7: E[x²] - E[x]² rounds below 0 in float32. NAN101's fix
     # clips inside the root; a maximum around the root keeps the NaN (max(NaN, 0) is NaN).

@@ -1670,3 +1670,28 @@ def test_an_array_cast_to_float16_is_listed_and_a_logged_record_is_no_log():
     assert by_line[7].code == by_line[10].code == "NAN401"
     assert by_line[7].message == "float16 cast of `emb.detach().cpu().numpy()`"
     assert by_line[10].why.startswith("a sum, square, variance or norm: past 65504")  # `@`
+
+
+def test_an_exp_replaced_where_a_test_of_its_input_holds_is_listed_first():
+    # The test says the input gets large, and the exp is taken there all the same (the
+    # value and the gradient are NaN: checked under TF in the identities' tests).
+    source = ("import tensorflow as tf\n\n\n"
+              "def safe_exp(w, thresh):\n"
+              "    linear = tf.cast(w > thresh, tf.float32)\n"
+              "    exp_out = tf.exp(w)\n"
+              "    return linear * (w - thresh + 1.0) + (1.0 - linear) * exp_out\n\n\n"
+              "def elu(x):\n"
+              "    return tf.where(x > 0, x, tf.math.expm1(x))\n\n\n"
+              "def other(x, y, z):\n"
+              "    return tf.where(y > 0, x, tf.exp(x)) + tf.exp(z) / tf.reduce_sum(x)\n\n\n"
+              "def falling(x):\n"
+              "    a = tf.where(x > 0, x, tf.exp(-x))\n"
+              "    b = tf.where((x > 0) & (x < 9), x, tf.exp(x))\n"
+              "    return a + b\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked[:2]] == [6, 11]
+    # exp(-x) is small where `x > 0` drops it; a test of two comparisons is not read.
+    assert {19, 20} <= {s.line for s in ranked}
+    for suspect in ranked[:2]:
+        assert suspect.why.startswith("an exp taken also where a test of its input picks")
+    assert not any(s.why.startswith("an exp taken also") for s in ranked[2:])
