@@ -25,8 +25,8 @@ from nanlint.analysis.constants import Number
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch
-from nanlint.analysis.tree import (TEXTS, array_receiver, descendants, dotted_code, is_a,
-                                   last_name, names_in)
+from nanlint.analysis.tree import (MIRRORED, TEXTS, array_receiver, comparison, descendants,
+                                   dotted_code, is_a, last_name, names_in)
 
 
 @dataclass(frozen=True)
@@ -721,7 +721,7 @@ class Sites:
             return self._unselected(operand, test.right, not chosen, depth)  # `1 - mask`
         if kind is cst.Call and self._call_name(test) in CASTS | {"to_float"} and test.args:
             return self._unselected(operand, test.args[0].value, chosen, depth)
-        compared = _compared(test, self._call_name(test) if kind is cst.Call else "")
+        compared = _compared(test)
         if compared is None:
             return False
         name, true_when_large = compared
@@ -1223,29 +1223,18 @@ def _square(expr: cst.CSTNode) -> bool:
         expr.right.__class__ is cst.Name) and expr.left.value == expr.right.value
 
 
-_ORDER = {cst.GreaterThan: True, cst.GreaterThanEqual: True, cst.LessThan: False,
-          cst.LessThanEqual: False}
-_ORDER_CALLS = {"greater": True, "greater_equal": True, "less": False, "less_equal": False}
-
-
-def _compared(test: cst.BaseExpression, called: str) -> Optional[Tuple[str, bool]]:
-    """For a test of one name against something else (`x > t`, `t < x`, `greater(x, t)`):
-    the name, and whether the test holds where the name is large."""
-    if test.__class__ is cst.Comparison and len(test.comparisons) == 1:
-        order = _ORDER.get(test.comparisons[0].operator.__class__)
-        sides = (test.left, test.comparisons[0].comparator)
-    elif called in _ORDER_CALLS and len(test.args) == 2:
-        order = _ORDER_CALLS[called]
-        sides = (test.args[0].value, test.args[1].value)
-    else:
+def _compared(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
+    """For an order test of one name (`x > t`, `t < x`, `tf.greater(x, t)`): the name, and
+    whether the test holds where the name is large."""
+    found = comparison(test)
+    if found is None:
         return None
-    if order is None:
+    left, operator, right = found
+    if left.__class__ is not cst.Name:
+        left, operator, right = right, MIRRORED[operator], left
+    if left.__class__ is not cst.Name or operator not in (">", ">=", "<", "<="):
         return None
-    if sides[0].__class__ is cst.Name:
-        return sides[0].value, order
-    if sides[1].__class__ is cst.Name:
-        return sides[1].value, not order
-    return None
+    return left.value, operator in (">", ">=")
 
 
 def _grows_with(expr: cst.BaseExpression, name: str) -> Optional[bool]:
