@@ -1695,3 +1695,17 @@ def test_an_exp_replaced_where_a_test_of_its_input_holds_is_listed_first():
     for suspect in ranked[:2]:
         assert suspect.why.startswith("an exp taken also where a test of its input picks")
     assert not any(s.why.startswith("an exp taken also") for s in ranked[2:])
+
+
+def test_a_name_updated_in_place_keeps_its_first_zero_only_until_then():
+    source = ("import torch\n\n\n"
+              "def step(p, grad, beta2):\n"
+              "    exp_avg_sq = torch.zeros_like(p)\n"
+              "    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)\n"
+              "    denom = exp_avg_sq.rsqrt()\n"
+              "    count = torch.zeros_like(p)\n"
+              "    return p * denom + grad / count\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "`torch.zeros_like` (line 5), which stays 0 until it is first updated" in (
+        by_line[7].message)
+    assert "`torch.zeros_like` (line 8), which is all zeros" in by_line[9].message

@@ -236,8 +236,8 @@ class Evaluator:
         if local is not None and local.value is not None:
             # `self.p = clip(self.p, ...)` earlier in this method: that value.
             value = self.piece(local.value, local.position, scope, local.index)
-            if name in scope.item_written:  # then `self.p[i] = ...`
-                value = written_in_place(value)
+            if name in scope.item_written or name in scope.updated:  # then `self.p[i] = ...`
+                value = written_in_place(value, whole=name not in scope.item_written)
             return self._named(value, name)
         class_scope = self.resolver.scope_of(scope.cls)
         if class_scope is None:
@@ -328,8 +328,9 @@ class Evaluator:
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
         if binding.kind == "assign" and binding.value is not None:
             value = self.value(binding.value, scope, binding.index)
-            if name in scope.item_written:  # `a = np.zeros(n)`, then `a[i] = ...`
-                value = written_in_place(value)
+            if name in scope.item_written or name in scope.updated:
+                # `a = np.zeros(n)`, then `a[i] = ...`, or `a.add_(x)` (a whole update)
+                value = written_in_place(value, whole=name not in scope.item_written)
         elif binding.kind == "augassign" and isinstance(binding.node, cst.AugAssign):
             previous, where = self.resolver.resolve(name, scope, binding.index)
             left = self._binding_value(name, previous, where) if previous else UNKNOWN

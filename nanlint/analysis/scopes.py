@@ -77,7 +77,7 @@ class Scope:
     returns: List[Binding] = field(default_factory=list)  # kind "return", value = expression
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
     item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `self.a[i] += ...`
-    updated: Set[str] = field(default_factory=set)  # `self.a += ...`, `self.a.mul_(b)`
+    updated: Set[str] = field(default_factory=set)  # `self.a += ...`, `a.mul_(b)` (in place)
     is_generator: bool = False
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
@@ -341,12 +341,18 @@ class _Indexer:
 
     def _registered(self, call: cst.Call, index: int) -> None:
         """`self.register_buffer("total", torch.zeros(n))`: PyTorch's way to set
-        `self.total`, a state tensor that is not trained. `self.total.add_(x)` (PyTorch's
-        in place): it is updated."""
+        `self.total`, a state tensor that is not trained. `self.total.add_(x)`,
+        `v.mul_(b).addcmul_(g, g)` (PyTorch's in place): it is updated."""
         func = call.func
-        if func.__class__ is cst.Attribute and _self_attribute(func.value) and (
-                func.attr.value.endswith("_")):
-            self.scope.updated.add(f"self.{func.value.attr.value}")
+        if func.__class__ is cst.Attribute and func.attr.value.endswith("_"):
+            root = func.value  # `v.mul_(b).add_(x)`: in place, each on what the last gave
+            while root.__class__ is cst.Call and root.func.__class__ is cst.Attribute and (
+                    root.func.attr.value.endswith("_")):
+                root = root.func.value
+            if root.__class__ is cst.Name:
+                self.scope.updated.add(root.value)
+            elif _self_attribute(root):
+                self.scope.updated.add(f"self.{root.attr.value}")
             return
         if (func.__class__ is cst.Attribute and func.attr.value == "register_buffer"
                 and _self_attribute(func) and len(call.args) > 1
