@@ -166,9 +166,9 @@ INFINITIES = frozenset({"inf", "Inf", "infty", "Infinity", "NINF", "PINF"})
 # Literals that hold records, not numbers: what an op never takes (`run.log({"loss": l})`).
 RECORDS = (cst.Dict, cst.DictComp, cst.Set, cst.SetComp)
 INFINITE_TEXTS = frozenset({"inf", "-inf", "+inf", "infinity", "-infinity", "+infinity"})
-# Calls that take a fill value among their arguments: selects and fills.
 # Selects that compute both values and keep one per element (`tf.where(c, a, b)`).
 SELECTS = frozenset({"where", "where_v2", "select", "select_v2", "switch"})
+# Calls that take a fill value among their arguments: selects and fills.
 FILLS = frozenset({"where", "where_v2", "select", "select_v2", "fill", "full", "full_like",
                    "masked_fill", "masked_fill_", "pad"})
 ONES = frozenset({"ones", "ones_like"})  # a fill times these is the fill, no 0 * inf

@@ -1655,7 +1655,6 @@ def test_a_registered_buffer_is_the_attribute_and_an_update_keeps_its_first_zero
     assert "torch" not in {s.line: s for s in suspects(ones)}[14].message
 
 
-
 def test_an_array_cast_to_float16_is_listed_and_a_logged_record_is_no_log():
     source = ("import numpy as np\n"
               "import torch\n\n\n"

@@ -236,7 +236,7 @@ class Evaluator:
         if local is not None and local.value is not None:
             # `self.p = clip(self.p, ...)` earlier in this method: that value.
             value = self.piece(local.value, local.position, scope, local.index)
-            if name in scope.item_written or name in scope.updated:  # then `self.p[i] = ...`
+            if name in scope.item_written or name in scope.updated:  # `self.p[i] = `, `+=`
                 value = written_in_place(value, whole=name not in scope.item_written)
             return self._named(value, name)
         class_scope = self.resolver.scope_of(scope.cls)

@@ -307,7 +307,7 @@ class _Indexer:
         elif kind is cst.Expr and isinstance(small.value, (cst.Yield, cst.Await)):
             self.scope.is_generator = isinstance(small.value, cst.Yield)
         elif kind is cst.Expr and small.value.__class__ is cst.Call:
-            self._registered(small.value, index)
+            self._call_statement(small.value, index)
         elif kind is cst.Import:
             for alias in small.names:
                 dotted = _dotted(alias.name)
@@ -339,7 +339,7 @@ class _Indexer:
                 bound = alias.asname.name if alias.asname is not None else alias.name
                 self._target(bound, index, None, qualified=qualified)
 
-    def _registered(self, call: cst.Call, index: int) -> None:
+    def _call_statement(self, call: cst.Call, index: int) -> None:
         """`self.register_buffer("total", torch.zeros(n))`: PyTorch's way to set
         `self.total`, a state tensor that is not trained. `self.total.add_(x)`,
         `v.mul_(b).addcmul_(g, g)` (PyTorch's in place): it is updated."""
