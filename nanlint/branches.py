@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.analysis.tree import comparison, last_name, names_in
+from nanlint.analysis.tree import comparison, last_name, magnitude_of, names_in
 
 if TYPE_CHECKING:
     from nanlint.rule import Rule
@@ -161,7 +161,8 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
                   depth: int, strict: bool = False) -> FrozenSet[bool]:
     """The branches of a test (True: where it holds, False: where it fails) in which the
     denominator (written ``shown``) cannot be 0: ``d > 0``, ``d != 0`` and ``d`` hold only
-    for a non-zero ``d``; ``d == 0`` and ``d <= 0`` fail only for one. ``d > eps`` counts
+    for a non-zero ``d``; ``d == 0`` and ``d <= 0`` fail only for one; ``abs(d)`` and
+    ``d ** 2`` are tested as ``d`` is. ``d > eps`` counts
     whatever ``eps`` is (a threshold); ``x > d`` does not (``d`` may be 0 below ``x``).
     Through ``not``, ``and``/``&``, ``or``/``|``, a cast, and names assigned the test
     (three assignments deep).
@@ -190,9 +191,9 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
     compared = comparison(condition)
     if compared is not None:
         left, operator, right = compared
-        if rule.source(right) == shown:
+        if _tested(rule, right, shown):
             left, operator, right = right, _MIRRORED[operator], left
-        if rule.source(left) == shown:
+        if _tested(rule, left, shown):
             return _sides(rule, operator, right, strict)
     if kind is cst.Call and condition.args and last_name(condition.func) == "cast":
         return safe_branches(rule, condition.args[0].value, shown, place, depth, strict)
@@ -201,6 +202,13 @@ def safe_branches(rule: "Rule", condition: cst.BaseExpression, shown: str, place
         if found is not None and found[0].kind == "assign" and found[0].value is not None:
             return safe_branches(rule, found[0].value, shown, found[1], depth + 1, strict)
     return frozenset()
+
+
+def _tested(rule: "Rule", side: cst.BaseExpression, shown: str) -> bool:
+    """Whether a side of a test is the denominator, or a magnitude of it (`abs(d) > eps`):
+    0 exactly where the denominator is, so the test's branches are safe alike."""
+    inner = magnitude_of(side)
+    return rule.source(side) == shown or (inner is not None and rule.source(inner) == shown)
 
 
 def _sides(rule: "Rule", operator: str, bound: cst.BaseExpression, strict: bool

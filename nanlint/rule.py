@@ -23,14 +23,14 @@ from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
 from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
 from nanlint.analysis.tree import (MIRRORED, children, comparison, descendants, is_a,
-                                   last_name, names_in, terms)
+                                   last_name, magnitude_of, names_in, terms)
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "DISTRIBUTIONS", "Report", "visit_tree",
            "FLOAT16", "FLOAT16_MAX", "WIDE", "stored", "last_name", "names_in", "terms",
            "in_tested_branch", "safe_branches", "denominator_forms", "tests", "comparison",
-           "MIRRORED", "exp_limits"]
+           "MIRRORED", "exp_limits", "magnitude_of"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 

@@ -7,7 +7,7 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule, safe_branches
+from nanlint.rule import Evidence, Rule, magnitude_of, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
@@ -40,9 +40,9 @@ class WhereDoesNotGuardGradient(Rule):
     ## What it does
     Flags `tf.where(cond, f(x), other)` (also `tf.compat.v1.where`, `K.switch`,
     `keras.ops.where`) where `f` is a log, a division or a fractional or negative power and
-    the condition compares `f`'s singular argument with 0 (`x > 0`, `tf.equal(n, 0)`,
-    `mask = x > 0`, `(x > 0) & valid`): the author guards the singular point, but only on
-    the outside. Also where `f` holds an exp and the condition sends the exp's large
+    the condition compares `f`'s singular argument, or its magnitude, with 0 (`x > 0`,
+    `tf.equal(n, 0)`, `mask = x > 0`, `(x > 0) & valid`, `tf.abs(x) > 1e-9`): the author
+    guards the singular point, but only on the outside. Also where `f` holds an exp and the condition sends the exp's large
     arguments to the other branch (`tf.where(x > 0, x, tf.exp(x) - 1)`, a hand-written ELU;
     `tf.where(x > 20, x, tf.math.log1p(tf.exp(x)))`, a softplus that switches to `x`): the
     select keeps the overflow out of the value only. The branch may be assigned to a
@@ -366,8 +366,11 @@ class WhereDoesNotGuardGradient(Rule):
               operand: FrozenSet[str]) -> bool:
         for side, other in ((a, b), (b, a)):
             limit = self.analysis.value(other).const
-            if limit is not None and abs(limit) <= _SINGULAR_LIMIT and (
-                    self.aliases(side, 1) & operand):
+            if limit is None or abs(limit) > _SINGULAR_LIMIT:
+                continue
+            inner = magnitude_of(side)  # `abs(x) > 0` tests x's zero as `x != 0` does
+            if self.aliases(side, 1) & operand or (
+                    inner is not None and self.aliases(inner, 1) & operand):
                 return True
         return False
 

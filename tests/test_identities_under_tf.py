@@ -268,6 +268,20 @@ def test_a_select_that_picks_a_quotient_only_where_its_denominator_is_not_0_is_f
     assert not np.isfinite(tf.where(tf.equal(count, 0.0), tf.reduce_sum(w) / count, 0.0))
 
 
+def test_a_test_of_a_magnitude_guards_as_the_test_of_its_value_does():
+    # `abs(d) > 0` is `d != 0`: a cond on it runs the division only where d is not 0 (a
+    # finite gradient), a where computes it everywhere (0 * inf = NaN in the gradient).
+    d = tf.Variable([0.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        selected = tf.where(tf.abs(d) > 0, 1.0 / d, 0.0)
+        squared = tf.where(tf.square(d) > 1e-12, 1.0 / d, 0.0)
+        branched = tf.cond(tf.abs(d[0]) > 0, lambda: 1.0 / d[0], lambda: 0.0 * d[0])
+    assert np.isfinite(selected.numpy()).all() and np.isfinite(squared.numpy()).all()
+    assert np.isnan(tape.gradient(selected, d).numpy()[0])
+    assert np.isnan(tape.gradient(squared, d).numpy()[0])
+    assert np.isfinite(tape.gradient(branched, d).numpy()).all()
+
+
 def test_a_counter_increased_before_it_divides_is_not_0_but_a_size_can_be():
     # A counter that starts at 0 is 0 until increased, and at least a positive increment
     # after it, trainable or not; increased by a tensor's size it stays 0 for an empty one.

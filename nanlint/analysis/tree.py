@@ -169,6 +169,33 @@ def last_name(func: cst.BaseExpression) -> str:
     return func.value if kind is cst.Name else ""
 
 
+# Functions whose value is 0 exactly where their argument is: a test of `abs(d)` against a
+# bound tests `d`'s zero as a test of `d` does.
+MAGNITUDES = frozenset({"abs", "absolute", "fabs", "square"})
+
+
+def magnitude_of(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``x`` where ``expr`` is a magnitude of it, 0 exactly where ``x`` is: ``abs(x)``,
+    ``x.abs()``, ``square(x)``, ``x ** 2``, ``x * x``; else None."""
+    kind = expr.__class__
+    if kind is cst.Call:
+        func = expr.func
+        if last_name(func) not in MAGNITUDES:
+            return None
+        arguments = [arg.value for arg in expr.args if arg.keyword is None and not arg.star]
+        if len(arguments) == 1:
+            return arguments[0]
+        return func.value if not expr.args and func.__class__ is cst.Attribute else None
+    if kind is cst.BinaryOperation:
+        operator = expr.operator.__class__
+        if operator is cst.Multiply and expr.left.deep_equals(expr.right):
+            return expr.left
+        if operator is cst.Power and expr.right.__class__ in (cst.Integer, cst.Float) and (
+                float(expr.right.evaluated_value) == 2.0):
+            return expr.left
+    return None
+
+
 # Names an axis argument goes by: `x.std(axis)`, `x.sum(dim)`, `x.max(reduce_axis)`.
 _AXIS_NAMES = ("axis", "axes", "dim", "dims")
 
