@@ -9,11 +9,12 @@ both sides, and the gradient of the dropped one is still NaN (NAN204).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, FrozenSet, Iterator, Optional
+from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional
 
 import libcst as cst
 
-from nanlint.analysis.tree import comparison, last_name, magnitude_of, names_in
+from nanlint.analysis.tree import (MIRRORED, comparison, grows_with, last_name, literal,
+                                   magnitude_of, names_in)
 
 if TYPE_CHECKING:
     from nanlint.rule import Rule
@@ -243,3 +244,71 @@ def _written_in(rule: "Rule", call: cst.Call, block: Optional[cst.CSTNode]) -> b
             return False
         parent = rule.analysis.parent(parent)
     return parent is not None
+
+
+# Casts a mask goes through (`cast(x > t, float32)`): the same test, as numbers.
+_MASK_CASTS = frozenset({"cast", "to_float", "astype", "float"})
+
+
+def large_values_pass(rule: "Rule", cond: cst.BaseExpression, operand: cst.BaseExpression,
+                      hops: int = 2, strict: bool = True) -> Optional[bool]:
+    """Whether a select's test holds where ``operand`` is large (`x > 20`,
+    `tf.greater_equal(x, 20.)`, `not x <= 20`, a mask `m = cast(x > t)`: True) or fails
+    there (`x < -9`, `1 - m`: False); None where it does not order a value the operand
+    grows or falls with. The operand may be the tested value scaled, shifted or negated
+    (`x / a`, `-2 * x`), either through a name assigned it (one assignment); the test may
+    be a name assigned it (``hops`` assignments deep). ``strict`` (the rules): the bound is
+    a number the analysis knows to be finite; the hunt takes any bound for a threshold."""
+    kind = cond.__class__
+    if kind is cst.UnaryOperation and isinstance(cond.operator, cst.Not):
+        inner = large_values_pass(rule, cond.expression, operand, hops, strict)
+        return None if inner is None else not inner
+    if kind is cst.Name:
+        definition = rule.analysis.definition(cond) if hops > 0 else None
+        return None if definition is None else large_values_pass(
+            rule, definition, operand, hops - 1, strict)
+    if kind is cst.BinaryOperation and cond.operator.__class__ is cst.Subtract and (
+            literal(cond.left) == 1):  # `1 - mask`
+        inner = large_values_pass(rule, cond.right, operand, hops, strict)
+        return None if inner is None else not inner
+    if kind is cst.Call and last_name(cond.func) in _MASK_CASTS and cond.args:
+        return large_values_pass(rule, cond.args[0].value, operand, hops, strict)
+    compared = comparison(cond)
+    if compared is None or compared[1] not in (">", ">=", "<", "<="):
+        return None
+    left, operator, right = compared
+    for side, order, bound in ((left, operator, right), (right, MIRRORED[operator], left)):
+        grows = _grows_with_side(rule, operand, side)
+        if grows is None:
+            continue
+        if strict:
+            value = rule.analysis.value(bound)
+            if not (value.known and value.hi < float("inf")):
+                return None
+        return (order in (">", ">=")) == grows
+    return None
+
+
+def _grows_with_side(rule: "Rule", operand: cst.BaseExpression, side: cst.BaseExpression
+                     ) -> Optional[bool]:
+    """Whether ``operand`` (or what its name was assigned) grows or falls with ``side`` (or
+    what its name was assigned)."""
+    sides = _with_definition(rule, side)
+    texts = {rule.source(each) for each in sides}
+    for expr in _with_definition(rule, operand):
+        grows = grows_with(expr, lambda node: rule.source(node) in texts)
+        if grows is not None:
+            return grows
+    return None
+
+
+def _with_definition(rule: "Rule", expr: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """``expr``, the argument of a cast of it, and what a name was assigned."""
+    found = [expr]
+    if expr.__class__ is cst.Call and last_name(expr.func) in _MASK_CASTS and expr.args:
+        found.append(expr.args[0].value)
+    if found[-1].__class__ is cst.Name:
+        definition = rule.analysis.definition(found[-1])
+        if definition is not None:
+            found.append(definition)
+    return found

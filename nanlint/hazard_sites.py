@@ -24,9 +24,9 @@ from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.constants import Number
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
-from nanlint.branches import in_tested_branch
-from nanlint.analysis.tree import (MIRRORED, TEXTS, array_receiver, comparison, descendants,
-                                   dotted_code, is_a, last_name, names_in)
+from nanlint.branches import in_tested_branch, large_values_pass
+from nanlint.analysis.tree import (TEXTS, array_receiver, descendants, dotted_code, is_a,
+                                   last_name, literal, names_in)
 
 
 @dataclass(frozen=True)
@@ -711,25 +711,8 @@ class Sites:
         """Whether a select by ``test`` (a comparison; a mask cast from one, `1 - mask`, or
         a name assigned one of these, ``depth`` steps) takes the exp of ``operand`` where
         the test is ``chosen`` and not where the operand is large."""
-        kind = test.__class__
-        if kind is cst.Name and depth > 0:
-            assigned = self.analysis.definition(test)
-            return assigned is not None and self._unselected(operand, assigned, chosen,
-                                                             depth - 1)
-        if kind is cst.BinaryOperation and test.operator.__class__ is cst.Subtract and (
-                _literal(test.left) == 1):
-            return self._unselected(operand, test.right, not chosen, depth)  # `1 - mask`
-        if kind is cst.Call and self._call_name(test) in CASTS | {"to_float"} and test.args:
-            return self._unselected(operand, test.args[0].value, chosen, depth)
-        compared = _compared(test)
-        if compared is None:
-            return False
-        name, true_when_large = compared
-        grows = _grows_with(operand, name)
-        if grows is None:
-            return False
-        # Where the exp is large, the test is `true_when_large` (`grows`) or its opposite.
-        return (true_when_large == grows) != chosen
+        large = large_values_pass(self, test, operand, depth, strict=False)
+        return large is not None and large != chosen
 
     def _inside_log_or_division(self, node: cst.CSTNode) -> bool:
         for child, parent in self._enclosing(node):
@@ -961,7 +944,7 @@ class Sites:
         or a sum whose other side is not a constant too."""
         for fill, other in ((left, right), (right, left)):
             found = self._fill_constant(fill)
-            if found is not None and self._fill_constant(other) is None and _literal(
+            if found is not None and self._fill_constant(other) is None and literal(
                     other) is None:
                 self._fill(fill, found, use, [other])
 
@@ -1063,7 +1046,7 @@ class Sites:
         that returns it; else None."""
         kind = expr.__class__
         if kind is cst.Float or kind is cst.Integer:
-            value = _literal(expr)
+            value = literal(expr)
             return (expr, abs(value), False, False) if value is not None and (
                 abs(value) >= FLOAT16_OVERFLOW) else None
         if kind is cst.UnaryOperation:
@@ -1083,11 +1066,11 @@ class Sites:
                                                                         cst.Divide):
             # `np.finfo(np.float32).min / 100`, `-1e9 * 2`: a fill scaled by a number (the
             # number first: a long product of tensors is not walked again at each factor)
-            inner, scale = None, _literal(expr.right)
+            inner, scale = None, literal(expr.right)
             if scale:
                 inner = self._fill_constant(expr.left, depth, place)
             elif expr.operator.__class__ is cst.Multiply:
-                scale = _literal(expr.left)
+                scale = literal(expr.left)
                 inner = self._fill_constant(expr.right, depth, place) if scale else None
             if inner is not None and scale:
                 magnitude = inner[1] / abs(scale) if expr.operator.__class__ is cst.Divide \
@@ -1184,21 +1167,6 @@ def _harmless_constant(value: Value, kind: Kind) -> bool:
     return not (kind.negative and value.const < 0)
 
 
-def _literal(expr: cst.BaseExpression) -> Optional[float]:
-    """The number a literal (`2`, `-1e9`, `+0.5`) writes, else None."""
-    sign = 1.0
-    if expr.__class__ is cst.UnaryOperation and expr.operator.__class__ in (cst.Minus,
-                                                                              cst.Plus):
-        sign = -1.0 if expr.operator.__class__ is cst.Minus else 1.0
-        expr = expr.expression
-    if expr.__class__ is not cst.Float and expr.__class__ is not cst.Integer:
-        return None
-    try:
-        return sign * float(expr.evaluated_value)
-    except (OverflowError, ValueError):
-        return None
-
-
 def _text(expr: cst.BaseExpression) -> bool:
     """A string, or one formatted (`"step %i" % i`, `"loss " + str(x)`, `"{}".format(x)`)."""
     if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ in (cst.Modulo,
@@ -1221,46 +1189,6 @@ def _square(expr: cst.CSTNode) -> bool:
             exponent.evaluated_value) >= 2
     return operator is cst.Multiply and expr.left.__class__ is cst.Name and (
         expr.right.__class__ is cst.Name) and expr.left.value == expr.right.value
-
-
-def _compared(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
-    """For an order test of one name (`x > t`, `t < x`, `tf.greater(x, t)`): the name, and
-    whether the test holds where the name is large."""
-    found = comparison(test)
-    if found is None:
-        return None
-    left, operator, right = found
-    if left.__class__ is not cst.Name:
-        left, operator, right = right, MIRRORED[operator], left
-    if left.__class__ is not cst.Name or operator not in (">", ">=", "<", "<="):
-        return None
-    return left.value, operator in (">", ">=")
-
-
-def _grows_with(expr: cst.BaseExpression, name: str) -> Optional[bool]:
-    """Whether ``expr`` grows (True) or falls (False) with the name ``name``, written as
-    the name scaled, shifted or negated (`x`, `x / a`, `-2.0 * (x - 1)`: a scale that is
-    not a negative literal is taken as positive); None for any other form."""
-    kind = expr.__class__
-    if kind is cst.Name:
-        return True if expr.value == name else None
-    if kind is cst.UnaryOperation and expr.operator.__class__ is cst.Minus:
-        inner = _grows_with(expr.expression, name)
-        return None if inner is None else not inner
-    if kind is not cst.BinaryOperation:
-        return None
-    operator = expr.operator.__class__
-    left = _grows_with(expr.left, name)
-    right = _grows_with(expr.right, name) if operator is not cst.Divide else None
-    if (left is None) == (right is None):
-        return None  # the name on neither side, or on both
-    if operator in (cst.Add, cst.Subtract):
-        return left if left is not None else (right if operator is cst.Add else not right)
-    if operator in (cst.Multiply, cst.Divide):
-        sign = _literal(expr.right if left is not None else expr.left)
-        grows = left if left is not None else right
-        return not grows if sign is not None and sign < 0 else grows
-    return None
 
 
 def _is_size(expr: cst.BaseExpression) -> bool:

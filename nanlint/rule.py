@@ -30,7 +30,7 @@ __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment",
            "Place", "Value", "Op", "OPTIMIZER_EPSILON", "DISTRIBUTIONS", "Report", "visit_tree",
            "FLOAT16", "FLOAT16_MAX", "WIDE", "stored", "last_name", "names_in", "terms",
            "in_tested_branch", "safe_branches", "denominator_forms", "tests", "comparison",
-           "MIRRORED", "exp_limits", "magnitude_of"]
+           "MIRRORED", "exp_limits", "magnitude_of", "large_values_pass"]
 
 FLOAT16_MAX = 65504.0  # the largest finite float16; anything beyond rounds to inf
 
@@ -499,30 +499,6 @@ class Rule:
                 found |= self.aliases(definition, hops - 1)
         return frozenset(found)
 
-    def large_values_pass(self, cond: cst.BaseExpression, operand: FrozenSet[str],
-                          hops: int = 2) -> Optional[bool]:
-        """Whether a select's test holds for the operand's large values (`x > 20`,
-        `tf.greater_equal(x, 20.)`, `not x <= 20`: True) or fails for them (`x < -9`:
-        False); None where it does not compare the operand (one of its ``aliases``) with a
-        number bounded above, which the large values would all pass."""
-        if cond.__class__ is cst.UnaryOperation and isinstance(cond.operator, cst.Not):
-            inner = self.large_values_pass(cond.expression, operand, hops)
-            return None if inner is None else not inner
-        if cond.__class__ is cst.Name:
-            definition = self.analysis.definition(cond) if hops > 0 else None
-            return None if definition is None else self.large_values_pass(
-                definition, operand, hops - 1)
-        compared = comparison(cond)
-        if compared is None:
-            return None
-        left, operator, right = compared
-        if self.analysis.value(left).const is not None:  # `20 < x`: read as `x > 20`
-            left, operator, right = right, MIRRORED[operator], left
-        bound = self.analysis.value(right)
-        if not (bound.known and bound.hi < float("inf")) or not self.aliases(left, 1) & operand:
-            return None
-        return True if operator in (">", ">=") else False if operator in ("<", "<=") else None
-
     def function_elsewhere(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         """The function whose body holds ``node``, if the rule is not inside it now: the
         names there do not exist where the finding is, so a suggestion must not use them."""
@@ -671,4 +647,4 @@ def _substitute(node: cst.CSTNode, parts: Dict[str, cst.BaseExpression]) -> Any:
 
 
 from nanlint.branches import (  # noqa: E402 (they take a Rule)
-    denominator_forms, in_tested_branch, safe_branches, tests)
+    denominator_forms, in_tested_branch, large_values_pass, safe_branches, tests)

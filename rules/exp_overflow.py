@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Fix, Rule, Value, exp_limits
+from nanlint.rule import Evidence, Fix, Rule, Value, exp_limits, large_values_pass
 
 
 
@@ -306,7 +306,7 @@ class ExpOverflow(Rule):
             branches = (self.analysis.argument(call, op, 1), self.analysis.argument(call, op, 2))
             if cond is None or not any(child is branch for branch in branches):
                 return False
-            large = self.large_values_pass(cond, self.aliases(exponent, 1))
+            large = large_values_pass(self, cond, exponent)
             # the large values take the first branch where they pass the test
             return large is not None and child is branches[1 if large else 0]
         return False

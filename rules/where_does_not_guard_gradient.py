@@ -7,7 +7,7 @@ from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Rule, magnitude_of, safe_branches
+from nanlint.rule import Evidence, Rule, large_values_pass, magnitude_of, safe_branches
 
 _MAX_HOPS = 3  # variables followed from a branch to the singular op, and from a condition
 _SINGULAR_LIMIT = 1e-3  # `x > 0`, `x > 1e-8`: a comparison that excludes the singular point
@@ -318,7 +318,7 @@ class WhereDoesNotGuardGradient(Rule):
         value = self.analysis.value(site.operand)
         if value.hi <= _EXP_BOUND or self._from_where(site.operand, _MAX_HOPS):
             return True
-        large = self.large_values_pass(cond, self.aliases(site.operand, 1), _MAX_HOPS)
+        large = large_values_pass(self, cond, site.operand, _MAX_HOPS)
         return large is None or large == (position == 0)
 
     # -- does the condition test the operand at its singular point? ----------------------

@@ -196,6 +196,48 @@ def magnitude_of(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     return None
 
 
+def literal(expr: cst.BaseExpression) -> Optional[float]:
+    """The number a literal (`2`, `-1e9`, `+0.5`) writes, else None."""
+    sign = 1.0
+    if expr.__class__ is cst.UnaryOperation and expr.operator.__class__ in (cst.Minus,
+                                                                              cst.Plus):
+        sign = -1.0 if expr.operator.__class__ is cst.Minus else 1.0
+        expr = expr.expression
+    if expr.__class__ is not cst.Float and expr.__class__ is not cst.Integer:
+        return None
+    try:
+        return sign * float(expr.evaluated_value)
+    except (OverflowError, ValueError):
+        return None
+
+
+def grows_with(expr: cst.BaseExpression, same: Callable[[cst.BaseExpression], bool]
+               ) -> Optional[bool]:
+    """Whether ``expr`` grows (True) or falls (False) with the value ``same`` recognizes,
+    written as that value scaled, shifted or negated (`x`, `x / a`, `-2.0 * (x - 1)`: a
+    scale that is not a negative literal is taken as positive); None for any other form."""
+    if same(expr):
+        return True
+    kind = expr.__class__
+    if kind is cst.UnaryOperation and expr.operator.__class__ is cst.Minus:
+        inner = grows_with(expr.expression, same)
+        return None if inner is None else not inner
+    if kind is not cst.BinaryOperation:
+        return None
+    operator = expr.operator.__class__
+    left = grows_with(expr.left, same)
+    right = grows_with(expr.right, same) if operator is not cst.Divide else None
+    if (left is None) == (right is None):
+        return None  # the value on neither side, or on both
+    if operator in (cst.Add, cst.Subtract):
+        return left if left is not None else (right if operator is cst.Add else not right)
+    if operator in (cst.Multiply, cst.Divide):
+        sign = literal(expr.right if left is not None else expr.left)
+        grows = left if left is not None else right
+        return not grows if sign is not None and sign < 0 else grows
+    return None
+
+
 # Names an axis argument goes by: `x.std(axis)`, `x.sum(dim)`, `x.max(reduce_axis)`.
 _AXIS_NAMES = ("axis", "axes", "dim", "dims")
 
