@@ -385,6 +385,8 @@ _TRAINED = frozenset({"variable", "layer", "layer_fn", "apply", "object", "map"}
 _DATA_SOURCES = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder",
                            "Input", "shape", "shape_n", "size", "rank"})
 # Python's own functions of plain values.
+# Methods that read the next element of a `tf.data` iterator (TF1's `get_next`).
+_NEXT_ELEMENT = frozenset({"get_next", "get_next_as_optional"})
 _BUILTINS = frozenset({"range", "len", "int", "float", "list", "tuple", "zip", "enumerate",
                        "min", "max", "abs", "sum", "round", "reversed", "sorted"})
 _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
@@ -468,8 +470,9 @@ class _DataWalk:
                 return True  # a dtype, a constant
             base = node.value
             # `x.shape`, `x.T` of data are data; `self.w` is what the class makes it
-            return not (base.__class__ is cst.Name and base.value in ("self", "cls")) and walk(
-                base, where)
+            if base.__class__ is cst.Name and base.value in ("self", "cls"):
+                return self._self_attribute(node.attr.value, where)
+            return walk(base, where)
         if kind is cst.Subscript:
             return walk(node.value, where)
         if kind is cst.BinaryOperation or kind is cst.BooleanOperation:
@@ -491,6 +494,8 @@ class _DataWalk:
             if library in ("tensorflow", "keras") and without_gradient(node, last):
                 self.cut = self.cut or node
                 return True
+            if func.__class__ is cst.Attribute and func.attr.value in _NEXT_ELEMENT:
+                return True  # an element of a `tf.data` dataset: read, not computed
             if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
             if (func.__class__ is cst.Name and func.value in _BUILTINS
@@ -505,3 +510,12 @@ class _DataWalk:
                 walk(arg.value, where) for arg in node.args)
         return False
 
+    def _self_attribute(self, attr: str, where) -> bool:
+        """``self.attr`` is data where every assignment to it in the methods of the class
+        (and of the classes related to it) is: `self.x, self.y = iterator.get_next()`."""
+        class_scope = self.resolver.scope_of(where.scope.cls) if where.scope.cls else None
+        if class_scope is None:
+            return False
+        assignments = self.resolver.self_assignments(attr, class_scope)
+        return bool(assignments) and all(value is not None and self.walk(value, place)
+                                         for value, place in assignments)

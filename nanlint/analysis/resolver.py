@@ -453,6 +453,21 @@ class Resolver:
         self._attributes[key] = result
         return result
 
+    def self_assignments(self, attr: str, class_scope: Scope
+                         ) -> List[Tuple[Optional[cst.BaseExpression], Place]]:
+        """What the methods of the class (and of the classes related to it) assign to
+        ``self.attr``, each with the place to resolve its names; none where one of them
+        writes into it or updates it in place (what it holds is then not one expression)."""
+        found: List[Tuple[Optional[cst.BaseExpression], Place]] = []
+        for related in self._related_classes(class_scope):
+            for method_scope in self._methods(related):
+                name = f"self.{attr}"
+                if name in method_scope.item_written or name in method_scope.updated:
+                    return []
+                found.extend((assigned.value, Place(method_scope, assigned.index))
+                             for assigned in method_scope.self_attributes.get(attr, ()))
+        return found
+
     def _methods(self, class_scope: Scope) -> Iterator[Scope]:
         """The scopes of the methods defined in a class's body."""
         for bindings in class_scope.bindings.values():
