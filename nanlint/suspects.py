@@ -30,6 +30,7 @@ from nanlint.hazard_sites import (BOUNDED_INVERSES, EPSILON_FLOOR, FLOAT16_MAX,
                                   FLOAT16_OVERFLOW, KINDS, Site, Sites)
 from nanlint.positions import Positions, report_nodes
 from nanlint.rule import Report
+from nanlint.suspects_report import copy_key
 
 __all__ = ["Sites", "ranked"]
 
@@ -286,12 +287,10 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
                        with_fixes=False)
 
 
-def _copy_key(report: Report) -> Tuple[str, str, int, float]:
-    """What makes two suspects one hazard written twice: the same kind, words, producer and
-    standing (``suspects_report.in_file_order`` names the copy among the first's places)."""
-    evidence = report.evidence
-    return (report.rule.code, report.message, id(evidence.node) if evidence else 0,
-            round(report.score, 6))
+def _copy_key(report: Report) -> Tuple[str, str]:
+    """``copy_key`` of a report (``suspects_report.in_file_order`` names the copy among the
+    first's places)."""
+    return copy_key(report.rule.code, report.message)
 
 
 def _stand_ins(analysis: Analysis, kept: List[Report], on_line: Dict[int, List[Report]],

@@ -35,19 +35,25 @@ def by_file(suspects: List[Finding], top: int) -> List[Tuple[str, List[Finding]]
 _PLACES = re.compile(r"\b(?:cell|line)s? \d+(?::\d+)?")
 
 
+def copy_key(code: str, message: str) -> Tuple[str, str]:
+    """What makes two suspects one hazard written twice: the same code and the same words
+    (the same op on the same operand), the places the message names aside (each copy's
+    producer is its own). Where each copy stands does not count: the best names the others
+    among its places."""
+    return code, _PLACES.sub("", message)
+
+
 def in_file_order(found: List[Finding]) -> List[Finding]:
     """One file's suspects, best first (ties in reading order), one entry per hazard: a
-    suspect with the code, message and score of a better one (the same op on the same
-    operand, with the same standing, written again elsewhere) is that one's, named among
-    its other places (``also``). A line has one entry of its own: a line's second suspect
-    is kept only where its best is a copy of another's."""
+    suspect that is a copy of a better one (``copy_key``: the same op on the same operand,
+    written again elsewhere) is that one's, named among its other places (``also``). A
+    line has one entry of its own: a line's second suspect is kept only where its best is a
+    copy of another's."""
     ordered = sorted(found, key=lambda s: (-(s.score or 0.0), s.cell or 0, s.line, s.column))
-    entries: Dict[Tuple[str, str, float], Finding] = {}
+    entries: Dict[Tuple[str, str], Finding] = {}
     lines = set()  # the lines that have their own entry: one each
     for suspect in ordered:
-        # the places a message names (its producer's line) are each copy's own
-        said = _PLACES.sub("", suspect.message)
-        key = (suspect.code, said, round(suspect.score or 0.0, 6))
+        key = copy_key(suspect.code, suspect.message)
         first = entries.get(key)
         if first is None:
             if (suspect.cell, suspect.line) not in lines:

@@ -1493,6 +1493,33 @@ def test_one_hazard_written_again_is_one_entry_naming_its_other_places(tmp_path)
     assert "also: line 13" in text
 
 
+TRAIN_AND_EVAL = """import tensorflow as tf
+
+
+class Trainer:
+    def train_step(self, strategy, model, optimizer, images, labels):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(images) - labels) / strategy.num_replicas
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+    def log_step(self, strategy, model, images, labels):
+        loss = tf.reduce_mean(model(images) - labels) / strategy.num_replicas
+        tf.summary.scalar("loss", loss)
+"""
+
+
+def test_a_copy_that_stands_lower_is_named_among_the_places_of_the_better_one(tmp_path):
+    # The same division in the training step (it reaches the loss) and in a step that
+    # only logs it (no gradient there): one hazard written twice, one entry for both.
+    make(tmp_path, {"steps.py": TRAIN_AND_EVAL})
+    rows = json.loads(run_cli("suspects", "--format", "json", "--no-cache",
+                              cwd=tmp_path).stdout)["suspects"]
+    assert [(row["line"], [p["line"] for p in row["also"]]) for row in rows
+            if row["message"] == "division by `strategy.num_replicas`"] == [(7, [12])]
+    assert 12 not in [row["line"] for row in rows]
+
+
 COPY_AND_OWN = """import tensorflow as tf
 
 
