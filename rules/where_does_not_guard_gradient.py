@@ -45,8 +45,9 @@ class WhereDoesNotGuardGradient(Rule):
     guards the singular point, but only on the outside. Also where `f` holds an exp and the
     condition sends the exp's large arguments to the other branch (`tf.where(x > 0, x,
     tf.exp(x) - 1)`, a hand-written ELU; `tf.where(x > 20, x, tf.math.log1p(tf.exp(x)))`, a
-    softplus that switches to `x`): the select keeps the overflow out of the value only. The branch may be assigned to a
-    variable first (`y = tf.math.log(x); tf.where(x > 0, y, 0.)`). Quiet when the argument
+    softplus that switches to `x`): the select keeps the overflow out of the value only.
+    The branch may be assigned to a variable first (`y = tf.math.log(x); tf.where(x > 0, y,
+    0.)`). Quiet when the argument
     is made safe itself — the double where `f(tf.where(x > 0, x, 1))`, a positive value,
     `log(x + 1e-7)` — when the numerator of a division is zeroed by a `where`, and on
     `tf.sqrt` / `tf.math.rsqrt`, and where the value reaches no differentiated objective
