@@ -357,6 +357,12 @@ class Sites:
                 words = f"an epsilon {epsilon:g} added"
                 return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
+            # `1 - x²` is written for an x in [-1, 1] (a cosine, a correlation, a tanh: a
+            # sine from a cosine): 0 at ±1, which such values reach, and below 0 past it.
+            if literal(expr.left) == 1 and (self._is_square(expr.right) or (
+                    expr.right.__class__ is cst.Call
+                    and self._call_name(expr.right) in SQUARE_CALLS)):
+                return "complement"
             return "difference"
         # A log of a square or an absolute value is a log of a magnitude: what it takes has
         # both signs (else it would not be squared), and passes 0 where it changes sign.

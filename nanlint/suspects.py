@@ -56,7 +56,7 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5, "domain edge": 3.5,
-            "difference": 3.0, "statistic": 3.0, "hand-written": 3.0, "both signs": 3.0,
+            "difference": 3.0, "complement": 3.5, "statistic": 3.0, "hand-written": 3.0, "both signs": 3.0,
             "distance": 3.0, "signed": 3.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
@@ -371,6 +371,9 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "understood": "no evidence it reaches the singular point",
              "learning rate": f"a learning rate of {site.rate:g}: too large a rate diverges",
              "difference": "a difference, 0 where its sides are equal",
+             "complement": "`1 - x²`, written for an x in [-1, 1] (a cosine, a "
+                           "correlation, a tanh): 0 where x reaches ±1, and below 0 where "
+                           "rounding takes it past",
              "distance": "a root of squares or differences, 0 where the points coincide",
              "boundary": "its operand reaches ±1, where the gradient is infinite",
              "domain edge": "what it is given (a cosine, a tanh, 1 + a distance) reaches "

@@ -148,6 +148,22 @@ def test_cosine_of_normalized_rows_passes_one_and_acos_is_nan():
     assert np.isfinite(tf.math.acos(clipped).numpy()).all()
 
 
+def test_one_minus_a_square_of_a_correlation_or_a_tanh_reaches_zero_or_passes_it():
+    # `1 - x²` is written for an x in [-1, 1]: a correlation of exactly related vectors and
+    # a saturated tanh reach ±1, where it is 0 (or below it, by rounding) in float32.
+    x = tf.constant(ROWS[0])
+    y = 3.0 * x + 1.0
+    dx, dy = x - tf.reduce_mean(x), y - tf.reduce_mean(y)
+    r = tf.reduce_sum(dx * dy) / tf.sqrt(tf.reduce_sum(dx * dx) * tf.reduce_sum(dy * dy))
+    assert (1.0 - r ** 2).numpy() <= 0.0
+    assert not np.isfinite(tf.sqrt(64.0 / (1.0 - r ** 2)).numpy())
+    w = tf.Variable([10.0])
+    with tf.GradientTape() as tape:
+        sine = tf.sqrt(1.0 - tf.square(tf.tanh(w)))
+    assert sine.numpy()[0] == 0.0
+    assert not np.isfinite(tape.gradient(sine, w).numpy()).all()
+
+
 def test_acos_of_a_clip_to_one_has_an_infinite_gradient_and_the_narrower_clip_not():
     # Beyond the bound the clip passes no gradient; at the bound (a cosine of a vector with
     # itself that rounds to exactly 1) it passes acos's infinite one.

@@ -1735,3 +1735,15 @@ def test_a_name_updated_in_place_keeps_its_first_zero_only_until_then():
     assert "`torch.zeros_like` (line 5), which stays 0 until it is first updated" in (
         by_line[7].message)
     assert "`torch.zeros_like` (line 8), which is all zeros" in by_line[9].message
+
+
+def test_one_minus_a_square_ranks_above_a_difference_as_a_value_at_the_edge_of_its_domain():
+    # `1 - x²` is written for an x in [-1, 1] (a sine from a cosine, a t statistic from a
+    # correlation): 0 where x reaches ±1, below 0 past it; a plain difference says less.
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def spread(a, b):\n    return tf.sqrt(a - b)\n\n\n"
+              "def sine(w):\n    return tf.sqrt(1.0 - tf.square(w))\n\n\n"
+              "def t_stat(r, dof):\n    return r * np.sqrt(dof / (1 - r ** 2))\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [10, 14, 6]
+    assert all(s.why.startswith("`1 - x²`, written for an x in [-1, 1]") for s in ranked[:2])
