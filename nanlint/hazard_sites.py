@@ -133,6 +133,8 @@ STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_va
                         "variance", "norm", "euclidean_norm", "reduce_sum", "sum", "nansum",
                         "reduce_mean", "mean", "average", "amax", "max", "reduce_max",
                         "count_nonzero", "trace", "reduce_prod", "prod"})
+# Names of box tensors, padded with all-zero rows to a fixed number of boxes.
+BOX_NAME = re.compile(r"box|roi", re.IGNORECASE)
 # An epsilon below this keeps a value above 0 by too little to guard a division by it (the
 # quotient can still overflow).
 EPSILON_FLOOR = 1e-6
@@ -356,6 +358,8 @@ class Sites:
             if epsilon is not None:
                 words = f"an epsilon {epsilon:g} added"
                 return ("guarded: " if epsilon >= EPSILON_FLOOR else "partial guard: ") + words
+        if kind.zero and self._box_component(operand, 1):
+            return "box component"
         if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is cst.Subtract:
             # `1 - x²` is written for an x in [-1, 1] (a cosine, a correlation, a tanh: a
             # sine from a cosine): 0 at ±1, which such values reach, and below 0 past it.
@@ -520,6 +524,20 @@ class Sites:
         if base is not None:
             return self._unwrapped(base, levels - 1, place)
         return expr
+
+    def _box_component(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """`boxes[..., 3]`, `gt_bbox[:, 2]`, or a name assigned one (``depth`` steps): a
+        width, a height or a far corner of boxes, by the name, which is 0 for the all-zero
+        rows that pad a box tensor to a fixed number of boxes."""
+        if expr.__class__ is cst.Name and depth > 0:
+            assigned = self.analysis.definition(expr)
+            return assigned is not None and self._box_component(assigned, depth - 1)
+        if expr.__class__ is not cst.Subscript or not expr.slice:
+            return False
+        index = expr.slice[-1].slice
+        named = last_name(expr.value) if expr.value.__class__ is not cst.Subscript else ""
+        return (BOX_NAME.search(named) is not None and index.__class__ is cst.Index
+                and literal(index.value) in (2, 3))
 
     def _is_square(self, expr: cst.CSTNode) -> bool:
         """`x * x`, `x ** 2`, and the power calls `pow(x, 2)`, `x.pow(2)`, `np.power(x, 3)`:

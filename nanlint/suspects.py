@@ -56,8 +56,8 @@ class Family:
 # The four features, as points (the evidence dominates, then reach, guards, place).
 EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "report-convention": 5.0, "producer": 5.0, "convention": 3.5, "domain edge": 3.5,
-            "complement": 3.5, "difference": 3.0, "statistic": 3.0, "hand-written": 3.0,
-            "both signs": 3.0, "distance": 3.0, "signed": 3.0,
+            "complement": 3.5, "box component": 3.5, "difference": 3.0, "statistic": 3.0,
+            "hand-written": 3.0, "both signs": 3.0, "distance": 3.0, "signed": 3.0,
             "boundary": 5.0, "overflow": 3.0, "unbounded": 3.0, "rounding": 3.5,
             # fill values (``_fill_evidence``)
             "0 * inf": 5.0, "inf into softmax": 4.5, "extreme into softmax": 3.5,
@@ -379,6 +379,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "domain edge": "what it is given (a cosine, a tanh, 1 + a distance) reaches "
                             "the edge of its domain, where the gradient is infinite, and "
                             "rounding takes it past (NaN)",
+             "box component": "a width or height of boxes (by the name): 0 for the "
+                              "all-zero rows that pad a box tensor",
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "signed": "a log of a square or an absolute value: what it takes has both "
                        "signs, and is 0 where it crosses 0",

@@ -1747,3 +1747,18 @@ def test_one_minus_a_square_ranks_above_a_difference_as_a_value_at_the_edge_of_i
     ranked = suspects(source)
     assert [s.line for s in ranked] == [10, 14, 6]
     assert all(s.why.startswith("`1 - x²`, written for an x in [-1, 1]") for s in ranked[:2])
+
+
+def test_a_division_by_a_width_or_height_of_boxes_ranks_as_zero_padding_can_make_it_0():
+    # Box tensors are padded to a fixed number of boxes with all-zero rows: their widths
+    # and heights are 0 there. Anchors are generated, not padded; other names say nothing.
+    source = ("import tensorflow as tf\n\n\n"
+              "def aspect(gt_boxes, anchors, x, y):\n"
+              "    a = x / y\n"
+              "    b = anchors[..., 2] / anchors[..., 3]\n"
+              "    h = gt_boxes[:, 3]\n"
+              "    c = gt_boxes[:, 2] / h\n"
+              "    return a + b + c\n")
+    ranked = suspects(source)
+    assert ranked[0].line == 8 and ranked[0].why.startswith("a width or height of boxes")
+    assert not any(s.why.startswith("a width or height") for s in ranked[1:])
