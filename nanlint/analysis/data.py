@@ -1,7 +1,8 @@
 """Data and uses: the scale of input data (``E[|x|^2]`` of an array, where the code shows
 it), and every ``name.method(...)`` call of a module. Used by the facade (``Analysis.moment``,
-``Analysis.method_calls``); given the resolver (bindings, callees at a place), the
-constants and the call sites, it asks them nothing else.
+``Analysis.method_calls``); given the resolver (bindings, callees at a place, what a
+class assigns to an attribute of ``self``), the constants and the call sites, it asks them
+nothing else.
 
 A training rule needs the scale of the data to turn a learning rate into a divergence (SGD
 on a mean squared error diverges once ``lr * 2 * E[|x|^2] > 2``) and to call data "raw". The
@@ -384,9 +385,9 @@ _TRAINED = frozenset({"variable", "layer", "layer_fn", "apply", "object", "map"}
 # What feeds data into a graph, or reads only a tensor's shape: no weight is upstream.
 _DATA_SOURCES = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder",
                            "Input", "shape", "shape_n", "size", "rank"})
-# Python's own functions of plain values.
 # Methods that read the next element of a `tf.data` iterator (TF1's `get_next`).
 _NEXT_ELEMENT = frozenset({"get_next", "get_next_as_optional"})
+# Python's own functions of plain values.
 _BUILTINS = frozenset({"range", "len", "int", "float", "list", "tuple", "zip", "enumerate",
                        "min", "max", "abs", "sum", "round", "reversed", "sorted"})
 _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,

@@ -459,9 +459,9 @@ class Resolver:
         ``self.attr``, each with the place to resolve its names; none where one of them
         writes into it or updates it in place (what it holds is then not one expression)."""
         found: List[Tuple[Optional[cst.BaseExpression], Place]] = []
+        name = f"self.{attr}"
         for related in self._related_classes(class_scope):
             for method_scope in self._methods(related):
-                name = f"self.{attr}"
                 if name in method_scope.item_written or name in method_scope.updated:
                     return []
                 found.extend((assigned.value, Place(method_scope, assigned.index))
