@@ -512,6 +512,10 @@ class Sites:
         elif expr.__class__ is cst.Attribute:  # `self.std`, assigned once in the class
             assigned = self.analysis.attribute_values(expr)
             expr = assigned[0] if len(assigned) == 1 else expr
+        elif expr.__class__ is cst.Subscript:  # `stats["peak"]`, `self.params["peak"]`
+            entry = self.analysis.entry_definition(expr, place)
+            if entry is not None:
+                expr, place = entry[0], entry[1] or place
         if levels > 0 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
             return self._unwrapped(expr.args[0].value, levels - 1, place)

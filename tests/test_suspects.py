@@ -318,6 +318,31 @@ def test_a_mean_of_a_selection_by_a_mask_is_listed():
     assert 8 not in by_line and 9 not in by_line  # a sum of nothing is 0; a plain mean
 
 
+def test_a_dict_entry_is_read_as_what_was_assigned_to_it():
+    """`x / stats["peak"]` is the division by the peak it holds: an entry of a literal, an
+    entry set before, or an entry of a `self` dict that another method sets."""
+    source = ("import numpy as np\n\n\n"
+              "def literal(x):\n"
+              "    stats = {'peak': np.max(np.abs(x)), 'n': 3}\n"
+              "    return x / stats['peak']\n\n\n"
+              "def set_before(x):\n"
+              "    found = {}\n"
+              "    found['top'] = np.amax(np.abs(x))\n"
+              "    return x / found['top']\n\n\n"
+              "class Normalize:\n"
+              "    def randomize(self, x):\n"
+              "        self.parameters = {}\n"
+              "        self.parameters['max_amplitude'] = np.amax(np.abs(x))\n\n"
+              "    def apply(self, x):\n"
+              "        return x / self.parameters['max_amplitude']\n\n\n"
+              "def unknown(x, stats):\n"
+              "    return x / stats['peak']\n")
+    why = {s.line: s.why for s in suspects(source)}
+    for line in (6, 12, 21):
+        assert why[line].startswith("a statistic, 0 for an all-zero or constant input")
+    assert why[25].startswith("operand of unknown origin")
+
+
 def test_a_statistic_that_skips_nan_is_listed():
     """`nanmean` of a slice that is all NaN (every value of a window missing) is NaN:
     checked in numpy and TensorFlow's numpy in the identities' tests. A function or a

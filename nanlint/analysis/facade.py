@@ -29,7 +29,7 @@ from nanlint.analysis.lattice import DTYPE_WORDS, Evidence, Value
 from nanlint.analysis.modindex import ModuleIndex
 from nanlint.analysis.precision import Layer, Policy, Precision, dtype_name
 from nanlint.analysis.resolver import Callee, Place, Resolver
-from nanlint.analysis.scopes import END, Binding, Scope
+from nanlint.analysis.scopes import END, Binding, Scope, attribute_entry, entry_name
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.sites import Sites
 from nanlint.analysis.tree import children, descendants, is_a, last_name, names_in, terms
@@ -337,10 +337,42 @@ class Analysis:
             return binding.value
         return None
 
-    def attribute_values(self, expr: cst.Attribute) -> List[cst.BaseExpression]:
+    def entry_definition(self, expr: cst.Subscript, place: Optional[Place] = None
+                         ) -> Optional[Tuple[cst.BaseExpression, Optional[Place]]]:
+        """``d["k"]`` or ``self.d["k"]``: the expression assigned to that entry (for ``d``,
+        the last before ``place``; for ``self.d``, the one the class's methods assign), and
+        where its names resolve (None: where ``expr`` stands); None if there is none, or
+        more than one for ``self.d``."""
+        if len(expr.slice) != 1 or expr.slice[0].slice.__class__ is not cst.Index:
+            return None
+        key = expr.slice[0].slice.value
+        if key.__class__ is not cst.SimpleString or not isinstance(key.evaluated_value, str):
+            return None
+        base, key = expr.value, key.evaluated_value
+        if base.__class__ is cst.Name:
+            for name in (entry_name(base, key), base.value):  # the entry set, or a literal's
+                found = self.binding(name, place)
+                value = found[0].value if found is not None and found[0].kind == "assign" \
+                    else None
+                if value is not None and name == base.value:
+                    value = next((e.value for e in getattr(value, "elements", ())
+                                  if e.__class__ is cst.DictElement
+                                  and e.key.__class__ is cst.SimpleString
+                                  and e.key.evaluated_value == key), None)
+                if value is not None:
+                    return value, found[1]
+            return None
+        if base.__class__ is cst.Attribute:
+            assigned = self.attribute_values(base, key)
+            return (assigned[0], None) if len(assigned) == 1 else None
+        return None
+
+    def attribute_values(self, expr: cst.Attribute, key: Optional[str] = None
+                         ) -> List[cst.BaseExpression]:
         """``self.x`` in a method: the expressions the class's methods assign to ``self.x``
         (not unpacked from a tuple, not None: an attribute declared before it is set), or []
-        outside a class."""
+        outside a class. With ``key``: those they assign to the entry ``self.x[key]``."""
+        attribute = expr.attr.value if key is None else attribute_entry(expr.attr.value, key)
         scope, _ = self.resolver.where()
         while scope is not None and scope.cls is None:
             scope = scope.parent
@@ -355,7 +387,7 @@ class Analysis:
                 if binding.kind == "def":
                     method = self.resolver.scope_for(binding.node, class_scope.parent,
                                              class_scope.node)
-                    found += [a.value for a in method.self_attributes.get(expr.attr.value, ())
+                    found += [a.value for a in method.self_attributes.get(attribute, ())
                               if not a.position and a.value is not None and not (
                                   a.value.__class__ is cst.Name and a.value.value == "None")]
         return found
