@@ -298,7 +298,7 @@ class Sites:
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood
         note = ("its operand is a size" if kind.name == "division" and operand is not None
-                and _is_size(operand) else "")
+                and (_is_size(operand) or self._feature_axis(operand, 3)) else "")
         statements = analysis.cursor.statements
         reach = None
         if kind.gradient and operand is not None and self._integer_cast(operand):
@@ -642,6 +642,33 @@ class Sites:
                 call.func.__class__ is cst.Attribute:
             data.append(call.func.value)
         return bool(data) and all(self.analysis.number(d) is not None for d in data)
+
+    def _feature_axis(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """The size of a tensor's last axis (`x.shape[-1]`, `tf.shape(x)[-1]`,
+        `K.int_shape(x)[-1]`, `x.size(-1)`), or its root, or a cast of either, or a name
+        assigned one (``depth`` steps): the width of a feature, a channel or a head, which
+        the model's layers fix, so at least 1 (the scale of attention, `sqrt(d_k)`). Not the
+        leading axis: a count of boxes or objects that a selection gives can be 0."""
+        if expr.__class__ is cst.Name and depth > 0:
+            assigned = self.analysis.definition(expr)
+            return assigned is not None and self._feature_axis(assigned, depth - 1)
+        if expr.__class__ is cst.Call and depth > 0:
+            name = self._call_name(expr)
+            args = [arg.value for arg in expr.args if arg.keyword is None]
+            if name == "size" and expr.func.__class__ is cst.Attribute:
+                return len(args) == 1 and literal(args[0]) == -1
+            if args and name in ("sqrt", "cast", "float", "int", "to_float", "float32"):
+                return self._feature_axis(args[0], depth - 1)
+            return False
+        if expr.__class__ is not cst.Subscript or len(expr.slice) != 1 or (
+                expr.slice[0].slice.__class__ is not cst.Index
+                or literal(expr.slice[0].slice.value) != -1):
+            return False
+        shape = expr.value
+        if shape.__class__ is cst.Attribute:
+            return shape.attr.value == "shape"
+        return shape.__class__ is cst.Call and self._call_name(shape) in (
+            "shape", "int_shape", "get_shape", "shape_list", "as_list")
 
     def _call_name(self, call: cst.Call) -> str:
         """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""

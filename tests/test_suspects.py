@@ -1307,6 +1307,24 @@ def test_a_value_named_as_a_shape_is_a_size(divisor):
     assert "its operand is a size" not in by_line[6].why
 
 
+@pytest.mark.parametrize("width, size", [
+    ("tf.cast(tf.shape(k)[-1], tf.float32)", True), ("k.get_shape().as_list()[-1]", True),
+    ("float(k.shape[-1])", True), ("k.size(-1)", True),
+    ("tf.cast(tf.shape(k)[0], tf.float32)", False), ("tf.reduce_sum(k)", False)])
+def test_the_width_of_a_last_axis_is_a_size_and_the_length_of_the_first_is_not(width, size):
+    """The last axis of a tensor is a feature, channel or head width that the layers fix
+    (at least 1: attention's `/ sqrt(d_k)`); the first can count what a selection keeps (the
+    objects of an image: 0 for an image with none)."""
+    source = ("import math\nimport tensorflow as tf\n\n\n"
+              "def attend(q, k):\n"
+              f"    dk = {width}\n"
+              "    return tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(dk)\n")
+    divisions = [s for s in suspects(source) if s.line == 7 and s.code == "NAN101"]
+    # A size ranks the division under the root's own entry, the line's best.
+    assert all("its operand is a size" in s.why for s in divisions) is size
+    assert bool(divisions) is not size
+
+
 @pytest.mark.parametrize("divisor", ["sizes", "num_pos", "resize"])
 def test_a_name_is_a_size_only_as_a_words_ending(divisor):
     source = ("from tensorflow.keras import backend as K\n\n\n"
