@@ -298,11 +298,14 @@ class Sites:
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood
         note = ("its operand is a size" if kind.name == "division" and operand is not None
-                and (_is_size(operand) or self._feature_axis(operand, 3)) else "")
+                and (_is_size(operand) or self._shape_read(operand, 3, last=True)) else "")
         statements = analysis.cursor.statements
         reach = None
         if kind.gradient and operand is not None and self._integer_cast(operand):
             reach = none("cast to an integer type")
+        elif kind.gradient and operand is not None and self._shape_read(operand, 3):
+            reach = none("a size read from a shape: an integer")
+            value = replace(value, lo=max(value.lo, 0.0))  # and not below 0
         self.found.append(Site(node, kind, operand, value, reach,
                                statements[-1] if statements else None, note,
                                form or self._form(node, kind, operand), rate,
@@ -643,26 +646,34 @@ class Sites:
             data.append(call.func.value)
         return bool(data) and all(self.analysis.number(d) is not None for d in data)
 
-    def _feature_axis(self, expr: cst.BaseExpression, depth: int) -> bool:
-        """The size of a tensor's last axis (`x.shape[-1]`, `tf.shape(x)[-1]`,
-        `K.int_shape(x)[-1]`, `x.size(-1)`), or its root, or a cast of either, or a name
-        assigned one (``depth`` steps): the width of a feature, a channel or a head, which
-        the model's layers fix, so at least 1 (the scale of attention, `sqrt(d_k)`). Not the
-        leading axis: a count of boxes or objects that a selection gives can be 0."""
-        if expr.__class__ is cst.Name and depth > 0:
-            assigned = self.analysis.definition(expr)
-            return assigned is not None and self._feature_axis(assigned, depth - 1)
-        if expr.__class__ is cst.Call and depth > 0:
+    def _shape_read(self, expr: cst.BaseExpression, depth: int, last: bool = False) -> bool:
+        """A size read from a tensor's shape (`x.shape[i]`, `tf.shape(x)[i]`,
+        `K.int_shape(x)[i]`, `x.get_shape().as_list()[i]`, `x.size(i)`, `len(x)`), a cast,
+        a root or a positive power of one, or a name assigned one (``depth`` steps): an
+        integer, through which no gradient flows. With ``last``: of the last axis only, the
+        width of a feature, a channel or a head, which the model's layers fix, so at least 1
+        (the scale of attention, `sqrt(d_k)`); the leading axis can count what a selection
+        keeps (the objects of an image: 0 for an image with none)."""
+        if expr.__class__ is cst.Name:
+            assigned = self.analysis.definition(expr) if depth > 0 else None
+            return assigned is not None and self._shape_read(assigned, depth - 1, last)
+        base = self._positive_power(expr) if depth > 0 else None
+        if base is not None:
+            return self._shape_read(base, depth - 1, last)
+        if expr.__class__ is cst.Call:
             name = self._call_name(expr)
             args = [arg.value for arg in expr.args if arg.keyword is None]
             if name == "size" and expr.func.__class__ is cst.Attribute:
-                return len(args) == 1 and literal(args[0]) == -1
-            if args and name in ("sqrt", "cast", "float", "int", "to_float", "float32"):
-                return self._feature_axis(args[0], depth - 1)
+                return len(args) == 1 and (not last or literal(args[0]) == -1)
+            if name == "len" and expr.func.__class__ is cst.Name:
+                return not last and len(args) == 1
+            if args and depth > 0 and name in ("sqrt", "cast", "float", "int", "to_float",
+                                               "float32"):
+                return self._shape_read(args[0], depth - 1, last)
             return False
         if expr.__class__ is not cst.Subscript or len(expr.slice) != 1 or (
-                expr.slice[0].slice.__class__ is not cst.Index
-                or literal(expr.slice[0].slice.value) != -1):
+                expr.slice[0].slice.__class__ is not cst.Index) or (
+                last and literal(expr.slice[0].slice.value) != -1):
             return False
         shape = expr.value
         if shape.__class__ is cst.Attribute:

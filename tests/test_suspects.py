@@ -1319,10 +1319,24 @@ def test_the_width_of_a_last_axis_is_a_size_and_the_length_of_the_first_is_not(w
               "def attend(q, k):\n"
               f"    dk = {width}\n"
               "    return tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(dk)\n")
-    divisions = [s for s in suspects(source) if s.line == 7 and s.code == "NAN101"]
-    # A size ranks the division under the root's own entry, the line's best.
-    assert all("its operand is a size" in s.why for s in divisions) is size
-    assert bool(divisions) is not size
+    [division] = [s for s in suspects(source) if s.line == 7]
+    assert division.code == "NAN101"
+    assert ("its operand is a size" in division.why) is size
+
+
+@pytest.mark.parametrize("size", ["tf.shape(x)[0]", "x.get_shape().as_list()[-1]",
+                                  "K.int_shape(x)[1]", "len(x)", "x.size(0)"])
+def test_a_root_of_a_size_read_from_a_shape_takes_no_gradient(size):
+    """A size read from a shape is an integer, at least 0: no gradient flows through it,
+    so its root is no hazard of the gradient, and ranks under a root of an unknown."""
+    source = ("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n\n\n"
+              "def scaled(x, v):\n"
+              f"    n = tf.cast({size}, tf.float32)\n"
+              "    a = x * tf.sqrt(n)\n"
+              "    return a * tf.sqrt(v)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
+    assert by_line[7].score < by_line[8].score
 
 
 @pytest.mark.parametrize("divisor", ["sizes", "num_pos", "resize"])
