@@ -870,8 +870,9 @@ class Sites:
             # an `AdamW(...)`), unless it takes text (`logging.log(level, msg)`).
             callee = self.analysis.callee(call)
             if callee is None or callee.kind != "external" or any(
-                    _text(arg.value) for arg in call.args):
-                return
+                    _text(arg.value) for arg in call.args) or (
+                    "log" in last and "log" in qualified.rpartition(".")[0].lower()):
+                return  # (a logging module's `log(msg)`: `infolog.log`, `logger.log`)
         kind = CALLS.get(last)
         args = [arg for arg in call.args if arg.keyword is None]
         first = args[0].value if args else _keyword(call, *INPUTS)
@@ -899,6 +900,8 @@ class Sites:
                                    else None)
             if found is not None:
                 self.add(call, found, first)
+        elif kind == "exp" and first is not None and _imaginary(first):
+            return  # `exp(1j * phase)`: on the unit circle, whatever the phase
         elif kind is not None:
             self.add(call, kind, first)
         elif last in CASTS:
@@ -1271,6 +1274,17 @@ def _is_size(expr: cst.BaseExpression) -> bool:
                 if node.__class__ is cst.Attribute else None)
         found = found or (name is not None and (name in SIZES or bool(SHAPE_WORD.search(name))))
     return found
+
+
+def _imaginary(expr: cst.BaseExpression) -> bool:
+    """An imaginary literal times a real factor or more (`2j * np.pi * theta`, `-1j * a`):
+    the exp of it has magnitude 1, whatever the factors."""
+    while expr.__class__ is cst.UnaryOperation:
+        expr = expr.expression
+    if expr.__class__ is cst.Imaginary:
+        return True
+    return expr.__class__ is cst.BinaryOperation and expr.operator.__class__ is (
+        cst.Multiply) and (_imaginary(expr.left) or _imaginary(expr.right))
 
 
 def _exponent_kind(number: Optional[Number]) -> Optional[str]:

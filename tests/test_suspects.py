@@ -1518,6 +1518,30 @@ def test_a_log_method_given_text_is_a_logger():
     assert [s.line for s in suspects(source)] == [9]
 
 
+def test_a_logging_modules_log_is_no_log():
+    """`log = infolog.log`, `from util.logger import log`: a logging module's `log` writes
+    a message, whatever it is given; another module's `log` is taken at its name."""
+    source = ("import tensorflow as tf\nfrom util import infolog\n"
+              "from util.logger import log as say\nfrom lib import znp\n\n"
+              "log = infolog.log\n\n\n"
+              "def train(message, x):\n"
+              "    log(message)\n"
+              "    say(describe(x))\n"
+              "    return znp.log(x)\n")
+    assert [s.line for s in suspects(source)] == [12]
+
+
+def test_an_exp_of_an_imaginary_value_is_no_overflow():
+    """`exp(2j * pi * phase)` lies on the unit circle (a random phase, a phase of a
+    spectrogram); `exp(a + 1j * b)` has the magnitude `exp(a)`."""
+    source = ("import numpy as np\n\n\n"
+              "def phases(spectrum, a, b):\n"
+              "    p = np.exp(2j * np.pi * np.random.rand(*spectrum.shape))\n"
+              "    q = np.exp(-1j * np.angle(spectrum))\n"
+              "    return p * q * np.exp(a + 1j * b)\n")
+    assert [(s.line, s.code) for s in suspects(source)] == [(7, "NAN104")]
+
+
 REPEATED = """import numpy as np
 
 
