@@ -855,7 +855,7 @@ class Sites:
                     not call.args):  # PyTorch's cast to float16
                 self.add(call, "float16", func.value)
             elif func.__class__ is cst.Attribute and not any(
-                    _text(arg.value) or arg.value.__class__ in RECORDS
+                    _text(arg.value) or _record(arg.value)
                     for arg in call.args):  # `logger.log(msg)`, `run.log({...})`: no op
                 self._method(call, func)
             return
@@ -870,7 +870,8 @@ class Sites:
             # an `AdamW(...)`), unless it takes text (`logging.log(level, msg)`).
             callee = self.analysis.callee(call)
             if callee is None or callee.kind != "external" or any(
-                    _text(arg.value) for arg in call.args) or (
+                    _text(arg.value) or _record(arg.value)
+                    for arg in call.args) or (
                     "log" in last and "log" in qualified.rpartition(".")[0].lower()):
                 return  # (a logging module's `log(msg)`: `infolog.log`, `logger.log`)
         kind = CALLS.get(last)
@@ -1274,6 +1275,14 @@ def _is_size(expr: cst.BaseExpression) -> bool:
                 if node.__class__ is cst.Attribute else None)
         found = found or (name is not None and (name in SIZES or bool(SHAPE_WORD.search(name))))
     return found
+
+
+def _record(expr: cst.BaseExpression) -> bool:
+    """A dict or a set, written or made by `dict(...)`: what a logger records
+    (`run.log({"loss": l})`, `wandb.log(dict(loss=l))`), not a number."""
+    return expr.__class__ in RECORDS or (
+        expr.__class__ is cst.Call and expr.func.__class__ is cst.Name
+        and expr.func.value in ("dict", "set"))
 
 
 def _imaginary(expr: cst.BaseExpression) -> bool:

@@ -1531,6 +1531,17 @@ def test_a_logging_modules_log_is_no_log():
     assert [s.line for s in suspects(source)] == [12]
 
 
+def test_a_module_functions_log_of_a_record_is_a_logger():
+    """`wandb.log({"reward": r})`, `wandb.log(dict(loss=l))`: a record, not a number."""
+    source = ("import numpy as np\nimport wandb\n\n\n"
+              "def report(reward, x):\n"
+              "    wandb.log({'reward': reward})\n"
+              "    wandb.log(dict(loss=x))\n"
+              "    wandb.log({k for k in x})\n"
+              "    return np.log(x)\n")
+    assert [s.line for s in suspects(source)] == [9]
+
+
 def test_an_exp_of_an_imaginary_value_is_no_overflow():
     """`exp(2j * pi * phase)` lies on the unit circle (a random phase, a phase of a
     spectrogram); `exp(a + 1j * b)` has the magnitude `exp(a)`."""
