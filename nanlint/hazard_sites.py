@@ -25,8 +25,8 @@ from nanlint.analysis.constants import Number
 from nanlint.analysis.scopes import Binding
 from nanlint.analysis.precision import dtype_name, integer_dtype
 from nanlint.branches import in_tested_branch, large_values_pass
-from nanlint.analysis.tree import (TEXTS, array_receiver, descendants, dotted_code, is_a,
-                                   last_name, literal, names_in)
+from nanlint.analysis.tree import (TEXTS, array_receiver, children, descendants, dotted_code,
+                                   is_a, last_name, literal, names_in)
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,8 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
+# Calls that give a tensor's shape, whose entries are sizes.
+SHAPE_CALLS = frozenset({"shape", "int_shape", "get_shape", "shape_list", "as_list"})
 SHAPE_WORD = re.compile(r"(^|_)shape(_|$)|._size$")  # `input_shape`, `shape_list`, `grid_size`
 
 # -- float16 -------------------------------------------------------------------------------
@@ -381,8 +383,9 @@ class Sites:
             return "distance"  # a length (under a root or not): 0 for a zero vector
         if kind.name in ("sqrt", "pow", "power", "norm"):
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
-            # 0 where the points coincide or the input is all zero.
-            for inner in descendants(expr):
+            # 0 where the points coincide or the input is all zero. (Not for what a divisor
+            # holds: the root of `n // b ** 2` is no distance.)
+            for inner in _outside_divisors(expr):
                 if (inner.__class__ is cst.BinaryOperation
                         and inner.operator.__class__ is cst.Subtract) or (
                         self._is_square(inner)) or (
@@ -667,6 +670,11 @@ class Sites:
                 return len(args) == 1 and (not last or literal(args[0]) == -1)
             if name == "len" and expr.func.__class__ is cst.Name:
                 return not last and len(args) == 1
+            if name in ("prod", "reduce_prod") and len(args) == 1:  # `np.prod(x.shape)`
+                shape = args[0]
+                return not last and ((shape.__class__ is cst.Attribute
+                                      and shape.attr.value == "shape") or (
+                    shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS))
             if args and depth > 0 and name in ("sqrt", "cast", "float", "int", "to_float",
                                                "float32"):
                 return self._shape_read(args[0], depth - 1, last)
@@ -678,8 +686,7 @@ class Sites:
         shape = expr.value
         if shape.__class__ is cst.Attribute:
             return shape.attr.value == "shape"
-        return shape.__class__ is cst.Call and self._call_name(shape) in (
-            "shape", "int_shape", "get_shape", "shape_list", "as_list")
+        return shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS
 
     def _call_name(self, call: cst.Call) -> str:
         """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""
@@ -1275,6 +1282,20 @@ def _is_size(expr: cst.BaseExpression) -> bool:
                 if node.__class__ is cst.Attribute else None)
         found = found or (name is not None and (name in SIZES or bool(SHAPE_WORD.search(name))))
     return found
+
+
+def _outside_divisors(expr: cst.BaseExpression) -> Iterator[cst.CSTNode]:
+    """The nodes of ``expr``, but for those of a divisor (the right side of `/`, `//`, `%`)
+    and of an exponent."""
+    stack: List[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node.__class__ is cst.BinaryOperation and node.operator.__class__ in (
+                cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power):
+            stack.append(node.left)
+        else:
+            stack.extend(children(node))
 
 
 def _record(expr: cst.BaseExpression) -> bool:

@@ -1531,6 +1531,21 @@ def test_a_logging_modules_log_is_no_log():
     assert [s.line for s in suspects(source)] == [12]
 
 
+def test_a_square_in_a_divisor_makes_no_distance():
+    """The root of `n // b ** 2` is 0 where n < b², not where two points coincide; a
+    square outside the divisor still makes one."""
+    source = ("import numpy as np\n\n\n"
+              "def sizes(img, n, b, p, q):\n"
+              "    blocks = np.sqrt(n // (b ** 2))\n"
+              "    gap = np.sqrt(p ** 2 // (q + 1))\n"
+              "    cells = np.sqrt(np.prod(img.shape))\n"
+              "    return blocks + gap + cells\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert by_line[5].why.startswith("operand of unknown origin")
+    assert by_line[6].why.startswith("a root of squares or differences")
+    assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
+
+
 def test_a_module_functions_log_of_a_record_is_a_logger():
     """`wandb.log({"reward": r})`, `wandb.log(dict(loss=l))`: a record, not a number."""
     source = ("import numpy as np\nimport wandb\n\n\n"
