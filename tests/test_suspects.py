@@ -1531,6 +1531,29 @@ def test_a_logging_modules_log_is_no_log():
     assert [s.line for s in suspects(source)] == [12]
 
 
+def test_command_line_values_take_no_gradient():
+    """`args = parser.parse_args()` (through a function of the file that returns it) and
+    absl's `FLAGS` hold a command line's values: a learning-rate schedule of them and of a
+    placeholder's step passes no gradient of a weight."""
+    source = ("import argparse\nimport tensorflow as tf\nfrom absl import flags\n\n"
+              "FLAGS = flags.FLAGS\n\n\n"
+              "def get_arguments():\n"
+              "    parser = argparse.ArgumentParser()\n"
+              "    parser.add_argument('--num-steps', type=int, default=20000)\n"
+              "    return parser.parse_args()\n\n\n"
+              "def main(w):\n"
+              "    args = get_arguments()\n"
+              "    step = tf.compat.v1.placeholder(tf.float32, shape=())\n"
+              "    poly = tf.pow(1 - step / args.num_steps, 0.9)\n"
+              "    decay = tf.pow(1 - step / FLAGS.max_steps, 0.9)\n"
+              "    trained = tf.pow(1 - step / w, 0.9)\n"
+              "    return poly, decay, trained\n")
+    by_line = {s.line: s for s in suspects(source)}
+    for line in (17, 18):
+        assert "no gradient (computed from data alone" in by_line[line].why
+    assert "no gradient" not in by_line[19].why
+
+
 def test_a_square_in_a_divisor_makes_no_distance():
     """The root of `n // b ** 2` is 0 where n < b², not where two points coincide; a
     square outside the divisor still makes one."""

@@ -387,6 +387,8 @@ _DATA_SOURCES = frozenset({"placeholder", "placeholder_with_default", "sparse_pl
                            "Input", "shape", "shape_n", "size", "rank"})
 # Methods that read the next element of a `tf.data` iterator (TF1's `get_next`).
 _NEXT_ELEMENT = frozenset({"get_next", "get_next_as_optional"})
+# argparse's parsers: what they return holds the values of a command line.
+_COMMAND_LINE = frozenset({"parse_args", "parse_known_args"})
 # Python's own functions of plain values.
 _BUILTINS = frozenset({"range", "len", "int", "float", "list", "tuple", "zip", "enumerate",
                        "min", "max", "abs", "sum", "round", "reversed", "sorted"})
@@ -467,8 +469,8 @@ class _DataWalk:
             return walk(binding.value, at)
         if kind is cst.Attribute:
             qualified = resolver.qualified_at(node, where) or ""
-            if qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras"):
-                return True  # a dtype, a constant
+            if qualified.split(".", 1)[0] in ("tensorflow", "numpy", "keras", "absl"):
+                return True  # a dtype, a constant, a flag's value
             base = node.value
             # `x.shape`, `x.T` of data are data; `self.w` is what the class makes it
             if base.__class__ is cst.Name and base.value in ("self", "cls"):
@@ -497,11 +499,20 @@ class _DataWalk:
                 return True
             if func.__class__ is cst.Attribute and func.attr.value in _NEXT_ELEMENT:
                 return True  # an element of a `tf.data` dataset: read, not computed
+            if func.__class__ is cst.Attribute and func.attr.value in _COMMAND_LINE:
+                return True  # `parser.parse_args()`: the values of a command line
             if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
             if (func.__class__ is cst.Name and func.value in _BUILTINS
                     and resolver.binding(func.value, where) is None):
                 return all(walk(arg.value, where) for arg in node.args)
+            callee = resolver.callee(func, where.scope, where.index)
+            if callee is not None and callee.kind == "function" and isinstance(
+                    callee.node, cst.FunctionDef):  # a function of the file: what it returns
+                scope = resolver.function_scope(callee.node, callee.scope)
+                return bool(scope.returns) and all(
+                    walk(r.value, dataclasses.replace(where, scope=scope, index=r.index))
+                    for r in scope.returns if r.value is not None)
             op = resolver.op_at(node, where)
             if op is None or op.transfer in _TRAINED:
                 return False
