@@ -154,6 +154,8 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
+# Methods of a string that give a string.
+STRING_METHODS = frozenset({"format", "join", "lower", "upper", "strip", "replace"})
 # Calls that give a tensor's shape, whose entries are sizes.
 SHAPE_CALLS = frozenset({"shape", "int_shape", "get_shape", "shape_list", "as_list"})
 SHAPE_WORD = re.compile(r"(^|_)shape(_|$)|._size$")  # `input_shape`, `shape_list`, `grid_size`
@@ -1245,13 +1247,16 @@ def _harmless_constant(value: Value, kind: Kind) -> bool:
 
 
 def _text(expr: cst.BaseExpression) -> bool:
-    """A string, or one formatted (`"step %i" % i`, `"loss " + str(x)`, `"{}".format(x)`)."""
+    """A string, or one formatted (`"step %i" % i`, `"loss " + str(x)`, `"{}".format(x)`,
+    `"_".join(parts)`), or made by `str(x)` or a date's `strftime` (a path's part)."""
     if expr.__class__ is cst.BinaryOperation and expr.operator.__class__ in (cst.Modulo,
                                                                              cst.Add):
         return _text(expr.left)
-    if expr.__class__ is cst.Call and expr.func.__class__ is cst.Attribute and (
-            expr.func.attr.value == "format"):
-        return _text(expr.func.value)
+    if expr.__class__ is cst.Call and expr.func.__class__ is cst.Attribute:
+        method = expr.func.attr.value
+        return method == "strftime" or (method in STRING_METHODS and _text(expr.func.value))
+    if expr.__class__ is cst.Call and expr.func.__class__ is cst.Name:
+        return expr.func.value == "str"
     return expr.__class__ in TEXTS
 
 

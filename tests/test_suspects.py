@@ -1569,6 +1569,20 @@ def test_a_square_in_a_divisor_makes_no_distance():
     assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
 
 
+def test_a_division_of_or_by_text_joins_a_path():
+    """`root / "model.pb"`, `root / str(step)`, `root / now.strftime(...)`,
+    `root / "_".join(parts)`: pathlib's joins, no division."""
+    source = ("from datetime import datetime\nfrom pathlib import Path\n"
+              "import numpy as np\n\n\n"
+              "def folders(root, step, x):\n"
+              "    a = Path(root) / 'model.pb'\n"
+              "    b = Path(root) / str(step)\n"
+              "    c = Path(root) / datetime.now().strftime('%Y%m%d')\n"
+              "    d = Path(root) / '_'.join(['run', str(step)])\n"
+              "    return a, b, c, d, np.sum(x) / step\n")
+    assert [s.line for s in suspects(source)] == [11]
+
+
 def test_a_module_functions_log_of_a_record_is_a_logger():
     """`wandb.log({"reward": r})`, `wandb.log(dict(loss=l))`: a record, not a number."""
     source = ("import numpy as np\nimport wandb\n\n\n"
