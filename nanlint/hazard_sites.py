@@ -154,6 +154,10 @@ LEARNING_RATE = re.compile(r"(^|_)(learning_rate|lr)$", re.IGNORECASE)
 # Names that give a tensor's size: at least 1 in practice (an empty batch aside).
 SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_size",
                    "n_samples", "num_samples", "count_params"})
+# The keywords of the log functions (TensorFlow's, numpy's, PyTorch's, JAX's): a `log` given
+# another (`step=`, `commit=`) is a logger's.
+LOG_KEYWORDS = frozenset({"x", "input", "name", "out", "where", "dtype", "casting", "order",
+                          "subok"})
 # Methods of a string that give a string.
 STRING_METHODS = frozenset({"format", "join", "lower", "upper", "strip", "replace"})
 # Calls that give a tensor's shape, whose entries are sizes.
@@ -660,8 +664,16 @@ class Sites:
         (the scale of attention, `sqrt(d_k)`); the leading axis can count what a selection
         keeps (the objects of an image: 0 for an image with none)."""
         if expr.__class__ is cst.Name:
-            assigned = self.analysis.definition(expr) if depth > 0 else None
-            return assigned is not None and self._shape_read(assigned, depth - 1, last)
+            found = self.analysis.binding(expr.value) if depth > 0 else None
+            if found is None or found[0].value is None:
+                return False
+            if found[0].kind == "unpack":  # `n, h, w, c = x.shape`
+                shape = found[0].value
+                return not last and ((shape.__class__ is cst.Attribute
+                                      and shape.attr.value == "shape") or (
+                    shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS))
+            return found[0].kind == "assign" and self._shape_read(found[0].value, depth - 1,
+                                                                   last)
         base = self._positive_power(expr) if depth > 0 else None
         if base is not None:
             return self._shape_read(base, depth - 1, last)
@@ -853,6 +865,10 @@ class Sites:
         elif called in ("equal", "not_equal") and len(call.args) == 2:
             self._test(call.args[0].value)
             self._test(call.args[1].value)
+        if CALLS.get(called) == "log" and any(
+                arg.keyword is not None and arg.keyword.value not in LOG_KEYWORDS
+                for arg in call.args):
+            return  # `tracker.log(metrics, step=i)`: a logger's, not the function
         qualified = self.analysis.qualified_name(func)
         if qualified is None:
             if func.__class__ is cst.Attribute and func.attr.value == "astype":

@@ -1569,6 +1569,28 @@ def test_a_square_in_a_divisor_makes_no_distance():
     assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
 
 
+def test_a_log_given_a_loggers_keyword_is_a_logger():
+    """`tracker.log(metrics, step=i)`: no log function takes `step`; `np.log(x, out=x)`
+    is the function."""
+    source = ("import numpy as np\n\n\n"
+              "def report(tracker, metrics, x):\n"
+              "    tracker.log(metrics, step=3)\n"
+              "    log(metrics, commit=False)\n"
+              "    return np.log(x, out=x)\n")
+    assert [s.line for s in suspects(source)] == [7]
+
+
+def test_a_size_unpacked_from_a_shape_takes_no_gradient():
+    source = ("import numpy as np\n\n\n"
+              "def tile(images, x):\n"
+              "    n, h, w, c = np.asarray(images).shape\n"
+              "    rows = np.sqrt(n)\n"
+              "    return rows * np.sqrt(x)\n")
+    by_line = {s.line: s for s in suspects(source)}
+    assert "no gradient (a size read from a shape: an integer)" in by_line[6].why
+    assert by_line[6].score < by_line[7].score
+
+
 def test_a_division_of_or_by_text_joins_a_path():
     """`root / "model.pb"`, `root / str(step)`, `root / now.strftime(...)`,
     `root / "_".join(parts)`: pathlib's joins, no division."""
