@@ -885,6 +885,8 @@ class Sites:
                 self._method(call, func)
             return
         last = qualified.rpartition(".")[2]
+        if last.startswith("_foreach_"):  # PyTorch's op over a list of tensors, in place or not
+            last = last[len("_foreach_"):].rstrip("_")
         if qualified.partition(".")[0] not in RESOLVED_LIBRARIES:
             if last == "cast":  # a backend's own cast is a cast
                 args = [arg.value for arg in call.args if arg.keyword is None]

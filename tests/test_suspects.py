@@ -1591,6 +1591,17 @@ def test_a_size_unpacked_from_a_shape_takes_no_gradient():
     assert by_line[6].score < by_line[7].score
 
 
+def test_pytorchs_ops_over_lists_are_the_ops():
+    """`torch._foreach_div(us, ns)`, `torch._foreach_sqrt_(gs)`: the division and the root,
+    each applied to every tensor of a list (in place with `_`)."""
+    source = ("import torch\n\n\n"
+              "def step(updates, norms, grads):\n"
+              "    ratio = torch._foreach_div(updates, norms)\n"
+              "    torch._foreach_sqrt_(grads)\n"
+              "    return ratio, torch._foreach_add(updates, 1.0)\n")
+    assert [(s.line, s.code) for s in suspects(source)] == [(5, "NAN101"), (6, "NAN201")]
+
+
 def test_a_division_of_or_by_text_joins_a_path():
     """`root / "model.pb"`, `root / str(step)`, `root / now.strftime(...)`,
     `root / "_".join(parts)`: pathlib's joins, no division."""
