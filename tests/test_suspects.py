@@ -645,13 +645,16 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
     source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
               "def rates(tp, fn, rows, a, b):\n"
               "    tpr = 0 if tp + fn == 0 else tp / (tp + fn)\n"
-              "    z = [(v - np.mean(v)) / max(np.std(v), 1e-7) for v in rows]\n"
-              "    return tpr, z, a / b\n")
+              "    z = [(v - np.mean(v)) / max(np.std(v), 1e-3) for v in rows]\n"
+              "    c = a / max(b, 1e-7)\n"
+              "    return tpr, z, a / b, c\n")
     by_line = {s.line: s for s in suspects(source)}
     assert by_line[6].why.startswith("guarded: the expression tests its operand first")
     assert by_line[7].code == "NAN201"  # the deviation itself, not the guarded division
     assert suspects(source)[-1].line == 6
-    assert by_line[8].why.startswith("operand of unknown origin")
+    assert by_line[9].why.startswith("operand of unknown origin")
+    # as `tf.maximum(b, 1e-7)`: above 0 by too little to keep the quotient from overflowing
+    assert by_line[8].why.startswith("partly guarded: its operand is kept above 0 by 1e-07")
 
 
 def test_a_conditional_that_tests_another_value_does_not_guard_a_division():

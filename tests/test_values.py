@@ -104,6 +104,15 @@ def test_zero_constant_is_an_interval_not_evidence():
     assert value.zero is None  # evidence comes from producers, not literals
 
 
+def test_pythons_min_and_max_of_two_values_or_more_are_the_elementwise_ones():
+    assert probe("probe(min(loss, 20))\n").hi == 20
+    assert probe("probe(max(std, 1e-3, eps))\n").lo == pytest.approx(1e-3)
+    assert probe(TF + "probe(max(tf.nn.relu(x), 0.5))\n").positive
+    assert not probe("probe(min(values))\n").known  # of an iterable: not followed
+    # a name of the file's own is not the builtin
+    assert probe("min = lambda a, b: a - b\nprobe(min(x, 20))\n").hi != 20
+
+
 # -- producers and guards --------------------------------------------------------------------
 def test_relu_has_zero_evidence():
     value = probe(TF + "probe(tf.nn.relu(x))\n")

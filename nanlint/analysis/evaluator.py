@@ -20,14 +20,15 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from nanlint import optable
-from nanlint.analysis.arithmetic import arithmetic, negated, square
+from nanlint.analysis.arithmetic import arithmetic, maximum, negated, square
 from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
 from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.constants import MATH_CONSTANTS, math_constant
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace, written_in_place)
-from nanlint.analysis.producers import attained, output, tuple_element, zeros_marked
+from nanlint.analysis.producers import (attained, output, smaller, tuple_element,
+                                        zeros_marked)
 from nanlint.analysis.resolver import Callee, Resolver
 from nanlint.analysis.sites import Callable, Sites, site_arguments
 from nanlint.analysis.sources import (activation_value, gradient, gradient_method,
@@ -670,6 +671,21 @@ class Evaluator:
         first = expr.args[0] if expr.args else None
         return first.value if first is not None and first.keyword is None else None
 
+    def _builtin_extreme(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        """Python's `min(a, b, ...)` and `max(a, b, ...)` of two values or more: the
+        elementwise `minimum` and `maximum` (`min(loss, 20)` is at most 20)."""
+        func = call.func
+        if func.__class__ is not cst.Name or func.value not in ("min", "max") or len(
+                call.args) < 2 or any(arg.keyword is not None or arg.star
+                                      for arg in call.args):
+            return UNKNOWN
+        values = [self.value(arg.value, scope, index) for arg in call.args]
+        result = values[0]
+        for value in values[1:]:
+            result = smaller(result, value) if func.value == "min" else maximum(
+                result, value, call)
+        return result
+
     def _call(self, call: cst.Call, scope: Scope, index: int) -> Value:
         callee = self.resolver.callee(call.func, scope, index)
         if (callee is None or callee.kind == "external") and gradient_method(
@@ -686,7 +702,7 @@ class Evaluator:
         if assigned is not None:
             return self.value(assigned, scope, index)
         if callee is None:
-            return UNKNOWN
+            return self._builtin_extreme(call, scope, index)
         if callee.kind == "external" and callee.qualified:
             named = optable.named_like_op(callee.qualified)
             if named is not None and not any(arg.value.__class__ in TEXTS

@@ -325,7 +325,12 @@ def _maximum(app: Application) -> Value:
 
 
 def _minimum(app: Application) -> Value:
-    a, b = held_against(app.arg(0), app.arg(1))
+    return smaller(app.arg(0), app.arg(1))
+
+
+def smaller(a: Value, b: Value) -> Value:
+    """The elementwise minimum of two values."""
+    a, b = held_against(a, b)
     return Value(lo=min(a.lo, b.lo), hi=min(a.hi, b.hi), zero=a.zero or b.zero,
                  negative=a.negative or b.negative, known=a.known and b.known,
                  tensor=True, integral=a.whole and b.whole)
