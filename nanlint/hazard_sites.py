@@ -158,6 +158,10 @@ SIZES = frozenset({"shape", "size", "len", "get_shape", "num_elements", "batch_s
 # another (`step=`, `commit=`) is a logger's.
 LOG_KEYWORDS = frozenset({"x", "input", "name", "out", "where", "dtype", "casting", "order",
                           "subok"})
+# Where a best-so-far's start may be read, no arithmetic meeting it: a comparison, a return,
+# a name it is handed to, a formatted string (and an element of a tuple returned).
+SENTINEL_READS = (cst.Comparison, cst.ComparisonTarget, cst.Return, cst.AssignTarget,
+                  cst.Assign, cst.FormattedStringExpression)
 # Methods of a string that give a string.
 STRING_METHODS = frozenset({"format", "join", "lower", "upper", "strip", "replace"})
 # Calls that give a tensor's shape, whose entries are sizes.
@@ -286,8 +290,31 @@ class Sites:
                                       cst.BinaryOperation):
             found = self._fill_constant(node.value, 2)  # written here
             if found is not None and found[0] is node.value and (
-                    found[2] or found[3] or found[1] == float("inf")):
+                    found[2] or found[3] or found[1] == float("inf")) and not (
+                    self._sentinel(node.value)):
                 self._fill(node.value, found, "definition", [])
+
+    def _sentinel(self, value: cst.BaseExpression) -> bool:
+        """`best = float("inf")`, read only in comparisons and by `min`/`max` (`if loss <
+        best`, `best = min(best, loss)`): a best-so-far's start, which no arithmetic
+        meets."""
+        readers = self.analysis.readers(value)
+        if not readers or readers == [value]:
+            return False
+        for reader in readers:
+            parent = self.analysis.parent(reader)
+            if parent.__class__ is cst.Element:  # of a tuple returned or assigned
+                holder = self.analysis.parent(self.analysis.parent(parent))
+                if holder.__class__ in (cst.Return, cst.Assign):
+                    continue
+                return False
+            if parent.__class__ in SENTINEL_READS:
+                continue
+            call = self.analysis.parent(parent) if parent.__class__ is cst.Arg else None
+            if not (call.__class__ is cst.Call and call.func.__class__ is cst.Name
+                    and call.func.value in ("min", "max", "print", "str", "float")):
+                return False
+        return True
 
     def _learning_rate(self, expr: cst.BaseExpression) -> None:
         number = self.analysis.number(expr)

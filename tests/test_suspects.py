@@ -1605,6 +1605,24 @@ def test_pytorchs_ops_over_lists_are_the_ops():
     assert [(s.line, s.code) for s in suspects(source)] == [(5, "NAN101"), (6, "NAN201")]
 
 
+def test_an_infinite_start_of_a_best_so_far_is_no_fill():
+    """`best = float("inf")` read only by comparisons, `min` and a return: no arithmetic
+    meets it. An infinity that a stack or a select takes is a fill."""
+    source = ("import numpy as np\n\n\n"
+              "def train(losses, scores, rows):\n"
+              "    best = float('inf')\n"
+              "    for loss in losses:\n"
+              "        if loss < best:\n"
+              "            best = loss\n"
+              "    lowest = np.inf\n"
+              "    for s in scores:\n"
+              "        lowest = min(lowest, s)\n"
+              "    pad = -np.inf\n"
+              "    stacked = np.stack([rows, pad])\n"
+              "    return best, lowest, stacked\n")
+    assert [s.line for s in suspects(source) if "fill value" in s.message] == [12]
+
+
 def test_a_division_of_or_by_text_joins_a_path():
     """`root / "model.pb"`, `root / str(step)`, `root / now.strftime(...)`,
     `root / "_".join(parts)`: pathlib's joins, no division."""
