@@ -695,10 +695,7 @@ class Sites:
             if found is None or found[0].value is None:
                 return False
             if found[0].kind == "unpack":  # `n, h, w, c = x.shape`
-                shape = found[0].value
-                return not last and ((shape.__class__ is cst.Attribute
-                                      and shape.attr.value == "shape") or (
-                    shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS))
+                return not last and self._whole_shape(found[0].value)
             return found[0].kind == "assign" and self._shape_read(found[0].value, depth - 1,
                                                                    last)
         base = self._positive_power(expr) if depth > 0 else None
@@ -712,10 +709,7 @@ class Sites:
             if name == "len" and expr.func.__class__ is cst.Name:
                 return not last and len(args) == 1
             if name in ("prod", "reduce_prod") and len(args) == 1:  # `np.prod(x.shape)`
-                shape = args[0]
-                return not last and ((shape.__class__ is cst.Attribute
-                                      and shape.attr.value == "shape") or (
-                    shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS))
+                return not last and self._whole_shape(args[0])
             if args and depth > 0 and name in ("sqrt", "cast", "float", "int", "to_float",
                                                "float32"):
                 return self._shape_read(args[0], depth - 1, last)
@@ -724,10 +718,12 @@ class Sites:
                 expr.slice[0].slice.__class__ is not cst.Index) or (
                 last and literal(expr.slice[0].slice.value) != -1):
             return False
-        shape = expr.value
-        if shape.__class__ is cst.Attribute:
-            return shape.attr.value == "shape"
-        return shape.__class__ is cst.Call and self._call_name(shape) in SHAPE_CALLS
+        return self._whole_shape(expr.value)
+
+    def _whole_shape(self, expr: cst.BaseExpression) -> bool:
+        """`x.shape`, `tf.shape(x)`, `K.int_shape(x)`, `x.get_shape().as_list()`."""
+        return (expr.__class__ is cst.Attribute and expr.attr.value == "shape") or (
+            expr.__class__ is cst.Call and self._call_name(expr) in SHAPE_CALLS)
 
     def _call_name(self, call: cst.Call) -> str:
         """The last part of what a call calls: `reduce_sum` for `tf.math.reduce_sum`."""

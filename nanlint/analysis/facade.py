@@ -350,18 +350,12 @@ class Analysis:
             return None
         base, key = expr.value, key.evaluated_value
         if base.__class__ is cst.Name:
-            for name in (entry_name(base, key), base.value):  # the entry set, or a literal's
-                found = self.binding(name, place)
-                value = found[0].value if found is not None and found[0].kind == "assign" \
-                    else None
-                if value is not None and name == base.value:
-                    value = next((e.value for e in getattr(value, "elements", ())
-                                  if e.__class__ is cst.DictElement
-                                  and e.key.__class__ is cst.SimpleString
-                                  and e.key.evaluated_value == key), None)
-                if value is not None:
-                    return value, found[1]
-            return None
+            found = self.binding(entry_name(base, key), place)  # `stats["peak"] = ...`
+            if found is not None and found[0].kind == "assign" and found[0].value is not None:
+                return found[0].value, found[1]
+            place = place or self.here()  # else the entry of a dict literal, `dict(k=...)`
+            literal = self.resolver.dict_entry(expr, place.scope, place.index)
+            return (literal[0], Place(literal[1], literal[2])) if literal is not None else None
         if base.__class__ is cst.Attribute:
             assigned = self.attribute_values(base, key)
             return (assigned[0], None) if len(assigned) == 1 else None
