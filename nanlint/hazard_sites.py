@@ -1320,7 +1320,11 @@ def _is_size(expr: cst.BaseExpression) -> bool:
     one, whatever it subtracts: `n - k` is 0 when all n are counted, `n - 1` when there is
     one."""
     found = False
-    for node in descendants(expr):
+    nodes = list(descendants(expr))
+    keywords = {id(node.keyword) for node in nodes if node.__class__ is cst.Arg}
+    for node in nodes:
+        if id(node) in keywords:
+            continue  # `output_shape=` names a parameter: no value read
         if (node.__class__ is cst.BinaryOperation and node.operator.__class__ is cst.Subtract
                 ) or (node.__class__ is cst.Call and last_name(node.func) == "subtract"):
             return False

@@ -363,6 +363,13 @@ def test_a_sign_source_still_gives_negative_evidence(expr):
     assert value.negative is not None
 
 
+def test_mesh_tensorflows_einsum_reads_its_operands_from_a_list():
+    value = probe(TF + "import mesh_tensorflow as mtf\n"
+                  "probe(mtf.einsum([tf.nn.softmax(a), tf.exp(b)], output_shape=dims))\n")
+    assert value.nonnegative
+    assert value.zero is not None  # the softmax's underflow
+
+
 def test_einsum_of_operands_it_cannot_see_has_no_sign_evidence():
     value = probe(TF + "probe(tf.einsum('ij,jk->ik', *map(tf.exp, operands)))\n")
     assert value.negative is None

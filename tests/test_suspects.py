@@ -1351,6 +1351,16 @@ def test_a_name_is_a_size_only_as_a_words_ending(divisor):
     assert "its operand is a size" not in suspect.why
 
 
+def test_a_keyword_named_as_a_shape_makes_no_size():
+    """`output_shape=` names a parameter; the product it shapes is no size."""
+    source = ("import mesh_tensorflow as mtf\n\n\n"
+              "def attend(q, k, dims):\n"
+              "    return 1. / mtf.einsum([q, k], output_shape=dims)\n")
+    [suspect] = suspects(source)
+    assert suspect.code == "NAN101"
+    assert "its operand is a size" not in suspect.why
+
+
 def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
     source = ("import tensorflow as tf\n\n\n"
               "def rates(y_true, y_pred):\n"

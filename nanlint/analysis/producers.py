@@ -408,7 +408,12 @@ def _einsum(app: Application) -> Value:
     call = app.call
     if any(a.star for a in call.args):
         return Value(tensor=True)  # `einsum(f, *operands)`: no operand to judge
-    operands = [app.value(a.value) for a in call.args[1:] if a.keyword is None]
+    first = call.args[0].value if call.args else None
+    if first is not None and first.__class__ in (cst.List, cst.Tuple):
+        # Mesh TensorFlow's `einsum([a, b], output_shape=...)`: the operands in a list
+        operands = [app.value(element.value) for element in first.elements]
+    else:
+        operands = [app.value(a.value) for a in call.args[1:] if a.keyword is None]
     if operands and all(o.nonnegative for o in operands):
         return Value(lo=0.0, known=True, tensor=True,
                      zero=next((o.zero for o in operands if o.zero), None))
