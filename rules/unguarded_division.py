@@ -64,7 +64,11 @@ class UnguardedDivision(Rule):
     not by a tensor's size, 0 for an empty tensor) is not 0 there, though it starts at 0
     (trainable or not). A selection of the non-zero elements,
     `tf.boolean_mask(c, c != 0)` (or `c > 0`), has no zero left; numpy's `finfo` limits are
-    the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds).
+    the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds). A 0/1
+    mask of where a tensor reaches its maximum or minimum along an axis, or of a vector
+    compared with itself laid along the other axis (`equal(l, transpose(l))`,
+    `expand_dims(l, 0) == expand_dims(l, 1)`: its diagonal), holds a 1 in each row, so its
+    sum along that axis is at least 1.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
     `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by

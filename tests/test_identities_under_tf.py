@@ -522,6 +522,20 @@ def test_a_mask_of_where_a_row_reaches_its_maximum_sums_to_at_least_one_along_it
     assert tf.reduce_min(tf.reduce_sum(thresholded, 1)).numpy() == 0
 
 
+def test_a_vector_compared_with_itself_across_two_axes_holds_its_diagonal():
+    labels = tf.constant([[3], [1], [3], [7], [1], [9]])
+    for compare in (tf.equal, tf.greater_equal, tf.less_equal):
+        for pairs in (compare(labels, tf.transpose(labels)),
+                      compare(tf.expand_dims(labels[:, 0], 0), tf.expand_dims(labels[:, 0], 1))):
+            mask = tf.cast(pairs, tf.float32)
+            assert (tf.linalg.diag_part(mask).numpy() == 1).all()
+            assert tf.reduce_min(tf.reduce_sum(mask, 0)).numpy() >= 1
+            assert tf.reduce_min(tf.reduce_sum(mask, 1)).numpy() >= 1
+    others = tf.logical_and(tf.equal(labels, tf.transpose(labels)), tf.logical_not(
+        tf.eye(6, dtype=tf.bool)))  # without the diagonal, a unique label's row is empty
+    assert tf.reduce_min(tf.reduce_sum(tf.cast(others, tf.float32), 1)).numpy() == 0
+
+
 def test_a_gradient_of_a_saturated_softmax_is_exactly_zero_and_its_unit_is_nan():
     x = tf.constant([[200.0, 0.0], [1.0, 0.5]])
     with tf.GradientTape() as tape:

@@ -58,6 +58,8 @@ def test_min_confidence_applies_to_the_lowered_confidence():
     ("tf.print(r)", "only logged"),
     ("r.numpy()", "converted to a NumPy value"),
     ("tf.debugging.assert_less(r, 10.0)", "in an assertion"),
+    ("return tf.estimator.EstimatorSpec('eval', loss=y, eval_metric_ops={'r': r})",
+     "in a metric"),
 ])
 def test_the_message_names_where_the_value_ends(sink, why):
     source = f"""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from math import inf
-from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set
+from typing import Callable, Dict, FrozenSet, Optional, Protocol, Set, Tuple
 
 import libcst as cst
 
@@ -25,7 +25,8 @@ from nanlint.analysis.callsites import axis_argument, keyword_argument, op_argum
 from nanlint.analysis.sources import (activation_name, activation_value, casts_to_integer,
                                       dtype_argument, float_cast_of_parameter, gradient,
                                       layer, table_value, zero_initializer)
-from nanlint.analysis.tree import MIRRORED, NEGATED, comparison, dotted_code, names_in
+from nanlint.analysis.tree import (MIRRORED, NEGATED, comparison, dotted_code, last_name,
+                                  names_in)
 from nanlint.analysis.resolver import Resolver
 from nanlint.analysis.settings import Settings
 from nanlint.optable import Op
@@ -274,7 +275,8 @@ def _reduce(app: Application) -> Value:
     value = reduce(op.name, x, call, over_axes)
     reached = _attained_tags(x)
     if op.name in ("reduce_sum", "reduce_max") and reached and (
-            not over_axes or ATTAINED + _axis_code(app.ev, axis) in reached):
+            not over_axes or ATTAINED + "*" in reached
+            or ATTAINED + _axis_code(app.ev, axis) in reached):
         # A mask of where a tensor reaches its extreme, summed along that axis (or all):
         # it holds that element, so the count is at least 1.
         return Value(lo=1.0, known=True, tensor=True, integral=True,
@@ -718,6 +720,8 @@ def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression
     """``{ATTAINED + axis}`` where ``left`` compared with ``right`` (``comparison``: the op's
     name or the operator's class name) marks where ``left`` reaches its own maximum or
     minimum along an axis (``right`` that extreme, written there or assigned to a name)."""
+    if comparison in _REFLEXIVE and _pairwise(ev, left, right, scope, index):
+        return frozenset({ATTAINED + "*"})  # the diagonal: every row and column holds one
     extreme = right
     if extreme.__class__ is cst.Name:
         binding, _ = ev.resolver.resolve(extreme.value, scope, index)
@@ -735,6 +739,34 @@ def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression
         return frozenset()
     axis = axis_argument(extreme)
     return frozenset({ATTAINED + (_axis_code(ev, axis) if axis is not None else "")})
+
+
+# Comparisons every value passes against itself (the op's name or the operator's class).
+_REFLEXIVE = frozenset({"equal", "greater_equal", "less_equal", "Equal", "GreaterThanEqual",
+                        "LessThanEqual"})
+
+
+def _pairwise(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
+              scope: Scope, index: int) -> bool:
+    """Whether ``left`` and ``right`` lay one vector out along the two axes of a matrix, to
+    compare every element with every other: `x` and `transpose(x)` or `x.T` (of a column
+    `x`), `expand_dims(x, 0)` and `expand_dims(x, 1)`. The comparison's diagonal compares
+    each element with itself."""
+    def laid(expr: cst.BaseExpression) -> Tuple[Optional[str], str]:
+        """What ``expr`` lays out and how: the code of its vector, and "as is", "turned" or
+        the axis it adds."""
+        if expr.__class__ is cst.Attribute and expr.attr.value == "T":
+            return ev.resolver.code(expr.value), "turned"
+        if expr.__class__ is cst.Call and expr.args:
+            name = last_name(expr.func)
+            inner = ev.resolver.code(expr.args[0].value)
+            if name in ("transpose", "matrix_transpose") and len(expr.args) == 1:
+                return inner, "turned"
+            if name in ("expand_dims", "unsqueeze") and len(expr.args) == 2:
+                return inner, ev.resolver.code(expr.args[1].value)
+        return ev.resolver.code(expr), "as is"
+    (a, how_a), (b, how_b) = laid(left), laid(right)
+    return a == b and {how_a, how_b} in ({"as is", "turned"}, {"0", "1"}, {"0", "-1"})
 
 
 def _attained_tags(value: Value) -> FrozenSet[str]:

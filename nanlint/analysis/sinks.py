@@ -51,6 +51,9 @@ IN_METRIC = none("in a metric")
 # Parameters only a TF1 metric takes (`tf.metrics.*(labels, predictions, weights,
 # metrics_collections, updates_collections, name)`): its `labels` make it no objective.
 METRIC_PARAMETERS = frozenset({"metrics_collections", "updates_collections"})
+# Where an Estimator's model function hands over its evaluation metrics
+# (`EstimatorSpec(eval_metric_ops=...)`, `TPUEstimatorSpec(eval_metrics=...)`).
+METRIC_KEYWORDS = frozenset({"eval_metric_ops", "eval_metrics"})
 LOGGED = none("only logged")
 SUMMARIZED = none("only summarized")
 FETCHED = none("only fetched by sess.run")
@@ -147,6 +150,8 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
         return IN_METRIC
     if qualified.startswith("tensorflow.metrics.") or (
             qualified.startswith("keras.metrics.") and last[:1].isupper()):
+        return IN_METRIC
+    if keyword in METRIC_KEYWORDS:
         return IN_METRIC
     if ".summary." in qualified or qualified.startswith("tensorflow.summary"):
         return SUMMARIZED
