@@ -67,7 +67,7 @@ class UnguardedDivision(Rule):
     the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds). A 0/1
     mask of where a tensor reaches its maximum or minimum along an axis, or of a vector
     compared with itself laid along the other axis (`equal(l, transpose(l))`,
-    `expand_dims(l, 0) == expand_dims(l, 1)`: its diagonal), holds a 1 in each row, so its
+    `l[:, None] == l[None, :]`: its diagonal), holds a 1 in each row, so its
     sum along that axis is at least 1.
 
     The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,

@@ -41,23 +41,24 @@ FRACTION = {
         """,
 }
 
-# A soft nearest-neighbour weighting: the masked row sum of exp(-d) is often far below 1.
+# A soft nearest-neighbour weighting of a support set: the masked row sum of exp(-d) is
+# often far below 1.
 MASKED_CONTINUOUS_SUM = {
     "tf2": """
-        def soft_neighbours(d, labels, temperature):
-            same = tf.cast(tf.equal(labels[:, None], labels[None, :]), tf.float32)
+        def soft_neighbours(d, labels, support, temperature):
+            same = tf.cast(tf.equal(labels[:, None], support[None, :]), tf.float32)
             weights = tf.exp(-d / temperature) * same
             return tf.reduce_sum(weights * d, axis=1) / tf.reduce_sum(weights, axis=1)  # the division
         """,
     "tf1": """
-        def soft_neighbours(d, labels, temperature):
-            same = tf1.to_float(tf1.equal(tf1.expand_dims(labels, 1), tf1.expand_dims(labels, 0)))
+        def soft_neighbours(d, labels, support, temperature):
+            same = tf1.to_float(tf1.equal(tf1.expand_dims(labels, 1), tf1.expand_dims(support, 0)))
             weights = tf1.exp(-d / temperature) * same
             return tf1.reduce_sum(weights * d, 1) / tf1.reduce_sum(weights, 1)  # the division
         """,
     "keras3": """
-        def soft_neighbours(d, labels, temperature):
-            same = ops.cast(ops.equal(labels[:, None], labels[None, :]), "float32")
+        def soft_neighbours(d, labels, support, temperature):
+            same = ops.cast(ops.equal(labels[:, None], support[None, :]), "float32")
             weights = ops.exp(-d / temperature) * same
             return ops.sum(weights * d, axis=1) / ops.sum(weights, axis=1)  # the division
         """,

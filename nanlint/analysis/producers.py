@@ -750,8 +750,8 @@ def _pairwise(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpressio
               scope: Scope, index: int) -> bool:
     """Whether ``left`` and ``right`` lay one vector out along the two axes of a matrix, to
     compare every element with every other: `x` and `transpose(x)` or `x.T` (of a column
-    `x`), `expand_dims(x, 0)` and `expand_dims(x, 1)`. The comparison's diagonal compares
-    each element with itself."""
+    `x`), `expand_dims(x, 0)` and `expand_dims(x, 1)`, `x[None, :]` and `x[:, None]`. The
+    comparison's diagonal compares each element with itself."""
     def laid(expr: cst.BaseExpression) -> Tuple[Optional[str], str]:
         """What ``expr`` lays out and how: the code of its vector, and "as is", "turned" or
         the axis it adds."""
@@ -764,6 +764,12 @@ def _pairwise(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpressio
                 return inner, "turned"
             if name in ("expand_dims", "unsqueeze") and len(expr.args) == 2:
                 return inner, ev.resolver.code(expr.args[1].value)
+        if expr.__class__ is cst.Subscript and len(expr.slice) == 2 and all(
+                part.slice.__class__ is cst.Slice or dotted_code(part.slice.value) == "None"
+                for part in expr.slice):  # `x[:, None]` adds axis 1, `x[None, :]` axis 0
+            added = [i for i, part in enumerate(expr.slice) if part.slice.__class__ is cst.Index]
+            if len(added) == 1:
+                return ev.resolver.code(expr.value), str(added[0])
         return ev.resolver.code(expr), "as is"
     (a, how_a), (b, how_b) = laid(left), laid(right)
     return a == b and {how_a, how_b} in ({"as is", "turned"}, {"0", "1"}, {"0", "-1"})
