@@ -65,6 +65,9 @@ class Flow:
         # `self.x` of a class: a variable (a negative number, apart from node ids)
         self._attributes: Dict[Tuple[int, str], int] = {}
         self._attribute_keys: Dict[int, Tuple[int, str]] = {}
+        # An element of a tuple a function returns: a variable of its own (by position)
+        self._elements: Dict[Tuple[int, int], int] = {}
+        self._element_keys: Dict[int, Tuple[cst.FunctionDef, int]] = {}
 
     # -- questions ---------------------------------------------------------------------------
     def reach(self, node: cst.CSTNode, unit: Unit) -> Reach:
@@ -159,6 +162,8 @@ class Flow:
             found = self._return(self._functions[variable])
         elif variable in self._attribute_keys:
             found = self._attribute_uses(self._attribute_keys[variable])
+        elif variable in self._element_keys:
+            found = self._element_uses(*self._element_keys[variable])
         else:
             found = (REACH_UNKNOWN, [])
         self._equations[variable] = found
@@ -205,6 +210,61 @@ class Flow:
             paths.append(self._path(body, call) if id(call) in body.parents
                          else (REACH_UNKNOWN, _EMPTY))
         return start, paths
+
+    def _returned_element(self, body: Body, element: cst.Element, returned: cst.Tuple
+                          ) -> Optional[int]:
+        """The variable of an element of the tuple a function returns (`return loss,
+        accuracy`): its callers may unpack the tuple and send each part its own way."""
+        if body.node.__class__ is not cst.FunctionDef or (
+                body.parents.get(id(returned)).__class__ is not cst.Return):
+            return None
+        position = next(i for i, e in enumerate(returned.elements) if e is element)
+        if any(e.__class__ is cst.StarredElement for e in returned.elements[:position]):
+            return None
+        self._functions[id(body.node)] = body.node
+        key = (id(body.node), position)
+        variable = self._elements.get(key)
+        if variable is None:
+            variable = self._elements[key] = -(1 << 40) - len(self._elements)
+            self._element_keys[variable] = (body.node, position)
+        return variable
+
+    def _element_uses(self, function: cst.FunctionDef, position: int
+                      ) -> Tuple[Reach, List[Path]]:
+        """Where the element at ``position`` of what ``function`` returns goes: where each
+        call site of the file that unpacks the tuple sends that part (`loss, accuracy =
+        model_loss(y, p)`: the accuracy to a summary), the whole tuple's way at the others.
+        A part unpacked to a name like a loss's is an objective by that name, as the whole
+        return of a function named like a loss is. With no call site in the file, or one
+        that passes the function around, the whole return's way."""
+        whole = self._return(function)
+        index = self.module_index()
+        info = index.functions.get(id(function))
+        if info is None:
+            return whole
+        name = function.name.value
+        calls = (index.method_calls.get(name, []) if info.cls is not None
+                 else index.calls.get(name, []))
+        if not calls or (info.cls is None and index.references.get(name, 0) > len(calls)):
+            return whole
+        paths: List[Path] = []
+        for call, unit in calls:
+            context = self._context(unit)
+            if context is not None:
+                paths.append((context, _EMPTY))
+                continue
+            body = self._body(unit)
+            statement = body.parents.get(id(call))
+            target = _unpacked(statement, call, position)
+            if target is None:
+                paths.append(self._path(body, call) if id(call) in body.parents
+                             else (REACH_UNKNOWN, _EMPTY))
+            elif target.__class__ is cst.Name and self._loss.search(target.value.lower()):
+                paths.append((REACHES_OBJECTIVE, _EMPTY))
+            else:
+                _, reach, feeds = self._into(body, [target])
+                paths.append((reach, feeds))
+        return NOWHERE, paths
 
     def _attribute_uses(self, key: Tuple[int, str]) -> Tuple[Reach, List[Path]]:
         """Where ``self.x`` goes: the reads of it in the class's methods, and anywhere the
@@ -290,6 +350,10 @@ class Flow:
     def _edge(self, body: Body, child: cst.CSTNode, parent: cst.CSTNode) -> Edge:
         """What ``parent`` does with the value of ``child``."""
         kind = parent.__class__  # exact classes: isinstance goes through the ABC machinery
+        if kind is cst.Tuple and child.__class__ is cst.Element:
+            element = self._returned_element(body, child, parent)
+            if element is not None:
+                return True, NOWHERE, frozenset((element,))
         if kind in _CARRIERS:
             return _PASSES
         if kind is cst.Call:
@@ -449,3 +513,18 @@ _ENDS: Dict[type, Reach] = {
 def _private(name: str) -> bool:
     """``_helper``, not ``__call__``."""
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _unpacked(statement: Optional[cst.CSTNode], call: cst.Call, position: int
+              ) -> Optional[cst.BaseExpression]:
+    """The target that ``statement`` (`a, b = f(x)`) unpacks the element at ``position`` of
+    what ``call`` returns into; None where it does not unpack the call's result."""
+    if statement.__class__ is not cst.Assign or statement.value is not call or len(
+            statement.targets) != 1:
+        return None
+    target = statement.targets[0].target
+    if target.__class__ not in (cst.Tuple, cst.List) or len(target.elements) <= position:
+        return None
+    if any(e.__class__ is cst.StarredElement for e in target.elements[:position + 1]):
+        return None
+    return target.elements[position].value
