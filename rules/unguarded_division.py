@@ -70,11 +70,12 @@ class UnguardedDivision(Rule):
     `l[:, None] == l[None, :]`: its diagonal), holds a 1 in each row, so its
     sum along that axis is at least 1.
 
-    The sum of a parameter named like a mask (`mask`, `*_mask`, `valid`, `weights`,
-    `is_*`: the `mask-parameters` setting), or of a parameter cast to float, is a count by
-    convention: it is reported with medium confidence, and the message says so. So is its
-    mean (the fraction selected), the rows of such a mask mapped by `tf.map_fn`, and a mask
-    minus a 0/1 tensor (`cast(equal(l, transpose(l))) - eye(n)`: the pairs of equal labels
+    The sum of a parameter named like a mask or labels (`mask`, `*_mask`, `valid`,
+    `weights`, `is_*`, `y_true`, `labels`: the `mask-parameters` setting; a batch with no
+    positive label sums to 0), or of a parameter cast to float, is a count by convention:
+    it is reported with medium confidence, and the message says so. So is its mean (the
+    fraction selected), the rows of such a mask mapped by `tf.map_fn`, and a mask minus a
+    0/1 tensor (`cast(equal(l, transpose(l))) - eye(n)`: the pairs of equal labels
     without the diagonal). A select by a condition and its negation, `x * cast(c) +
     cast(logical_not(c))` (or `m * x + (1 - m) * y`), is 0 only where the value it selects
     is: the zeros of the two casts never meet.

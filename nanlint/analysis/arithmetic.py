@@ -568,9 +568,10 @@ def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
         # The mean of a mask is its count over its size: 0 exactly when the sum is.
         what = "the count `{src}`" if name == "reduce_sum" else "the mask fraction `{src}`"
         zero = Evidence(call, what, "which is 0 when no element is selected "
-                        "(a convention: a parameter named like `mask`, `*_mask`, `valid`, "
-                        "`weights` or `is_*`, or cast to float before the sum, holds a 0/1 "
-                        "mask)", "medium", discrete=name == "reduce_sum",
+                        "(a convention: a parameter named like a mask or labels, `mask`, "
+                        "`*_mask`, `valid`, `weights`, `is_*`, `y_true` or `labels`, or cast "
+                        "to float before the sum, holds 0/1 values: 0 for a batch with no "
+                        "positive)", "medium", discrete=name == "reduce_sum",
                         convention=True, producer="count")
         tags.add("count")
     elif "mask_difference" in x.tags and name in ("reduce_sum", "reduce_mean") and (

@@ -21,7 +21,7 @@ class Settings:
     # one is a count that is 0 when nothing is selected (medium confidence, said so).
     mask_parameters: FrozenSet[str] = frozenset(
         {"mask", "masks", "*_mask", "mask_*", "valid", "*_valid", "valid_*", "weights",
-         "sample_weight", "sample_weights", "is_*"})
+         "sample_weight", "sample_weights", "is_*", "y_true", "labels"})
     # Parameters that by convention hold a network's raw box-regression output (the deltas
     # or codes a detection head predicts): nothing bounds them, so exp of one overflows.
     delta_parameters: FrozenSet[str] = frozenset(
