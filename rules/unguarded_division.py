@@ -68,7 +68,8 @@ class UnguardedDivision(Rule):
     mask of where a tensor reaches its maximum or minimum along an axis, or of a vector
     compared with itself laid along the other axis (`equal(l, transpose(l))`,
     `l[:, None] == l[None, :]`: its diagonal), holds a 1 in each row, so its
-    sum along that axis is at least 1.
+    sum along that axis is at least 1; a test that every element passes by its operand's
+    range (`d > 0` of `d = sqrt(maximum(x, 1e-12))`) is all ones.
 
     The sum of a parameter named like a mask or labels (`mask`, `*_mask`, `valid`,
     `weights`, `is_*`, `y_true`, `labels`: the `mask-parameters` setting; a batch with no

@@ -522,6 +522,16 @@ def test_a_mask_of_where_a_row_reaches_its_maximum_sums_to_at_least_one_along_it
     assert tf.reduce_min(tf.reduce_sum(thresholded, 1)).numpy() == 0
 
 
+def test_a_root_of_a_value_floored_above_zero_passes_a_test_against_zero_everywhere():
+    d = tf.constant([-3.0, 0.0, 1e-30, 2.0])
+    distance = tf.sqrt(tf.maximum(d, 1e-12))
+    assert tf.reduce_sum(tf.cast(distance > 0.0, tf.float32)).numpy() == 4
+    h = tf.nn.relu(tf.constant([-1.0, -2.0]))  # a relu's output can fail it everywhere
+    assert tf.reduce_sum(tf.cast(h > 0.0, tf.float32)).numpy() == 0
+    e = tf.exp(tf.constant([-200.0]))  # an exp's open bound: 0 in float32
+    assert tf.reduce_sum(tf.cast(e > 0.0, tf.float32)).numpy() == 0
+
+
 def test_a_vector_compared_with_itself_across_two_axes_holds_its_diagonal():
     labels = tf.constant([[3], [1], [3], [7], [1], [9]])
     for compare in (tf.equal, tf.greater_equal, tf.less_equal):

@@ -347,6 +347,9 @@ def _cast(app: Application) -> Value:
     x = app.arg(0)
     if float_cast_of_parameter(resolver, call, op, app.scope, app.index):
         x = replace(x, tags=x.tags | {"mask_parameter"})
+    if "always" in x.tags:
+        # A test that every element passes (`d > 0` of a `d` kept above 0): all ones.
+        return Value(lo=1.0, hi=1.0, known=True, tensor=True, integral=True)
     if "bool" in x.tags:
         # Where it marks a tensor's extreme, each row holds a 1: its zeros vanish in a sum
         # (over the extreme's axis; the other axes are not told apart).
@@ -376,6 +379,9 @@ def _bool(app: Application) -> Value:
     if qualified and len(positional) == 2:
         tags |= attained(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
                          scope, index)
+        if always_true(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
+                       scope, index):
+            tags |= {"always"}
     return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=tags, guards=guards,
                  integral=True)
 
@@ -739,6 +745,28 @@ def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression
         return frozenset()
     axis = axis_argument(extreme)
     return frozenset({ATTAINED + (_axis_code(ev, axis) if axis is not None else "")})
+
+
+def always_true(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
+                comparison: str, scope: Scope, index: int) -> bool:
+    """Whether ``left`` compared with ``right`` (``comparison``: the op's name or the
+    operator's class name) holds everywhere, by the two values' ranges: `d > 0` of a `d` kept
+    above 0 (`sqrt(maximum(x, 1e-12))`), `p < 2` of a probability."""
+    a, b = ev.value(left, scope, index), ev.value(right, scope, index)
+    if not (a.known and b.known) or a.zero is not None or a.negative is not None:
+        return False
+    # Closed bounds only: an open one is a limit float32 reaches (an exp's 0, a sigmoid's 1).
+    if comparison in ("greater", "GreaterThan"):
+        return a.lo > b.hi
+    if comparison in ("greater_equal", "GreaterThanEqual"):
+        return a.lo >= b.hi and not a.lo_open
+    if comparison in ("less", "LessThan"):
+        return a.hi < b.lo
+    if comparison in ("less_equal", "LessThanEqual"):
+        return a.hi <= b.lo and not a.hi_open
+    if comparison in ("not_equal", "NotEqual") and b.const == 0:
+        return a.lo > 0 or a.hi < 0
+    return False
 
 
 # Comparisons every value passes against itself (the op's name or the operator's class).
