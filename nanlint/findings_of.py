@@ -64,6 +64,8 @@ def suppression_problems(source: str, path: str, options: LintOptions, lines: Li
 def crash_findings(analysis: Analysis, text: Tuple[str, ast.Module], crashes: List[Crash],
                    path: str, lines: List[str]) -> List[Finding]:
     """Each rule crash reported where the rule was: at the node it was visiting."""
+    if not crashes:
+        return []  # (the positions of nothing still cost a pass over the file)
     positions = Positions(analysis.module, (node for _, _, node in crashes), *text,
                           analysis.parent)
     findings = []
