@@ -104,8 +104,8 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "np": (
             "all allclose any array_equal array_equiv equal greater greater_equal isclose "
-            "iscomplex isfinite isin isinf isnan isneginf isposinf isreal less less_equal "
-            "logical_and logical_not logical_or logical_xor not_equal signbit"
+            "iscomplex isfinite in1d isin isinf isnan isneginf isposinf isreal less "
+            "less_equal logical_and logical_not logical_or logical_xor not_equal signbit"
         ),
     },
     "cast": {
