@@ -200,16 +200,7 @@ class Flow:
             return REACH_UNKNOWN, []
         elif cls is None and references > len(calls):
             return REACH_UNKNOWN, []  # passed around as a value: called from anywhere
-        paths = []
-        for call, unit in calls:
-            context = self._context(unit)
-            if context is not None:
-                paths.append((context, _EMPTY))
-                continue
-            body = self._body(unit)
-            paths.append(self._path(body, call) if id(call) in body.parents
-                         else (REACH_UNKNOWN, _EMPTY))
-        return start, paths
+        return start, self._caller_paths(calls)
 
     def _returned_element(self, body: Body, element: cst.Element, returned: cst.Tuple
                           ) -> Optional[int]:
@@ -247,6 +238,12 @@ class Flow:
                  else index.calls.get(name, []))
         if not calls or (info.cls is None and index.references.get(name, 0) > len(calls)):
             return whole
+        return NOWHERE, self._caller_paths(calls, position)
+
+    def _caller_paths(self, calls: List[Tuple[cst.Call, Unit]],
+                      position: Optional[int] = None) -> List[Path]:
+        """Where each call of a function sends what it returns; with ``position``, the
+        element there of a returned tuple, where a call's statement unpacks it."""
         paths: List[Path] = []
         for call, unit in calls:
             context = self._context(unit)
@@ -254,8 +251,8 @@ class Flow:
                 paths.append((context, _EMPTY))
                 continue
             body = self._body(unit)
-            statement = body.parents.get(id(call))
-            target = _unpacked(statement, call, position)
+            target = (_unpacked(body.parents.get(id(call)), call, position)
+                      if position is not None else None)
             if target is None:
                 paths.append(self._path(body, call) if id(call) in body.parents
                              else (REACH_UNKNOWN, _EMPTY))
@@ -264,7 +261,7 @@ class Flow:
             else:
                 _, reach, feeds = self._into(body, [target])
                 paths.append((reach, feeds))
-        return NOWHERE, paths
+        return paths
 
     def _attribute_uses(self, key: Tuple[int, str]) -> Tuple[Reach, List[Path]]:
         """Where ``self.x`` goes: the reads of it in the class's methods, and anywhere the
