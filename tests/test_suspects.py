@@ -52,6 +52,11 @@ def suspects(source, path="train.py"):
     return sorted((f for f in found if f.score is not None), key=lambda f: -f.score)
 
 
+def by_line_of(source):
+    """The suspects of ``source`` by their line."""
+    return {s.line: s for s in suspects(source)}
+
+
 def test_the_ranking_puts_evidence_first_then_reach_then_guards():
     ranked = [s.line for s in suspects(TRAINING)]
     log_of_softmax = line_of("tf.math.log(probs), axis")
@@ -68,7 +73,7 @@ def test_the_ranking_puts_evidence_first_then_reach_then_guards():
 
 
 def test_each_suspect_says_why_it_ranks_where_it_does():
-    by_line = {s.line: s for s in suspects(TRAINING)}
+    by_line = by_line_of(TRAINING)
     assert "check's NAN103" in by_line[line_of("tf.math.log(probs), axis")].why
     assert "reaches the loss" in by_line[line_of("/ scale")].why
     assert "in a metric or summary" in by_line[line_of("tf.summary.scalar")].why
@@ -245,7 +250,7 @@ def test_a_log_of_a_square_or_an_absolute_value_is_a_log_of_a_signed_value(magni
               f"    v = tf.math.log({magnitude})\n"
               "    w = p / tf.abs(s)\n"  # a division by one: a scale made positive, mostly
               "    return u + v + w\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].why.startswith("a log of a square or an absolute value")
     assert by_line[6].why.startswith("operand of unknown origin")
     assert by_line[8].why.startswith("operand of unknown origin")
@@ -275,7 +280,7 @@ def test_an_lgamma_of_a_hand_written_softplus_is_shown_to_reach_zero():
               "    a = tf.math.lgamma(alpha)\n"
               "    b = tf.math.lgamma(beta)\n"
               "    return a + b\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].why.startswith("a producer reaches the singular point")
     assert "hand-written softplus" in by_line[7].message
     assert not by_line[8].why.startswith("a producer")
@@ -311,7 +316,7 @@ def test_a_mean_of_a_selection_by_a_mask_is_listed():
               "    c = tf.reduce_sum(tf.boolean_mask(location, pos_mask))\n"
               "    d = tf.reduce_mean(location)\n"
               "    return a + b + c + d\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].message.startswith("mean of the selection `tf.boolean_mask(")
     assert by_line[6].why.startswith("a selection by a mask: empty where the mask is all false")
     assert by_line[7].message.startswith("mean of the selection `tf.gather(")
@@ -355,7 +360,7 @@ def test_a_statistic_that_skips_nan_is_listed():
               "    c = tf.experimental.numpy.nanmean(x, axis=1)\n"
               "    d = np.nansum(x, axis=0)\n"
               "    return a + b + c + d\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert sorted(by_line) == [6, 7, 8]
     for line in (6, 7, 8):
         assert by_line[line].code == "NAN101"
@@ -372,7 +377,7 @@ def test_the_indices_of_a_mask_may_be_named_first():
               "    b = tf.reduce_mean(tf.gather(location, order))\n"
               "    c = tf.reduce_mean(tf.gather(tf.where(labels > 0, location, 0.), order))\n"
               "    return a + b + c\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].message == "mean of the selection `tf.gather(location, rows)`"
     assert by_line[7].why.startswith("a selection by a mask: empty where the mask is all false")
     assert 8 not in by_line and 9 not in by_line  # indices of another kind; a select's values
@@ -389,7 +394,7 @@ def test_a_mean_of_a_list_that_can_be_empty_is_listed():
               "    c = tf.reduce_mean([l * w for l, w in zip(losses, weights)])\n"
               "    d = tf.add_n([l for l in losses if l is not None])\n"
               "    return a + b + c + d\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("a list that can be empty")
     assert by_line[7].why.startswith("a list that can be empty")
     assert 8 not in by_line and 9 not in by_line  # a list of every loss; a sum
@@ -403,7 +408,7 @@ def test_an_exp_of_both_x_and_minus_x_is_evidence_whatever_the_sign():
               "    return (tf.exp(x) - tf.exp(-x)) * 0.5\n\n\n"
               "def both(x, z):\n"
               "    return tf.exp(-(x)) + tf.exp(-z)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("an exp of both x and -x")
     assert by_line[9].why.startswith("operand of unknown origin")
     assert by_line[5].score > by_line[9].score
@@ -442,7 +447,7 @@ def test_an_array_method_is_the_function_of_the_array():
               "    inverse = n.reciprocal()\n"
               "    h = self.norm(cams)\n"
               "    return path.div('logs')\n")
-    listed = {s.line: s for s in suspects(source)}
+    listed = by_line_of(source)
     assert sorted(listed) == [5, 6, 7, 8, 9, 10]
     assert [listed[line].code for line in sorted(listed)] == [
         "NAN101", "NAN101", "NAN201", "NAN104", "NAN201", "NAN101"]
@@ -594,7 +599,7 @@ def test_a_part_of_a_statistic_is_a_statistic():
               "    peak = tf.reduce_sum(w, axis=0)\n"
               "    b = x / peak[0]\n"
               "    return a + b\n")
-    ranked = {s.line: s for s in suspects(source)}
+    ranked = by_line_of(source)
     for line in (5, 7):
         assert ranked[line].why.startswith("a statistic, 0 for an all-zero or constant input")
 
@@ -605,7 +610,7 @@ def test_no_gradient_ranks_a_gradient_hazard_down_more_than_a_forward_one():
               "    x = np.log(1.0 + np.exp(a))\n"  # numpy: no gradient, but inf all the same
               "    y = tf.sqrt(tf.reduce_sum(tf.square(tf.stop_gradient(b))))\n"  # no gradient
               "    return x, y\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("NAN104's evidence in numpy code")
     assert "metric" not in by_line[6].why  # data preparation is not a metric
     assert by_line[6].score > by_line[7].score
@@ -622,7 +627,7 @@ def test_a_method_of_a_value_computes_from_the_value_so_its_gradient_can_flow():
               "    return d + e\n\n\n"
               "def spread(rows):\n"
               "    return np.asarray(rows).square().sum(-1).sqrt()\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "reaches the loss" in by_line[6].why and "reaches the loss" in by_line[7].why
     assert "computed from data alone" in by_line[12].why
 
@@ -636,7 +641,7 @@ def test_a_root_of_a_value_that_may_be_negative_is_a_hazard_of_the_value_too():
               "    spread = tf.sqrt(a - b)\n"
               "    gap = tf.sqrt(tf.square(a - b))\n"
               "    tf.print(spread, gap)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "no gradient" in by_line[5].why and "no gradient" in by_line[6].why
     assert by_line[5].score - by_line[6].score == pytest.approx(2.0)
 
@@ -648,7 +653,7 @@ def test_a_conditional_that_tests_first_and_a_positive_maximum_guard_a_division(
               "    z = [(v - np.mean(v)) / max(np.std(v), 1e-3) for v in rows]\n"
               "    c = a / max(b, 1e-7)\n"
               "    return tpr, z, a / b, c\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("guarded: the expression tests its operand first")
     assert by_line[7].code == "NAN201"  # the deviation itself, not the guarded division
     assert suspects(source)[-1].line == 6
@@ -661,7 +666,7 @@ def test_a_conditional_that_tests_another_value_does_not_guard_a_division():
     source = ("import numpy as np\n\n\ndef f(n, d, step, tp, fn):\n"
               "    a = n / d if step > 0 else 0.0\n"
               "    b = 0 if tp + fn == 0 else tp / (tp + fn)\n    return a + b\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("operand of unknown origin")
     assert by_line[6].why.startswith("guarded: the expression tests its operand first")
 
@@ -671,7 +676,7 @@ def test_an_epsilon_added_to_a_divisor_nothing_bounds_guards_it():
     source = ("import numpy as np\n\n\ndef f(x, n, m, k, d):\n"
               "    a = x / (n + 1e-3)\n    b = x / (m + 1e-9)\n    c = x / k\n"
               "    return a + b + c + np.log(d - x + 1e-3)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("guarded: an epsilon 0.001 added")
     assert by_line[6].why.startswith("partly guarded: an epsilon 1e-09 added")
     assert by_line[7].why.startswith("operand of unknown origin")
@@ -690,7 +695,7 @@ def test_a_branch_at_or_above_a_bound_not_shown_positive_is_a_partial_guard():
               "    if m >= 1:\n        x = x / m\n"
               "    if m >= eps:\n        x = x * 2 / m\n"
               "    return x\n")
-    by_line = {s.line: s for s in suspects("import numpy as np\n" + source)}
+    by_line = by_line_of("import numpy as np\n" + source)
     partial = "partly guarded: it runs only where a test keeps its operand at or above"
     assert by_line[6].why.startswith(partial)
     assert by_line[15].why.startswith(partial)
@@ -871,7 +876,7 @@ def test_another_librarys_function_is_taken_at_its_name_unless_it_takes_text():
               "    return -znp.sum(znp.log(model.pdf(data)))\n\n\n"
               "def log(x):\n    return x\n\n\n"
               "def g(p):\n    return log(p)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[9].message.startswith("log of `model.pdf(data)`")
     assert by_line[8].code == "NAN301"
     assert 7 not in by_line and 17 not in by_line  # logging's log, the module's own log
@@ -884,7 +889,7 @@ def test_an_attribute_set_once_in_the_class_is_read_for_its_form():
               "        self.scale = np.std(x, axis=0)\n        self.scale = load_scale()\n\n"
               "    def apply(self, x):\n        y = x / self.std\n"
               "        return y / self.scale\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[15].why.startswith("a statistic")  # `x / self.std`
     assert by_line[16].why.startswith("operand of unknown origin")  # assigned twice
 
@@ -896,7 +901,7 @@ def test_an_exp_of_a_value_nothing_bounds_ranks_above_one_of_a_bounded_value():
               "    g = tf.exp(tf.tanh(q))\n"
               "    amp = np.abs(np.fft.fft(k))\n"
               "    return f, g, np.log(amp)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("a value nothing bounds")
     assert 7 not in by_line or by_line[7].score < by_line[6].score
     # numpy's abs is the op model's: at least 0, and 0 exactly where the fft is, which
@@ -923,7 +928,7 @@ def test_a_layer_with_an_exponential_activation_is_an_exp_of_a_linear_output():
               "    rate = tf.keras.layers.Dense(10, activation='exponential')(h)\n"
               "    soft = tf.keras.layers.Dense(10, activation='softplus')(h)\n"
               "    return mean, rate, soft\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].code == by_line[7].code == "NAN104"
     assert by_line[6].message.startswith("exp of `tf.keras.layers.Dense(10, activation=K.exp)`")
     assert 8 not in by_line
@@ -936,7 +941,7 @@ def test_a_masked_prediction_of_a_categorical_cross_entropy_is_divided_by_its_ro
               "def plain(gt, pr):\n    return categorical_crossentropy(gt, pr)\n\n\n"
               "def logits(gt, z):\n"
               "    return keras.losses.categorical_crossentropy(gt, z * 2.0, from_logits=True)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].message == "division by the row sum of `pr * mask`"
     assert 11 not in by_line and 16 not in by_line
 
@@ -949,7 +954,7 @@ def test_a_hand_computed_variance_is_listed_where_it_is_computed():
               "    variance = squared - tf.square(mean)\n"
               "    other = offset - scale\n"
               "    return tf.nn.batch_normalization(x, mean, variance, other, scale, 1e-3)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].why.startswith("a hand-computed variance")
     assert 8 not in by_line
 
@@ -961,7 +966,7 @@ def test_a_hand_computed_variance_of_arrays_is_listed_too(module, spelling):
     # The cancellation is a fact of floating point (float64 included), not of tensors.
     source = (f"import {module}\n\n\ndef norm(x, total):\n    m = x.mean(0)\n"
               f"    v = {spelling}\n    other = total / 3\n    return (x - m) * v + other\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("a hand-computed variance")
 
 
@@ -985,7 +990,7 @@ def pooled(adjacency, pooling, degrees, scale):
 
 
 def test_each_suspect_names_where_its_operand_is_set():
-    by_line = {s.line: s for s in suspects(ORIGINS)}
+    by_line = by_line_of(ORIGINS)
     # the last assignment above, and the one it rebinds from; not the numerator's
     assert [(o["name"], o["line"]) for o in by_line[15].origins] == [("den", 9), ("den", 8)]
     # a parameter has none (not the nested function's), a module constant its line
@@ -1008,7 +1013,7 @@ def test_a_parameters_default_is_where_its_value_is_set():
               "    return t.clamp(min=eps).log()\n"
               "def scaled(x, scale):\n"
               "    return x / scale\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert [(o["name"], o["line"]) for o in by_line[5].origins] == [("eps", 4)]
     assert by_line[7].origins == ()  # a parameter without a default: its callers'
 
@@ -1041,7 +1046,7 @@ def ratio(total, counts):
 
 
 def test_a_suspect_names_the_line_that_makes_its_evidence():
-    by_line = {s.line: s for s in suspects(PRODUCED_ELSEWHERE)}
+    by_line = by_line_of(PRODUCED_ELSEWHERE)
     # a parameter has no assignment, but its softmax is made in the caller
     assert [(o["name"], o["line"]) for o in by_line[5].origins] == [("probs", 9)]
     # the assignments show where the operand is set; a producer they show is not repeated
@@ -1182,7 +1187,7 @@ def test_an_arrays_methods_shift_clip_and_sum_as_the_ops_do():
               "    return e / e.sum(axis=1, keepdims=True)\n"  # a hand-written softmax
               "def clipped_log(p, y):\n"
               "    return -np.sum(y * np.log(p.clip(1e-7, 1.0)))\n")  # kept above 0
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("guarded: its operand is bounded above")
     assert by_line[9].message.startswith("hand-written softmax")
     assert by_line[11].why.startswith("partly guarded")
@@ -1197,7 +1202,7 @@ def test_a_tensors_clamp_is_a_clip_by_its_bounds_keywords_too():
               "    return -(p * p.clamp(min=1e-20).log()).sum()\n"  # kept above 0, barely
               "def clipped(p):\n"
               "    return -(p * p.clip(max=1.0).log()).sum()\n")  # no lower bound
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("guarded: its operand is kept above 0")
     assert by_line[7].why.startswith("partly guarded: its operand is kept above 0 by 1e-20")
     assert by_line[9].why.startswith("operand of unknown origin")
@@ -1265,7 +1270,7 @@ def test_an_array_written_in_place_is_zero_only_where_nothing_is_written():
               "def untouched(n, x):\n"
               "    z = np.zeros(n)\n"
               "    return x / np.sum(z)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "stays 0 wherever nothing is written into it" in by_line[8].message
     assert "which is all zeros" in by_line[16].message
     assert by_line[13].why.startswith("a statistic")
@@ -1290,7 +1295,7 @@ def test_an_attributes_array_written_item_by_item_is_zero_only_where_nothing_is_
               "        self.mine = np.zeros(3)\n"
               "        self.mine[1] = x\n"
               "        return x / np.sum(self.mine)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "all zeros" in by_line[17].message  # nothing writes into `self.other`
     assert "zeros" not in by_line[16].message  # `fill` writes into `self.counts`
     assert "zeros" not in by_line[22].message  # this method writes into `self.mine`
@@ -1305,7 +1310,7 @@ def test_a_value_named_as_a_shape_is_a_size(divisor):
               "def normalized(x, w, input_shape, image_shape, scale):\n"
               f"    a = K.sum(x * w) / {divisor}\n"
               "    return a / scale\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "its operand is a size" in by_line[5].why
     assert "its operand is a size" not in by_line[6].why
 
@@ -1337,7 +1342,7 @@ def test_a_root_of_a_size_read_from_a_shape_takes_no_gradient(size):
               f"    n = tf.cast({size}, tf.float32)\n"
               "    a = x * tf.sqrt(n)\n"
               "    return a * tf.sqrt(v)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
     assert by_line[7].score < by_line[8].score
 
@@ -1368,7 +1373,7 @@ def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
               "    b = tf.reduce_sum(y_pred) / (\n"
               "        tf.cast(tf.shape(y_true)[0], tf.float32) - tf.reduce_sum(y_true))\n"
               "    return a + b\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "its operand is a size" in by_line[5].why
     assert "its operand is a size" not in by_line[6].why
     assert by_line[6].score > by_line[5].score
@@ -1393,7 +1398,7 @@ def test_an_infinity_written_but_not_seen_filling_a_tensor_ranks_under_one_that_
               "    if lower < -INFINITY:\n"
               "        return x / d\n"
               "    return tf.nn.softmax(x + NEG_INF * (1.0 - tf.cast(x > 0, x.dtype)))\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("`math.inf` is inf, written here; the file does not show "
                                      "it filling a tensor")
     assert by_line[6].score > by_line[11].score > by_line[5].score
@@ -1412,7 +1417,7 @@ def test_an_attribute_set_by_another_method_names_where_the_class_sets_it():
               "    def rescale(self, x):\n"
               "        self.std = np.abs(x).max()\n"
               "        return x / self.std\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert [(o["name"], o["line"]) for o in by_line[13].origins] == [
         ("self.std", 10), ("self.std", 6), ("self.std", 16)]
     # set in the method itself before the suspect: that assignment only
@@ -1440,7 +1445,7 @@ def test_a_root_of_a_window_summed_over_powers_is_a_distance(power):
               "    return tf.sqrt(conv)\n\n\n"
               "def plain(x):\n"
               "    return tf.sqrt(x)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[6].why.startswith("a root of squares or differences")
     assert by_line[6].score > by_line[10].score
 
@@ -1518,7 +1523,7 @@ def test_an_arccos_of_a_cosine_it_computes_is_a_hazard_of_the_value_too():
               "    return np.arccos(a.dot(b))\n\n\n"
               "def clipped(a, b):\n"
               "    return np.arccos(np.clip(np.dot(a, b), -1.0, 1.0))\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "the cosine `a.dot(b)` of l2-normalized vectors" in by_line[7].message
     assert by_line[7].score > by_line[11].score
 
@@ -1570,7 +1575,7 @@ def test_command_line_values_take_no_gradient():
               "    decay = tf.pow(1 - step / FLAGS.max_steps, 0.9)\n"
               "    trained = tf.pow(1 - step / w, 0.9)\n"
               "    return poly, decay, trained\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     for line in (17, 18):
         assert "no gradient (computed from data alone" in by_line[line].why
     assert "no gradient" not in by_line[19].why
@@ -1585,7 +1590,7 @@ def test_a_square_in_a_divisor_makes_no_distance():
               "    gap = np.sqrt(p ** 2 // (q + 1))\n"
               "    cells = np.sqrt(np.prod(img.shape))\n"
               "    return blocks + gap + cells\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[5].why.startswith("operand of unknown origin")
     assert by_line[6].why.startswith("a root of squares or differences")
     assert "no gradient (a size read from a shape: an integer)" in by_line[7].why
@@ -1597,7 +1602,7 @@ def test_a_size_unpacked_from_a_shape_takes_no_gradient():
               "    n, h, w, c = np.asarray(images).shape\n"
               "    rows = np.sqrt(n)\n"
               "    return rows * np.sqrt(x)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "no gradient (a size read from a shape: an integer)" in by_line[6].why
     assert by_line[6].score < by_line[7].score
 
@@ -1788,7 +1793,7 @@ def test_a_keras_evaluation_step_is_no_test():
               "    def test_step(self, data):\n        x, y = data\n"
               "        return tf.reduce_mean(self(x)) / tf.reduce_sum(y)\n\n\n"
               "def test_ratio(a, b):\n    return tf.reduce_mean(a) / tf.reduce_sum(b)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert by_line[7].why.endswith("no gradient (in an evaluation step)")
     assert by_line[11].why.endswith("in a test")
     assert by_line[7].score > by_line[11].score
@@ -1801,7 +1806,7 @@ def test_a_value_whose_backward_is_called_is_differentiated():
               "    loss.backward()\n\n\n"
               "def report(model, x, y):\n"
               "    return ((model(x) - y) ** 2).mean().sqrt()\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "reaches the loss" in by_line[5].why
     assert "reach unknown" in by_line[10].why
     assert by_line[5].score > by_line[10].score
@@ -1812,7 +1817,7 @@ def test_a_statistical_test_is_a_computation_not_a_unit_test():
     source = ("import numpy as np\n\n\ndef wald_test(theta, sd):\n"
               "    return np.abs(theta / sd)\n\n\n"
               "def test_wald(theta, sd):\n    return np.abs(theta / sd)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "in a test" not in by_line[5].why and by_line[9].why.endswith("in a test")
     assert by_line[5].score > by_line[9].score
 
@@ -1869,12 +1874,12 @@ def test_a_registered_buffer_is_the_attribute_and_an_update_keeps_its_first_zero
               "    def scaled(self, x):\n"
               "        y = x * self.mean_square.rsqrt()\n"
               "        return y / self.count\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "output of `torch.zeros` (line 7), which stays 0 until it is first updated" in (
         by_line[14].message)
     assert "output of `torch.zeros` (line 8), which is all zeros" in by_line[15].message
     ones = source.replace("'mean_square', torch.zeros", "'mean_square', torch.ones")
-    assert "torch" not in {s.line: s for s in suspects(ones)}[14].message
+    assert "torch" not in by_line_of(ones)[14].message
 
 
 def test_an_array_cast_to_float16_is_listed_and_a_logged_record_is_no_log():
@@ -1886,7 +1891,7 @@ def test_an_array_cast_to_float16_is_listed_and_a_logged_record_is_no_log():
               "    run.log({'loss': np.mean(emb)})\n"
               "    run.log({k: v for k, v in emb.items()})\n"
               "    return half, (emb @ emb.T).half(), emb.half(1)\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert sorted(by_line) == [7, 10]
     assert by_line[7].code == by_line[10].code == "NAN401"
     assert by_line[7].message == "float16 cast of `emb.detach().cpu().numpy()`"
@@ -1926,7 +1931,7 @@ def test_a_name_updated_in_place_keeps_its_first_zero_only_until_then():
               "    denom = exp_avg_sq.rsqrt()\n"
               "    count = torch.zeros_like(p)\n"
               "    return p * denom + grad / count\n")
-    by_line = {s.line: s for s in suspects(source)}
+    by_line = by_line_of(source)
     assert "`torch.zeros_like` (line 5), which stays 0 until it is first updated" in (
         by_line[7].message)
     assert "`torch.zeros_like` (line 8), which is all zeros" in by_line[9].message
