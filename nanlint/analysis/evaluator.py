@@ -27,7 +27,7 @@ from nanlint.analysis.constants import MATH_CONSTANTS, math_constant
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
                                       replace, written_in_place)
-from nanlint.analysis.producers import (always_true, attained, output, smaller, tuple_element,
+from nanlint.analysis.producers import (comparison_tags, output, smaller, tuple_element,
                                         zeros_marked)
 from nanlint.analysis.resolver import Callee, Resolver
 from nanlint.analysis.sites import Callable, Sites, site_arguments
@@ -167,11 +167,8 @@ class Evaluator:
                                       scope, index, operator)
             if len(expr.comparisons) == 1:
                 compared = expr.comparisons[0]
-                tags |= attained(self, expr.left, compared.comparator,
-                                 compared.operator.__class__.__name__, scope, index)
-                if always_true(self, expr.left, compared.comparator,
-                               compared.operator.__class__.__name__, scope, index):
-                    tags |= {"always"}
+                tags |= comparison_tags(self, expr.left, compared.comparator,
+                                        compared.operator.__class__.__name__, scope, index)
             return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=tags, guards=guards)
         if kind is cst.Call:
             return self._call(expr, scope, index)

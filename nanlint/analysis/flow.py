@@ -228,16 +228,13 @@ class Flow:
         A part unpacked to a name like a loss's is an objective by that name, as the whole
         return of a function named like a loss is. With no call site in the file, or one
         that passes the function around, the whole return's way."""
-        whole = self._return(function)
         index = self.module_index()
         info = index.functions.get(id(function))
-        if info is None:
-            return whole
         name = function.name.value
-        calls = (index.method_calls.get(name, []) if info.cls is not None
-                 else index.calls.get(name, []))
+        calls = [] if info is None else (index.method_calls.get(name, [])
+                                         if info.cls is not None else index.calls.get(name, []))
         if not calls or (info.cls is None and index.references.get(name, 0) > len(calls)):
-            return whole
+            return self._return(function)
         return NOWHERE, self._caller_paths(calls, position)
 
     def _caller_paths(self, calls: List[Tuple[cst.Call, Unit]],

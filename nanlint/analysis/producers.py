@@ -377,11 +377,8 @@ def _bool(app: Application) -> Value:
         guards = zeros_marked(app.ev, positional[0], positional[1], scope, index,
                               qualified.rsplit(".", 1)[-1])
     if qualified and len(positional) == 2:
-        tags |= attained(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
-                         scope, index)
-        if always_true(app.ev, positional[0], positional[1], qualified.rsplit(".", 1)[-1],
-                       scope, index):
-            tags |= {"always"}
+        tags |= comparison_tags(app.ev, positional[0], positional[1],
+                                qualified.rsplit(".", 1)[-1], scope, index)
     return Value(lo=0.0, hi=1.0, known=True, tensor=True, tags=tags, guards=guards,
                  integral=True)
 
@@ -747,6 +744,16 @@ def attained(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression
     return frozenset({ATTAINED + (_axis_code(ev, axis) if axis is not None else "")})
 
 
+def comparison_tags(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
+                    comparison: str, scope: Scope, index: int) -> FrozenSet[str]:
+    """What a comparison's 0/1 value is known to hold, whatever its spelling (an op's name or
+    the operator's class name): ``attained`` tags, and "always" where every element passes
+    (``always_true``)."""
+    tags = attained(ev, left, right, comparison, scope, index)
+    return tags | {"always"} if always_true(ev, left, right, comparison, scope,
+                                            index) else tags
+
+
 def always_true(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpression,
                 comparison: str, scope: Scope, index: int) -> bool:
     """Whether ``left`` compared with ``right`` (``comparison``: the op's name or the
@@ -780,27 +787,28 @@ def _pairwise(ev: Evaluation, left: cst.BaseExpression, right: cst.BaseExpressio
     compare every element with every other: `x` and `transpose(x)` or `x.T` (of a column
     `x`), `expand_dims(x, 0)` and `expand_dims(x, 1)`, `x[None, :]` and `x[:, None]`. The
     comparison's diagonal compares each element with itself."""
-    def laid(expr: cst.BaseExpression) -> Tuple[Optional[str], str]:
-        """What ``expr`` lays out and how: the code of its vector, and "as is", "turned" or
-        the axis it adds."""
+    def laid(expr: cst.BaseExpression) -> Tuple[cst.BaseExpression, str]:
+        """What ``expr`` lays out and how: its vector, and "as is", "turned" or the axis it
+        adds."""
         if expr.__class__ is cst.Attribute and expr.attr.value == "T":
-            return ev.resolver.code(expr.value), "turned"
+            return expr.value, "turned"
         if expr.__class__ is cst.Call and expr.args:
             name = last_name(expr.func)
-            inner = ev.resolver.code(expr.args[0].value)
             if name in ("transpose", "matrix_transpose") and len(expr.args) == 1:
-                return inner, "turned"
+                return expr.args[0].value, "turned"
             if name in ("expand_dims", "unsqueeze") and len(expr.args) == 2:
-                return inner, ev.resolver.code(expr.args[1].value)
+                return expr.args[0].value, ev.resolver.code(expr.args[1].value)
         if expr.__class__ is cst.Subscript and len(expr.slice) == 2 and all(
                 part.slice.__class__ is cst.Slice or dotted_code(part.slice.value) == "None"
                 for part in expr.slice):  # `x[:, None]` adds axis 1, `x[None, :]` axis 0
             added = [i for i, part in enumerate(expr.slice) if part.slice.__class__ is cst.Index]
             if len(added) == 1:
-                return ev.resolver.code(expr.value), str(added[0])
-        return ev.resolver.code(expr), "as is"
+                return expr.value, str(added[0])
+        return expr, "as is"
     (a, how_a), (b, how_b) = laid(left), laid(right)
-    return a == b and {how_a, how_b} in ({"as is", "turned"}, {"0", "1"}, {"0", "-1"})
+    # the layouts first: most comparisons pair none, and a vector's code costs a generation
+    return {how_a, how_b} in ({"as is", "turned"}, {"0", "1"}, {"0", "-1"}) and (
+        ev.resolver.code(a) == ev.resolver.code(b))
 
 
 def _attained_tags(value: Value) -> FrozenSet[str]:
