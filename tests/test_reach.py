@@ -52,6 +52,43 @@ def test_min_confidence_applies_to_the_lowered_confidence():
     assert [f.line for f in findings] == [11]
 
 
+F1_OF_COUNTS = """
+import tensorflow as tf
+
+def f1(y_true, y_pred):
+    y_pred = tf.argmax(y_pred, axis=-1)
+    cm = tf.math.confusion_matrix(tf.reshape(y_true, [-1]), tf.reshape(y_pred, [-1]))
+    tp = tf.cast(tf.linalg.diag_part(cm), tf.float32)
+    precision = tp / tf.cast(tf.reduce_sum(cm, axis=0), tf.float32)
+    recall = tp / tf.cast(tf.reduce_sum(cm, axis=1), tf.float32)
+    return tf.reduce_mean(2 * precision * recall / (precision + recall))
+
+def hits(y_true, y_pred):
+    right = tf.cast(tf.equal(y_true, tf.argmax(y_pred, axis=-1)), tf.float32)
+    wrong = tf.cast(tf.not_equal(y_true, 0), tf.float32)
+    return tf.reduce_sum(right) / tf.reduce_sum(wrong)
+
+def soft_f1(y_true, y_pred):
+    tp = tf.reduce_sum(y_true * y_pred, axis=0)
+    precision = tp / tf.reduce_sum(y_pred, axis=0)
+    recall = tp / tf.reduce_sum(y_true, axis=0)
+    return tf.reduce_mean(2 * precision * recall / (precision + recall))
+"""
+
+
+def test_a_function_of_labels_that_returns_no_gradient_is_a_metric():
+    """`(y_true, y_pred)` is a loss's signature or a metric's: where everything returned is
+    computed through `argmax`, comparisons or integer counts, nothing could train on it."""
+    findings = {f.line: f for f in lint(F1_OF_COUNTS, ["NAN101"])}
+    assert 10 not in findings  # the F1 of counts: medium, one step less, below check's bar
+    counted = findings[15]
+    assert counted.message.endswith(
+        "(in a metric: what `hits` returns is computed through `tf.equal`, which lets no "
+        "gradient back; no gradient flows here)")
+    assert (counted.gradient, counted.confidence) == (False, "medium")
+    assert [(line, findings[line].gradient) for line in (20, 21)] == [(20, True), (21, True)]
+
+
 @pytest.mark.parametrize("sink, why", [
     ("print(r)", "only logged"),
     ("tf.summary.scalar('r', r, step=0)", "only summarized"),

@@ -465,6 +465,8 @@ class _DataWalk:
                 return all(walk(expr, there) for expr, there in passed)
             if binding.kind not in ("assign", "unpack") or binding.value is None:
                 return False
+            if id(binding.value) in self.assigned:
+                return True  # walked already: a False anywhere ends the whole walk
             self.assigned.add(id(binding.value))
             return walk(binding.value, at)
         if kind is cst.Attribute:
@@ -501,7 +503,8 @@ class _DataWalk:
                 return True  # an element of a `tf.data` dataset: read, not computed
             if func.__class__ is cst.Attribute and func.attr.value in _COMMAND_LINE:
                 return True  # `parser.parse_args()`: the values of a command line
-            if func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS:
+            if (func.__class__ is cst.Attribute and func.attr.value in KEEP_METHODS
+                    and not library):
                 return walk(func.value, where)  # `.astype(...)`, `.reshape(...)` of data
             if (func.__class__ is cst.Name and func.value in _BUILTINS
                     and resolver.binding(func.value, where) is None):

@@ -81,7 +81,7 @@ class Analysis:
         self._loss_re = re.compile(settings.loss_function_pattern)
         self._no_gradient_re = re.compile(settings.no_gradient_pattern)
         self.flow = Flow(resolver.unit_callee, resolver.module_index, self._loss_re,
-                         self._no_gradient_re)
+                         self._no_gradient_re, self._returned_without_gradient)
         self.evaluator = evaluator = Evaluator(resolver, self.sites, self.flow, settings)
         self._moments: Optional[DataMoments] = None
         self._method_calls: Optional[MethodCalls] = None
@@ -504,6 +504,33 @@ class Analysis:
             if isinstance(scope, (cst.FunctionDef, cst.Lambda)) and self._run_by_lambda(scope):
                 return "run by a Keras `Lambda` layer, trained with its model"
         return ""
+
+    def _returned_without_gradient(self, function: cst.FunctionDef) -> str:
+        """Why no gradient passes back through anything ``function`` returns (each of its
+        returns is computed through `argmax`, an integer cast, a comparison, or from data
+        alone: see ``data.data_sources``), or "" where one may."""
+        returns, stack = [], [function.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Return):
+                returns.append(node)
+            elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
+                                       cst.BaseExpression)):
+                stack.extend(children(node))
+        cut: Optional[cst.Call] = None
+        for returned in returns:
+            if returned.value is None:
+                continue
+            origin = data_sources(self.resolver, self.sites, returned.value,
+                                  Place(*self._home(self._enclosing_statement(returned))))
+            if origin is None or origin.assigned & self._differentiated():
+                return ""
+            cut = cut or origin.cut
+        if not any(returned.value is not None for returned in returns):
+            return ""
+        if cut is None:
+            return "computed from data alone"
+        return f"computed through `{self.spelling(cut.func)}`, which lets no gradient back"
 
     def _objective_returned(self, function: cst.FunctionDef) -> str:
         """The name, like a loss's, that ``function`` returns (`return loss`, `return

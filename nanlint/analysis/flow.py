@@ -47,12 +47,15 @@ _GRADIENT_METHODS = ("gradient", "jacobian", "batch_jacobian")
 class Flow:
     """Gradient reach of one module. ``resolve`` names callees, ``index`` gives the module's
     index (made on first use); the patterns are the configuration's (loss-function names,
-    functions where no gradient is taken)."""
+    functions where no gradient is taken); ``gradient_free`` says why what a function returns
+    lets no gradient back (computed through `argmax`), or "" where it may."""
 
     def __init__(self, resolve: Resolver, index: Callable[[], ModuleIndex],
-                 loss_pattern: "re.Pattern", no_gradient_pattern: "re.Pattern") -> None:
+                 loss_pattern: "re.Pattern", no_gradient_pattern: "re.Pattern",
+                 gradient_free: Callable[[cst.FunctionDef], str]) -> None:
         self._resolve = resolve
         self.module_index = index
+        self._gradient_free = gradient_free
         self._loss = loss_pattern
         self._no_gradient = no_gradient_pattern
         self._bodies: Dict[int, Body] = {}
@@ -192,8 +195,14 @@ class Flow:
         start = NOWHERE
         if metric_uses and references == metric_uses + len(calls):
             start = IN_METRIC
-        elif self._loss.search(name.lower()) or (params & {"y_true", "labels"} and not (
-                _private(name))):  # a private helper taking labels: its callers say
+        elif self._loss.search(name.lower()):
+            return REACHES_OBJECTIVE, []
+        elif params & {"y_true", "labels"} and not _private(name):
+            # a loss or a metric by its parameters (a private helper's callers say): a
+            # metric where nothing it returns could carry a gradient back
+            cut = self._gradient_free(function)
+            if cut:
+                return none(f"in a metric: what `{name}` returns is {cut}"), []
             return REACHES_OBJECTIVE, []
         elif not calls or (cls is not None and (name in sinks.FRAMEWORK_METHODS
                                                 or name.startswith("__"))):
