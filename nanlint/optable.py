@@ -36,6 +36,11 @@ MODULE_ALIASES: Tuple[Tuple[str, str], ...] = (
     ("tensorflow.compat.v1.", "tensorflow."),
     ("tensorflow.compat.v2.", "tensorflow."),
     ("tensorflow._api.v2.", "tensorflow."),
+    ("tensorflow._api.v1.", "tensorflow."),
+    # TF1's contrib layers by their module's path (`from tensorflow.contrib.layers.python
+    # import layers`)
+    ("tensorflow.contrib.layers.python.layers.layers.", "tensorflow.contrib.layers."),
+    ("tensorflow.contrib.layers.python.layers.", "tensorflow.contrib.layers."),
     ("tf_keras.", "keras."),
     ("keras.src.", "keras."),
     ("keras.api.", "keras."),
@@ -739,6 +744,7 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "keras.saving", "keras.models", "tf.nest", "tf.examples", "tf.metrics", "tf.python.util",
     "tf.python.platform", "tf.python.eager", "tf.python.estimator", "tf.contrib.framework",
     "tf.contrib.tpu", "tf.contrib.training", "tf.contrib.data", "tf.contrib.rnn",
+    "tf.contrib.summary", "tf.contrib.tensorboard",
     "tf.nn.rnn_cell",  # TF1's home of the cells of tf.contrib.rnn
     # protocol buffers, the methods of sparse and ragged tensors (shapes, row partitions: the
     # few that compute are modeled), initializers and regularizers (objects that make a
