@@ -254,6 +254,17 @@ def test_a_hand_computed_variance_rounds_below_0_in_float32_and_in_float64():
         assert np.isnan(np.sqrt(v64)).any()
 
 
+def test_the_rounding_of_a_hand_computed_variance_grows_with_the_values_averaged():
+    # The figures the message of a variance plus an epsilon quotes: E[x²] - E[x]² of a
+    # constant input, whose exact value is 0.
+    seven = tf.fill([4096], 7.7)
+    small = tf.reduce_mean(seven * seven) - tf.square(tf.reduce_mean(seven))
+    assert -2e-4 < float(small) < -5e-5
+    hundred = tf.fill([262144, 16], 100.0)
+    columns = tf.reduce_mean(tf.square(hundred), 0) - tf.square(tf.reduce_mean(hundred, 0))
+    assert float(tf.reduce_min(columns)) < -1.0  # -9.4: an epsilon of 1e-3 does not cover it
+
+
 def test_a_negative_power_of_a_count_is_inf_where_the_count_is_0():
     # A row of an adjacency matrix with no edge: its degree is 0, and degree ** -0.5 is
     # inf in the value itself (no gradient needed); clamped at 1 it is finite.

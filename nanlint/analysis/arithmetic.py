@@ -203,7 +203,8 @@ def _gram(a: Value, b: Value, node: Optional[cst.CSTNode]) -> Optional[Evidence]
 def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
     """``var + eps`` of a hand-computed variance ``E[x²] − E[x]²`` (or a product of two):
     rounding makes it negative for a (nearly) constant input by an amount that scales with
-    ``E[x²]`` (measured under TF 2.21: up to -2.6e-6 x E[x²] over 4096 values), not with
+    ``E[x²]`` and with the number of values averaged (measured under TF 2.21: -2.6e-6 x
+    E[x²] over 4096 values, -9.4e-4 x E[x²] for column means over 262,144 rows), not with
     the epsilon, so the sum can still be 0 or negative."""
     if a.zero is None or a.zero.producer not in ROUNDS_BELOW_ZERO or (
             b.const is None or b.const <= 0):
@@ -215,9 +216,10 @@ def _unguarded_variance(a: Value, b: Value) -> Optional[Evidence]:
                        f"l2-normalized ones), more than the epsilon {b.const:g} makes up "
                        "for: the sum can still be 0 or negative", producer="gram_epsilon")
     return replace(a.zero, why="which is 0 for a constant input, where float32 rounding "
-                   "makes it negative by an amount that grows with E[x^2] (under TF: -1e-4 "
-                   "for 4096 copies of 7.7, -0.006 for a 9x9x9 window of 0.7), more than "
-                   f"the epsilon {b.const:g} makes up for: the sum can still be 0 or negative",
+                   "makes it negative by an amount that grows with E[x^2] and with the number "
+                   "of values averaged (under TF: -1e-4 for the mean of 4096 copies of 7.7, "
+                   "-9.4 for the column means of 262,144 rows of 100), more than the epsilon "
+                   f"{b.const:g} makes up for: the sum can still be 0 or negative",
                    producer="variance_epsilon")
 
 
