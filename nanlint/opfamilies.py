@@ -114,8 +114,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "ops": "array saturate_cast",
         "np": (
-            "array asanyarray asarray asarray_chkfinite astype double float128 float16 "
-            "float32 float64 half int16 int32 int64 int8 int_ intc long longdouble longlong "
+            "array asanyarray asarray asarray_chkfinite astype complex double float float128 "
+            "float16 float32 float64 half int int16 int32 int64 int8 int_ intc long "
+            "longdouble longlong "
             "short single ubyte uint uint16 uint32 uint64 uint8 uintc uintp ulong ulonglong "
             "ushort"
         ),
@@ -717,15 +718,15 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "view vsplit"
         ),
         "np": (
-            "amax amin array_split ascontiguousarray asfortranarray atleast_1d atleast_2d "
-            "atleast_3d block broadcast broadcast_arrays broadcast_to choose column_stack "
-            "compress concat concatenate copy dsplit dstack expand_dims extract flip fliplr "
-            "flipud hsplit hstack intersect1d matrix_transpose max median min moveaxis nanmax "
-            "nanmedian nanmin nanpercentile nanquantile percentile permute_dims positive "
-            "quantile ravel real_if_close repeat require reshape resize roll rollaxis rot90 "
-            "row_stack select setdiff1d setxor1d sort sort_complex split squeeze stack "
-            "swapaxes take take_along_axis tile transpose trim_zeros union1d unique "
-            "unique_all unique_counts unique_inverse unique_values unstack vsplit vstack"
+            "amax amin array_split ascontiguousarray asfortranarray asscalar atleast_1d atleast_2d "
+            "atleast_3d block broadcast broadcast_arrays broadcast_to choose column_stack compress "
+            "concat concatenate copy dsplit dstack expand_dims extract flip fliplr flipud hsplit "
+            "hstack intersect1d matrix_transpose max median min moveaxis nanmax nanmedian nanmin "
+            "nanpercentile nanquantile percentile permute_dims positive quantile ravel "
+            "real_if_close repeat require reshape resize roll rollaxis rot90 row_stack select "
+            "setdiff1d setxor1d sort sort_complex split squeeze stack swapaxes take "
+            "take_along_axis tile transpose trim_zeros union1d unique unique_all unique_counts "
+            "unique_inverse unique_values unstack vsplit vstack"
         ),
         "np.linalg": "matrix_transpose",
         "np.random": "choice permutation shuffle",
