@@ -95,10 +95,11 @@ class Analysis:
         self._tapes: Dict[int, Tuple[cst.With, ...]] = {}  # function -> see _step_tapes
 
     def close(self) -> None:
-        """Cut the loop between the resolver and the evaluator once the file is done (the
-        resolver's ``evaluate``): without the cycle, reference counting frees the tree at
-        once, where a cyclic collection would walk all of it first."""
+        """Cut the loops between the parts once the file is done (the resolver's
+        ``evaluate``, the flow's ``gradient_free``): without the cycles, reference counting
+        frees the tree at once, where a cyclic collection would walk all of it first."""
         self.resolver.evaluate = _closed
+        self.flow.close()
 
     # -- where the traversal is, and the module's structure (the resolver's) ----------------
     argument = staticmethod(op_argument)

@@ -72,6 +72,10 @@ class Flow:
         self._elements: Dict[Tuple[int, int], int] = {}
         self._element_keys: Dict[int, Tuple[cst.FunctionDef, int]] = {}
 
+    def close(self) -> None:
+        """Let go of ``gradient_free`` (the analysis's: a reference cycle with it)."""
+        self._gradient_free = _closed
+
     # -- questions ---------------------------------------------------------------------------
     def reach(self, node: cst.CSTNode, unit: Unit) -> Reach:
         """Where the value of ``node``, an expression of ``unit``, can go."""
@@ -531,3 +535,8 @@ def _unpacked(statement: Optional[cst.CSTNode], call: cst.Call, position: int
     if any(e.__class__ is cst.StarredElement for e in target.elements[:position + 1]):
         return None
     return target.elements[position].value
+
+
+def _closed(function: cst.FunctionDef) -> str:
+    """``gradient_free`` once the analysis is closed: nothing asks it any more."""
+    raise RuntimeError("the analysis of this module is closed")
