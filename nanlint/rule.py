@@ -85,6 +85,9 @@ class Report:
     origins: Tuple[Dict[str, Any], ...] = ()  # and the assignments of its names
     # Ranked by the hunt, not shown by check: computed with numpy (see ``Rule._on_arrays``).
     hunt_only: bool = False
+    # Kept for the hunt (``keep_unreached``) where check drops it: a gradient hazard with no
+    # gradient shown to flow.
+    unreached: bool = False
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
@@ -167,6 +170,7 @@ class Rule:
         hazard = hazard or self.hazard
         reach = (self.analysis.gradient_reach(node) if hazard == "gradient"
                  else self.analysis.reach(node))
+        unreached = False
         if hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
             # convention that says one does (an objective's name, a layer's call).
@@ -176,11 +180,14 @@ class Rule:
                 confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
             elif not self.keep_unreached:
                 return
+            else:
+                unreached = True
         if reach == SAMPLED and self._is_log(node):
             return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
             if hazard == "gradient" and not self.keep_unreached:
                 return
+            unreached = unreached or hazard == "gradient"
             if hazard == "forward":
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
@@ -191,7 +198,8 @@ class Rule:
         self._reports.append(Report(self, node, message, confidence, evidence, suggestion,
                                     statements[-1] if statements else None, fix,
                                     gradient=reach.gradient, covers=covers, reach=reach,
-                                    hunt_only=self._on_arrays(node, evidence)))
+                                    hunt_only=self._on_arrays(node, evidence),
+                                    unreached=unreached))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

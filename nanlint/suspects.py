@@ -249,7 +249,10 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
         how = "by a naming convention" if feature == "report-convention" else (
             f"{report.confidence} confidence")
         whose = (f"{report.rule.code}'s evidence in numpy code (check leaves numpy to the hunt)"
-                 if report.hunt_only else f"check's {report.rule.code}")
+                 if report.hunt_only else
+                 f"{report.rule.code}'s evidence (check shows a gradient hazard only where a "
+                 f"gradient is shown to flow)" if report.unreached else
+                 f"check's {report.rule.code}")
         report.why = _why(f"{whose}, {how}", report.reach, place)
     positions = Positions(analysis.module,
                           (node for report in candidates for node in report_nodes(report)),
