@@ -115,10 +115,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "ops": "array saturate_cast",
         "np": (
             "array asanyarray asarray asarray_chkfinite astype complex double float float128 "
-            "float16 float32 float64 half int int16 int32 int64 int8 int_ intc long "
-            "longdouble longlong "
-            "short single ubyte uint uint16 uint32 uint64 uint8 uintc uintp ulong ulonglong "
-            "ushort"
+            "float16 float32 float64 half int int16 int32 int64 int8 int_ intc long longdouble "
+            "longlong short single ubyte uint uint16 uint32 uint64 uint8 uintc uintp ulong "
+            "ulonglong ushort"
         ),
     },
     "cbrt": {

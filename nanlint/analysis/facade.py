@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import PurePath
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -510,14 +510,7 @@ class Analysis:
         """Why no gradient passes back through anything ``function`` returns (each of its
         returns is computed through `argmax`, an integer cast, a comparison, or from data
         alone: see ``data.data_sources``), or "" where one may."""
-        returns, stack = [], [function.body]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.Return):
-                returns.append(node)
-            elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
-                                       cst.BaseExpression)):
-                stack.extend(children(node))
+        returns = list(_returns(function))
         cut: Optional[cst.Call] = None
         for returned in returns:
             if returned.value is None:
@@ -538,16 +531,10 @@ class Analysis:
         total_cost`), or ""; its nested functions' returns are theirs."""
         key = id(function)
         if key not in self._returns:
-            found, stack = "", [function.body]
-            while stack and not found:
-                node = stack.pop()
-                if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and (
-                        _OBJECTIVE.search(node.value.value.lower())):
-                    found = node.value.value
-                elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
-                                           cst.BaseExpression)):
-                    stack.extend(children(node))
-            self._returns[key] = found
+            self._returns[key] = next((
+                node.value.value for node in _returns(function)
+                if isinstance(node.value, cst.Name)
+                and _OBJECTIVE.search(node.value.value.lower())), "")
         return self._returns[key]
 
     def _run_by_lambda(self, node: cst.CSTNode) -> bool:
@@ -710,6 +697,18 @@ class Analysis:
             if node.__class__ is cst.FunctionDef:
                 return node
         return self.module
+
+
+def _returns(function: cst.FunctionDef) -> Iterator[cst.Return]:
+    """The `return` statements of ``function``; its nested functions' returns are theirs."""
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Return):
+            yield node
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
+                                   cst.BaseExpression)):
+            stack.extend(children(node))
 
 
 def _closed(*_) -> Value:
