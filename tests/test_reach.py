@@ -166,6 +166,35 @@ def test_module_functions_go_where_their_callers_send_them():
     assert codes_at(lint(source.replace("opt.minimize", "print"), ["NAN202"])) == []
 
 
+SCHEDULE = """
+import tensorflow as tf
+
+class Schedule:
+    def __init__(self, log_snr):
+        self.snr = tf.exp(log_snr)
+        self.noise = 1.0 / (1.0 + self.snr)
+
+    def __call__(self, t):
+        return self.noise * t
+
+schedule = Schedule({argument})
+
+def step(model, x, t):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x) * schedule(t)))
+    return tape.gradient(loss, model.trainable_variables)
+"""
+
+
+@pytest.mark.parametrize("argument, reported", [
+    ("3.0", False),  # the class's constructions pass a number: no weight is upstream
+    ("tf.keras.layers.Dense(1)(tf.ones([1, 1]))", True),  # a layer's output
+])
+def test_a_constructor_passes_its_arguments_to_init(argument, reported):
+    found = lint(SCHEDULE.format(argument=argument), ["NAN104"])
+    assert [f.line for f in found] == ([7] if reported else [])
+
+
 def test_a_parameter_goes_where_the_function_sends_it():
     source = """
     import tensorflow as tf

@@ -79,6 +79,8 @@ class Sites:
         found = self._sites[id(node)] = []
         if isinstance(node, cst.FunctionDef):
             name: Optional[str] = node.name.value
+            if name == "__init__":
+                found.extend(self._constructions(node))
         else:
             assign = self.resolver.parent(node)  # `f = lambda x: ...`
             name = _assigned_name(assign) if isinstance(assign, cst.Assign) else None
@@ -97,6 +99,24 @@ class Sites:
                 found.append((parent, where, index, False))
             elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
                 found.extend(self._calls_named(_assigned_name(parent), node))
+        return found
+
+    def _constructions(self, init: cst.FunctionDef) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The calls of the class ``init`` is the `__init__` of (`Schedule(3.0, -10.0)`):
+        each passes its arguments to ``init`` after `self`."""
+        block = self.resolver.parent(init)
+        cls = self.resolver.parent(block) if block is not None else None
+        if not isinstance(cls, cst.ClassDef) or self.spelled(cls.name.value) < 2:
+            return []
+        found = []
+        for call in self.by_last_name().get(cls.name.value, ()):
+            if call.func.__class__ is not cst.Name:
+                continue
+            scopes, statement = self.resolver.call_places.get(id(call), ((), None))
+            where, index = self.resolver.place_of(scopes, [statement] if statement else [])
+            binding, _ = self.resolver.resolve(cls.name.value, where, index)
+            if binding is not None and binding.kind == "class" and binding.node is cls:
+                found.append((call, where, index, True))
         return found
 
     def by_last_name(self) -> Dict[str, List[cst.Call]]:
