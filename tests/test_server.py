@@ -763,9 +763,9 @@ async def test_settings_from_the_client_override_select(client, workspace):
         assert [d.code for d in only] == ["NAN101"]
         high = await published(client, path.as_uri(), settings({"min-confidence": "high"}))
         assert {d.data["confidence"] for d in high} == {"high"}
-        # the default tier: the preview rules (NAN101, NAN102, NAN201 here) are off
+        # the default tier: the preview rules (NAN101, NAN102 here) are off; NAN201 is on
         default = await published(client, path.as_uri(), settings({"preview": False}))
-        assert default == []
+        assert [d.code for d in default] == ["NAN201"]
     finally:
         restored = await published(client, path.as_uri(),
                                    settings({"low-confidence-as-hint": True}))
