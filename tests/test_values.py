@@ -633,6 +633,29 @@ def test_call_sites_prove_a_count_only_for_a_function_nobody_else_can_call():
     assert nested.zero is not None and nested.is_count
 
 
+@pytest.mark.parametrize("call", ["scores(x)", "Scores(x)"])
+def test_a_call_that_leaves_out_a_zero_default_keeps_its_evidence(call):
+    """A call site that passes nothing for `floor=0.0` gives it its default: still 0 with
+    evidence, for a function's calls as for a class's constructions."""
+    source = textwrap.dedent(f"""
+        import tensorflow as tf
+
+        def scores(x, floor=0.0):
+            return x * tf.math.log(floor)
+
+        class Scores:
+            def __init__(self, x, floor=0.0):
+                self.bias = x * tf.math.log(floor)
+
+        def build(x):
+            return {call}
+        """)
+    line = 5 if call.islower() else 9
+    found = [f for f in lint_source(source, "example.py", options_for(["NAN102"]))
+             if f.line == line]
+    assert found and "0 by default, wherever a caller leaves it out" in found[0].message
+
+
 def test_call_sites_prove_no_count_in_a_config_entry_of_a_module_function():
     [entry] = probes(TF + """
         def normalize(total, cfg):

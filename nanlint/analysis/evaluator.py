@@ -530,6 +530,9 @@ class Evaluator:
                     values.append(omitted or UNKNOWN)
                     continue
                 expr, (at, at_index) = argument
+                if omitted is not None and expr is omitted.zero.node.default:
+                    values.append(omitted)  # left out here: the default, with its evidence
+                    continue
                 passed = self.resolver.outside(lambda: self.value(expr, at, at_index))
                 values.append(_through(passed, call, node))
         finally:
