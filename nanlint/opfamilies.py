@@ -492,11 +492,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "K": (
             "backend batch_get_value batch_set_value clear_session count_params ctc_decode "
-            "ctc_label_dense_to_sparse dtype eval floatx foldl foldr get_uid get_value "
-            "image_data_format int_shape is_float_dtype is_int_dtype is_keras_tensor "
-            "is_sparse keras_export moving_average_update name_scope ndim py_all py_any "
-            "resize_volumes result_type rnn set_epsilon set_image_data_format set_value shape "
-            "standardize_dtype to_dense update_add update_sub"
+            "ctc_label_dense_to_sparse dtype eval floatx foldl foldr get_session get_uid "
+            "get_value image_data_format int_shape is_float_dtype is_int_dtype "
+            "is_keras_tensor is_sparse keras_export learning_phase "
+            "manual_variable_initialization moving_average_update name_scope ndim py_all "
+            "py_any resize_volumes result_type rnn set_epsilon set_image_data_format "
+            "set_learning_phase set_session set_value shape standardize_dtype to_dense "
+            "update_add update_sub"
         ),
         "ops": (
             "append associative_scan convert_to_numpy ctc_decode custom_gradient dtype "
