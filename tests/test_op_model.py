@@ -307,7 +307,7 @@ def test_tf1_only_names_are_modeled_or_declared():
     "tensorflow.contrib.summary.scalar", "tensorflow.contrib.tensorboard.plugins.projector",
     "numpy.product", "numpy.cumproduct",  # numpy 1's names of prod and cumprod
     "numpy.int", "numpy.float", "numpy.asscalar",  # removed in numpy 1.23 and 1.24
-    # the TF1 session's Keras backend (not in Keras 3)
+    # Keras's backend under a TF1 Session (not in Keras 3)
     "tensorflow.keras.backend.set_learning_phase", "keras.backend.get_session"])
 def test_old_and_sparse_spellings_through_their_imports(qualified):
     assert not unmodeled([optable.spelling_of(qualified)])
