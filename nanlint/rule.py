@@ -21,7 +21,7 @@ from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place
 from nanlint.analysis.lattice import FLOAT16, WIDE, exp_limits, replace, stored
 from nanlint.analysis.precision import integer_dtype
 from nanlint.analysis.data import Moment
-from nanlint.analysis.sinks import SAMPLED, UNKNOWN as REACH_UNKNOWN
+from nanlint.analysis.sinks import COMPARED, SAMPLED, UNKNOWN as REACH_UNKNOWN
 from nanlint.analysis.tree import (MIRRORED, children, comparison, descendants, is_a,
                                    last_name, magnitude_of, names_in, terms)
 from nanlint.analysis.tree import visit as visit_tree
@@ -188,6 +188,12 @@ class Rule:
             if hazard == "gradient" and not self.keep_unreached:
                 return
             unreached = unreached or hazard == "gradient"
+            if hazard == "forward" and reach == COMPARED:
+                # An inf or NaN compares as a number or as false: a boolean leaves the
+                # comparison, and nothing of the value goes on.
+                if not self.keep_unreached:
+                    return
+                unreached = True
             if hazard == "forward":
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from conftest import options_for
+from nanlint.config import Config
 from nanlint.analysis import defuse
 from nanlint.engine import lint_source
 
@@ -164,6 +165,32 @@ def test_module_functions_go_where_their_callers_send_them():
     """
     assert codes_at(lint(source, ["NAN202"])) == [(5, "NAN202")]
     assert codes_at(lint(source.replace("opt.minimize", "print"), ["NAN202"])) == []
+
+
+COMPARED_ONLY = """
+import tensorflow as tf
+
+def ignore_mask(inter, union, threshold):
+    iou = inter / union
+    {use}
+"""
+
+
+@pytest.mark.parametrize("use, reported", [
+    ("return tf.cast(iou < threshold, tf.float32)", False),  # a boolean leaves the comparison
+    ("tf.print(iou)\n    return tf.cast(iou < threshold, tf.float32)", True),  # and logged
+    ("return iou", True),
+])
+def test_a_value_only_a_comparison_reads_is_left_to_the_hunt(use, reported):
+    source = COMPARED_ONLY.format(use=use)
+    union = "tf.reduce_sum(tf.cast(inter > 0, tf.float32))"  # a count: 0 with no overlap
+    source = source.replace("inter / union", f"inter / {union}")
+    assert [f.line for f in lint(source, ["NAN101"])] == ([5] if reported else [])
+    [hunted] = [s for s in lint_source(textwrap.dedent(source), "example.py",
+                                      Config().for_suspects().options_for(None))
+                if s.line == 5 and s.code == "NAN101"]
+    assert ("check leaves out a value that only a comparison reads" in hunted.why) is (
+        not reported)
 
 
 SCHEDULE = """
