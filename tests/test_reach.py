@@ -98,6 +98,7 @@ def test_a_function_of_labels_that_returns_no_gradient_is_a_metric():
     ("tf.debugging.assert_less(r, 10.0)", "in an assertion"),
     ("return tf.estimator.EstimatorSpec('eval', loss=y, eval_metric_ops={'r': r})",
      "in a metric"),
+    ("return tf.keras.backend.function([y], [r])", "only evaluated by `K.function`"),
 ])
 def test_the_message_names_where_the_value_ends(sink, why):
     source = f"""
@@ -312,3 +313,13 @@ def test_a_module_of_losses_is_an_objective_by_convention(path, reported, import
         [finding] = findings
         assert finding.confidence == "medium"
         assert "where losses are defined" in finding.message
+
+
+@pytest.mark.parametrize("qualified, normal", [
+    ("tensorflow._api.v1.keras.backend.function", "keras.backend.function"),
+    ("tensorflow.compat.v1.keras.backend.function", "keras.backend.function"),
+    ("tensorflow.summary.scalar", "tensorflow.summary.scalar"),
+])
+def test_sinks_read_a_module_through_its_aliases(qualified, normal):
+    from nanlint.analysis import sinks
+    assert sinks.normalized(qualified) == normal

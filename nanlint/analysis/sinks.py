@@ -57,6 +57,7 @@ METRIC_KEYWORDS = frozenset({"eval_metric_ops", "eval_metrics"})
 LOGGED = none("only logged")
 SUMMARIZED = none("only summarized")
 FETCHED = none("only fetched by sess.run")
+EVALUATED = none("only evaluated by `K.function`")
 ASSERTED = none("in an assertion")
 COMPARED = none("in a comparison")
 CONDITION = none("in a condition")
@@ -131,13 +132,22 @@ DIFFERENTIATING_METHODS = frozenset({"backward"})
 
 
 def normalized(qualified: str) -> str:
-    for prefix, replacement in (("tensorflow.compat.v1.", "tensorflow."),
-                                ("tensorflow.compat.v2.", "tensorflow."),
-                                ("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
-                                ("keras.src.", "keras."), ("tensorflow.python.keras.", "keras.")):
-        if qualified.startswith(prefix):
-            return replacement + qualified[len(prefix):]
+    """``qualified`` with TensorFlow's and Keras's aliases of a module rewritten, until
+    none applies (`tensorflow._api.v1.keras.backend` is `keras.backend`)."""
+    rewritten = True
+    while rewritten:
+        rewritten = False
+        for prefix, replacement in _ALIASES:
+            if qualified.startswith(prefix):
+                qualified, rewritten = replacement + qualified[len(prefix):], True
+                break
     return qualified
+
+
+_ALIASES = (("tensorflow.compat.v1.", "tensorflow."), ("tensorflow.compat.v2.", "tensorflow."),
+            ("tensorflow._api.v1.", "tensorflow."), ("tensorflow._api.v2.", "tensorflow."),
+            ("tensorflow.keras.", "keras."), ("tf_keras.", "keras."), ("keras.src.", "keras."),
+            ("tensorflow.python.keras.", "keras."))
 
 
 
@@ -172,6 +182,8 @@ def sink(func: cst.BaseExpression, qualified: str, last: str, method: bool,
     if method and last == "run" and ("sess" in dotted(func.value).lower()
                                      or "Session" in qualified):
         return FETCHED
+    if qualified == "keras.backend.function":
+        return EVALUATED  # the function it makes runs the graph: NumPy values come out
     if method and last in _ASSIGN_METHODS:
         return ASSIGNED
     if qualified.startswith(("numpy.", "math.")):
