@@ -866,17 +866,24 @@ ACTIVATION_STRINGS = {
 }
 
 
-@lru_cache(maxsize=4096)  # a file spells the same few names at every call
-def spelling_of(qualified: str) -> Optional[str]:
-    """``tensorflow.compat.v1.math.log`` → ``tf.math.log``; None for non-TF names."""
+def unaliased(qualified: str) -> str:
+    """``qualified`` with the module aliases rewritten until none applies
+    (`tensorflow._api.v2.compat.v1.x` takes two rewrites)."""
     rewritten = True
-    while rewritten:  # `tensorflow._api.v2.compat.v1.x` takes two rewrites
+    while rewritten:
         rewritten = False
         for prefix, replacement in MODULE_ALIASES:
             if qualified.startswith(prefix):
                 qualified = replacement + qualified[len(prefix):]
                 rewritten = True
                 break
+    return qualified
+
+
+@lru_cache(maxsize=4096)  # a file spells the same few names at every call
+def spelling_of(qualified: str) -> Optional[str]:
+    """``tensorflow.compat.v1.math.log`` → ``tf.math.log``; None for non-TF names."""
+    qualified = unaliased(qualified)
     if qualified.startswith("tensorflow.python.") and not qualified.startswith(
             "tensorflow.python.keras."):
         public = _public_of(qualified.rpartition(".")[2])

@@ -85,12 +85,13 @@ class Report:
     origins: Tuple[Dict[str, Any], ...] = ()  # and the assignments of its names
     # Ranked by the hunt, not shown by check: computed with numpy (see ``Rule._on_arrays``).
     hunt_only: bool = False
-    # Kept for the hunt (``keep_unreached``) where check drops it: a gradient hazard with no
-    # gradient shown to flow.
-    unreached: bool = False
+    # Why check drops it where the hunt keeps it (``keep_unreached``): a gradient hazard with
+    # no gradient shown to flow, a value only a comparison reads; "" where check shows it.
+    left_out: str = ""
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
+_NO_GRADIENT_SHOWN = "check shows a gradient hazard only where a gradient is shown to flow"
 
 
 class _FirstOpCall(cst.CSTVisitor):
@@ -170,7 +171,7 @@ class Rule:
         hazard = hazard or self.hazard
         reach = (self.analysis.gradient_reach(node) if hazard == "gradient"
                  else self.analysis.reach(node))
-        unreached = False
+        left_out = ""  # why check does not show it (the hunt still ranks it)
         if hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
             # convention that says one does (an objective's name, a layer's call).
@@ -178,26 +179,23 @@ class Rule:
             if convention:
                 message = f"{message} (a gradient flows by convention: {convention})"
                 confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
-            elif not self.keep_unreached:
-                return
             else:
-                unreached = True
+                left_out = _NO_GRADIENT_SHOWN
         if reach == SAMPLED and self._is_log(node):
             return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
-            if hazard == "gradient" and not self.keep_unreached:
-                return
-            unreached = unreached or hazard == "gradient"
-            if hazard == "forward" and reach == COMPARED:
-                # An inf or NaN compares as a number or as false: a boolean leaves the
-                # comparison, and nothing of the value goes on.
-                if not self.keep_unreached:
-                    return
-                unreached = True
-            if hazard == "forward":
+            if hazard == "gradient":
+                left_out = _NO_GRADIENT_SHOWN
+            elif hazard == "forward":
+                if reach == COMPARED:
+                    # An inf or NaN compares as a number or as false: a boolean leaves the
+                    # comparison, and nothing of the value goes on.
+                    left_out = "check leaves out a value that only a comparison reads"
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
                 confidence = _weaker(confidence)
+        if left_out and not self.keep_unreached:
+            return
         if fix is not None and (not self.fixing or not self._names_bound(fix)):
             fix = None  # `tf.maximum` in a file that imports no `tf`: the help still explains
         statements = self.analysis.cursor.statements
@@ -205,7 +203,7 @@ class Rule:
                                     statements[-1] if statements else None, fix,
                                     gradient=reach.gradient, covers=covers, reach=reach,
                                     hunt_only=self._on_arrays(node, evidence),
-                                    unreached=unreached))
+                                    left_out=left_out))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

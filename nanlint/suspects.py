@@ -21,7 +21,7 @@ import libcst as cst
 
 from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence
-from nanlint.analysis.sinks import COMPARED, NONE, OBJECTIVE, Reach
+from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
@@ -250,10 +250,7 @@ def ranked(analysis: Analysis, text: Tuple[str, ast.Module], reports: List[Repor
             f"{report.confidence} confidence")
         whose = (f"{report.rule.code}'s evidence in numpy code (check leaves numpy to the hunt)"
                  if report.hunt_only else
-                 f"{report.rule.code}'s evidence (check leaves out a value that only a "
-                 f"comparison reads)" if report.unreached and report.reach == COMPARED else
-                 f"{report.rule.code}'s evidence (check shows a gradient hazard only where a "
-                 f"gradient is shown to flow)" if report.unreached else
+                 f"{report.rule.code}'s evidence ({report.left_out})" if report.left_out else
                  f"check's {report.rule.code}")
         report.why = _why(f"{whose}, {how}", report.reach, place)
     positions = Positions(analysis.module,

@@ -510,18 +510,16 @@ class Analysis:
         """Why no gradient passes back through anything ``function`` returns (each of its
         returns is computed through `argmax`, an integer cast, a comparison, or from data
         alone: see ``data.data_sources``), or "" where one may."""
-        returns = list(_returns(function))
+        returns = [returned for returned in _returns(function) if returned.value is not None]
+        if not returns:
+            return ""
         cut: Optional[cst.Call] = None
         for returned in returns:
-            if returned.value is None:
-                continue
             origin = data_sources(self.resolver, self.sites, returned.value,
                                   Place(*self._home(self._enclosing_statement(returned))))
             if origin is None or origin.assigned & self._differentiated():
                 return ""
             cut = cut or origin.cut
-        if not any(returned.value is not None for returned in returns):
-            return ""
         if cut is None:
             return "computed from data alone"
         return f"computed through `{self.spelling(cut.func)}`, which lets no gradient back"

@@ -16,7 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from nanlint.analysis.defuse import dotted
-from nanlint.optable import ARRAY_METHODS
+from nanlint.optable import ARRAY_METHODS, unaliased
 
 NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
 
@@ -132,22 +132,9 @@ DIFFERENTIATING_METHODS = frozenset({"backward"})
 
 
 def normalized(qualified: str) -> str:
-    """``qualified`` with TensorFlow's and Keras's aliases of a module rewritten, until
-    none applies (`tensorflow._api.v1.keras.backend` is `keras.backend`)."""
-    rewritten = True
-    while rewritten:
-        rewritten = False
-        for prefix, replacement in _ALIASES:
-            if qualified.startswith(prefix):
-                qualified, rewritten = replacement + qualified[len(prefix):], True
-                break
-    return qualified
-
-
-_ALIASES = (("tensorflow.compat.v1.", "tensorflow."), ("tensorflow.compat.v2.", "tensorflow."),
-            ("tensorflow._api.v1.", "tensorflow."), ("tensorflow._api.v2.", "tensorflow."),
-            ("tensorflow.keras.", "keras."), ("tf_keras.", "keras."), ("keras.src.", "keras."),
-            ("tensorflow.python.keras.", "keras."))
+    """``qualified`` with TensorFlow's and Keras's aliases of a module rewritten, as the op
+    table reads them (`tensorflow._api.v1.keras.backend` is `keras.backend`)."""
+    return unaliased(qualified)
 
 
 
