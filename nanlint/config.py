@@ -62,6 +62,7 @@ class Config:
     # `nanlint suspects`: every rule at any confidence, whatever select and ignore say, and
     # the engine ranks every hazard (LintOptions.suspects).
     suspects: bool = False
+    pending: bool = False  # `check` of folders (LintOptions.pending)
     _cache: Dict[Tuple[FrozenSet[str], int], LintOptions] = field(default_factory=dict,
                                                                    repr=False)
     _line_lengths: Dict[Path, Optional[int]] = field(default_factory=dict, repr=False)
@@ -137,6 +138,7 @@ class Config:
                     {s for c in codes for s in registry.SUPERSEDED_BY.get(c, ())} - codes))
                     if rule.supersedes & codes],
                 settings=settings, suspects=self.suspects,
+                pending=self.pending and not self.suspects,
                 min_confidence="low" if self.suspects else self.min_confidence,
                 check_all_files=self.check_all_files, file_timeout=self.file_timeout,
                 known_codes=frozenset(registry.all_codes()),

@@ -230,6 +230,7 @@ def run_rules(analysis: Analysis, reports: List[Report], silent: List[Report],
                           options.rule_settings.get(rule_class.code))
         rule._superseded, rule._superseding_confidence = replaced, threshold
         rule.keep_unreached = options.suspects
+        rule.keep_pending = options.pending
         rule.fixing = not options.suspects
         for node_type, method in rule_class.handlers():
             visit.setdefault(node_type, []).append(getattr(rule, method))

@@ -40,6 +40,9 @@ class Finding:
     # operand, with the same standing, written again): {line, column, end_line, end_column}
     # (and cell in a notebook), in reading order.
     also: Tuple[Dict[str, Any], ...] = ()
+    # `check` of a folder, before the folder's callers are read (``nanlint.callers``): a
+    # gradient hazard whose way out is what these functions of its file return.
+    callers: Tuple[str, ...] = ()
     # Not serialized: the source lines from `line` to `end_line`, for code frames.
     source_lines: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     # Not serialized, not cached: an internal error's traceback, shown with --verbose.

@@ -166,7 +166,7 @@ def as_findings(analysis: Analysis, positions: Any, kept: List[Report], path: st
             if with_fixes else None,
             evidence=evidence, gradient=report.gradient,
             score=report.score if report.why else None, why=report.why or None,
-            origins=report.origins,
+            origins=report.origins, callers=tuple(sorted(report.callers)),
             source_lines=tuple(lines[start.line - 1:end.line])))
     return findings
 

@@ -56,6 +56,7 @@ class Changes:
     ignore: List[str] = field(default_factory=list)
     preview: bool = False
     suspects: bool = False
+    pending: bool = False  # `check` of folders: see LintOptions.pending
 
     def applied(self, config: Config) -> Config:
         if self.select is not None:
@@ -63,6 +64,7 @@ class Changes:
         config.select = config.select + self.extend_select
         config.ignore = config.ignore + self.ignore
         config.preview = config.preview or self.preview
+        config.pending = self.pending
         return config.for_suspects() if self.suspects else config
 
 

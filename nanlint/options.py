@@ -24,4 +24,7 @@ class LintOptions:
     file_timeout: float = 0.0  # seconds one file may take (lint_bytes, lint_file); 0: no limit
     # `nanlint suspects`: every hazard ranked (nanlint.suspects) instead of the findings
     suspects: bool = False
+    # `check` of a folder: gradient hazards whose way out only other files' calls show are
+    # kept as findings with ``callers``, for ``nanlint.callers`` to settle.
+    pending: bool = False
 

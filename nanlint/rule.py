@@ -88,6 +88,9 @@ class Report:
     # Why check drops it where the hunt keeps it (``keep_unreached``): a gradient hazard with
     # no gradient shown to flow, a value only a comparison reads; "" where check shows it.
     left_out: str = ""
+    # A gradient hazard check keeps pending (``keep_pending``): the module's functions whose
+    # callers, in other files of the folder, decide whether a gradient flows.
+    callers: FrozenSet[str] = frozenset()
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
@@ -139,6 +142,9 @@ class Rule:
     # `nanlint suspects` ranks a gradient hazard where no gradient is shown to flow (lower)
     # instead of dropping it: the engine sets this on the rules it runs for the hunt.
     keep_unreached: bool = False
+    # A scan of a folder: a gradient hazard whose way out is a function only other files
+    # call is kept, for their calls to decide (``nanlint.callers``).
+    keep_pending: bool = False
     # Whether fixes are built: the hunt shows none, so the engine turns this off for it (a
     # rule whose fix costs a code generation asks before building one).
     fixing: bool = True
@@ -172,6 +178,7 @@ class Rule:
         reach = (self.analysis.gradient_reach(node) if hazard == "gradient"
                  else self.analysis.reach(node))
         left_out = ""  # why check does not show it (the hunt still ranks it)
+        pending: FrozenSet[str] = frozenset()
         if hazard == "gradient" and reach.level == REACH_UNKNOWN:
             # Reach is evidence: a gradient hazard needs a gradient shown to flow, or a
             # convention that says one does (an objective's name, a layer's call).
@@ -181,6 +188,7 @@ class Rule:
                 confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
             else:
                 left_out = _NO_GRADIENT_SHOWN
+                pending = reach.callers if self.keep_pending else pending
         if reach == SAMPLED and self._is_log(node):
             return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
@@ -194,7 +202,7 @@ class Rule:
                 where = f"{reach.why}; " if reach.why else ""
                 message = f"{message} ({where}no gradient flows here)"
                 confidence = _weaker(confidence)
-        if left_out and not self.keep_unreached:
+        if left_out and not self.keep_unreached and not pending:
             return
         if fix is not None and (not self.fixing or not self._names_bound(fix)):
             fix = None  # `tf.maximum` in a file that imports no `tf`: the help still explains
@@ -203,7 +211,7 @@ class Rule:
                                     statements[-1] if statements else None, fix,
                                     gradient=reach.gradient, covers=covers, reach=reach,
                                     hunt_only=self._on_arrays(node, evidence),
-                                    left_out=left_out))
+                                    left_out=left_out, callers=pending))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

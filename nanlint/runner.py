@@ -95,6 +95,7 @@ def options_fingerprint(options: LintOptions) -> str:
                      for key, value in sorted(vars(options.settings).items())},
         "min_confidence": options.min_confidence,
         "suspects": options.suspects,
+        "pending": options.pending,
     }
     text = json.dumps(described, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -161,6 +162,7 @@ def _stored(finding: Finding) -> dict:
 def _restored(data: dict, path: str) -> Finding:
     values = dict(data)
     values["source_lines"] = tuple(values.get("source_lines", ()))
+    values["callers"] = tuple(values.get("callers", ()))
     return Finding(path=path, **values)
 
 

@@ -208,6 +208,8 @@ class Flow:
             if cut:
                 return none(f"in a metric: what `{name}` returns is {cut}"), []
             return REACHES_OBJECTIVE, []
+        elif not calls and not references and cls is None and info.unit.__class__ is cst.Module:
+            return sinks.called_elsewhere(name), []  # imported by the files that call it
         elif not calls or (cls is not None and (name in sinks.FRAMEWORK_METHODS
                                                 or name.startswith("__"))):
             return REACH_UNKNOWN, []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import FrozenSet, Optional
 
 import libcst as cst
 
@@ -25,6 +25,10 @@ NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
 class Reach:
     level: int
     why: str = ""  # for NONE: where the value ends, "in a metric", "only logged", ...
+    # For UNKNOWN: the module's functions whose callers, all outside the module, are the
+    # only unknown places the value goes (what they return is the value's way out); empty
+    # where anything else is unknown (an attribute of an object, a value passed around).
+    callers: FrozenSet[str] = frozenset()
 
     @property
     def gradient(self) -> bool:
@@ -40,7 +44,17 @@ NOWHERE = Reach(NONE)  # no path at all (a loop-carried value that never leaves 
 def join(a: Reach, b: Reach) -> Reach:
     if b.level > a.level or (b.level == a.level == NONE and not a.why):
         return b
+    if a.level == b.level == UNKNOWN and a.callers != b.callers:
+        # only callers elsewhere where both are so; anything else unknown stays unknown
+        return REACH_UNKNOWN if not (a.callers and b.callers) else Reach(
+            UNKNOWN, callers=a.callers | b.callers)
     return a
+
+
+def called_elsewhere(function: str) -> Reach:
+    """The reach of what a module's function returns when the module does not call it:
+    its callers, outside the module, decide."""
+    return Reach(UNKNOWN, callers=frozenset({function}))
 
 
 def none(why: str) -> Reach:

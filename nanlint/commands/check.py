@@ -36,8 +36,13 @@ def _check_paths(args: argparse.Namespace) -> int:
     from nanlint.discovery import force_excluded
     from nanlint.reporters import Scan, write_error
 
+    # A scan of folders settles the gradient hazards whose way out is in other files
+    # (nanlint.callers); fixes, `--add-noqa` and standard input see one file at a time.
+    pending = not ("-" in args.paths or args.stdin_filename is not None or args.diff
+                   or args.fix or args.fix_only or args.add_noqa) and any(
+        Path(p).is_dir() for p in args.paths or ["."])
     try:
-        config = configurations(args)
+        config = configurations(args, pending=pending)
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
@@ -109,9 +114,11 @@ def _check_paths(args: argparse.Namespace) -> int:
             outcome = runner.run(files, config, jobs=args.jobs, use_cache=not args.no_cache)
     uncalled = 0  # findings left out as code nothing in the folders given calls
     if not stdin:
+        from nanlint.callers import settle
         from nanlint.uncalled import drop_uncalled
 
         folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
+        outcome.findings = settle(outcome.findings, folders, config)
         kept = drop_uncalled(outcome.findings, folders, config)
         uncalled, outcome.findings = len(outcome.findings) - len(kept), kept
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import List
 
 
-def configurations(args: argparse.Namespace, suspects: bool = False):
+def configurations(args: argparse.Namespace, suspects: bool = False, pending: bool = False):
     """The configuration for each path (``--config`` for all), with the command line's codes;
-    raises ConfigError."""
+    raises ConfigError. ``pending``: see LintOptions.pending."""
     from nanlint import config as configuration
     from nanlint import lookup
 
@@ -27,7 +27,7 @@ def configurations(args: argparse.Namespace, suspects: bool = False):
     changes = lookup.Changes(
         select=codes("--select") if getattr(args, "select", None) else None,
         extend_select=codes("--extend-select"), ignore=codes("--ignore"),
-        preview=getattr(args, "preview", False), suspects=suspects)
+        preview=getattr(args, "preview", False), suspects=suspects, pending=pending)
     return lookup.Configurations(args.config, changes)
 
 

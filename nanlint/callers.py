@@ -1,0 +1,153 @@
+"""Gradient reach across the files of a folder: where a function's result goes when only
+other files call it.
+
+A gradient hazard (a root or a norm at 0, ...) is reported only where a gradient is shown to
+flow (docs/gradient-reach.md). In a module of helpers, a top-level function that nothing in
+its own file names returns its value to callers in other files. A scan of a folder keeps
+such a hazard pending, with the function's name (``Finding.callers``); here the folder's
+other Python files that name the function are read, and each call of it through an import
+of its module (`from utils import dist`, `utils.dist(...)`, `from .utils import dist`) is
+asked where its result goes, by the same gradient reach as in one file. The hazard is
+reported where one call's result reaches a differentiated objective (the message names the
+call); otherwise (calls that reach only metrics or summaries, or somewhere unknown, or no
+call) it is left to `nanlint suspects`, as in a scan of the file alone. One step: a call in
+a function that itself only other files call does not count. A finding settled so carries
+its suggestion but no fix: `--fix` reads one file at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from nanlint.analysis import Analysis
+from nanlint.analysis.sinks import OBJECTIVE
+from nanlint.config import relative_display
+from nanlint.discovery import SKIPPED_FOLDERS, is_virtualenv
+from nanlint.finding import Finding
+from nanlint.parsing import SourceError, parse_checked, readable
+from nanlint.positions import Positions
+
+Key = Tuple[str, str]  # (the absolute path of the function's file, its name)
+
+
+def settle(findings: List[Finding], folders: Sequence[Path], configs) -> List[Finding]:
+    """``findings`` with each pending one (``Finding.callers``) reported, with the call
+    that shows a gradient, or left out."""
+    pending = [finding for finding in findings if finding.callers]
+    if not pending:
+        return findings
+    wanted = {(os.path.abspath(finding.path), name)
+              for finding in pending for name in finding.callers}
+    shown = _objective_calls(_python_files(folders), wanted, configs) if folders else {}
+    settled = []
+    for finding in findings:
+        if not finding.callers:
+            settled.append(finding)
+            continue
+        path = os.path.abspath(finding.path)
+        name = next((name for name in finding.callers if (path, name) in shown), None)
+        if name is not None:
+            settled.append(replace(finding, callers=(), fix=None, message=(
+                f"{finding.message} (a gradient flows: `{name}` is called at "
+                f"{shown[path, name]}, whose result reaches a differentiated objective)")))
+    return settled
+
+
+def _objective_calls(paths: Iterable[str], wanted: Set[Key], configs) -> Dict[Key, str]:
+    """For each wanted function, the first call (`path:line`) in a file of ``paths`` whose
+    result reaches a differentiated objective."""
+    word = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n) for _, n in wanted})) + r")\b")
+    shown: Dict[Key, str] = {}
+    for path in paths:
+        if len(shown) == len(wanted):
+            break
+        text = _read(path)
+        if text is None or not word.search(text):
+            continue
+        for key, line in _calls_reaching(path, text, wanted - shown.keys(), configs):
+            shown.setdefault(key, f"{relative_display(Path(path))}:{line}")
+    return shown
+
+
+def _calls_reaching(path: str, text: str, wanted: Set[Key], configs
+                    ) -> List[Tuple[Key, int]]:
+    """The wanted functions that the file ``path`` calls into a differentiated objective,
+    each with the line of one such call."""
+    try:
+        read, _ = readable(text, path)
+        module = parse_checked(read.text)
+    except (SourceError, RecursionError, ValueError):
+        return []  # a file the scan reported already: nothing to read here
+    settings = configs.for_path(Path(path)).options_for(Path(path)).settings
+    analysis = Analysis(module, settings, read.text, path)
+    found: Dict[Key, cst.Call] = {}
+    try:
+        for call in analysis.calls_named(*sorted({name for _, name in wanted})):
+            key = _called(analysis, call, path, wanted)
+            if key is not None and key not in found:
+                unit = analysis.function_of(call) or analysis.module
+                if analysis.flow.reach(call, unit).level == OBJECTIVE:
+                    found[key] = call
+        if not found:
+            return []
+        positions = Positions(module, list(found.values()))
+        return [(key, positions[call].start.line) for key, call in found.items()]
+    finally:
+        analysis.close()
+
+
+def _called(analysis: Analysis, call: cst.Call, path: str, wanted: Set[Key]
+            ) -> Optional[Key]:
+    """The wanted function a call of the file ``path`` names through an import of its
+    module, as Python finds it: `from .utils import dist` in the caller's package,
+    `from utils import dist` or `pkg.utils.dist(...)` in the caller's folder or a folder
+    above it (where a script is run from); None for anything else."""
+    qualified = analysis.qualified_at(call.func, analysis.call_place(call)) or ""
+    level = len(qualified) - len(qualified.lstrip("."))
+    parts = qualified[level:].split(".")
+    if len(parts) < 2 or not all(parts):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if level:
+        bases = [folder]
+        for _ in range(level - 1):
+            bases = [os.path.dirname(bases[0])]
+    else:
+        bases = [folder]
+        while os.path.dirname(bases[-1]) != bases[-1]:
+            bases.append(os.path.dirname(bases[-1]))
+    module = os.path.join(*parts[:-1])
+    for base in bases:
+        for candidate in (os.path.join(base, module + ".py"),
+                          os.path.join(base, module, "__init__.py")):
+            if (candidate, parts[-1]) in wanted:
+                return candidate, parts[-1]
+    return None
+
+
+def _python_files(folders: Sequence[Path]) -> Iterable[str]:
+    """Every Python file under ``folders``, in the folders a scan walks."""
+    seen: Set[str] = set()
+    for root in folders:
+        for folder, subfolders, files in os.walk(os.path.abspath(root)):
+            subfolders[:] = sorted(sub for sub in subfolders if sub not in SKIPPED_FOLDERS
+                                   and not is_virtualenv(Path(folder, sub)))
+            for file in sorted(files):
+                path = os.path.join(folder, file)
+                if file.endswith(".py") and path not in seen:
+                    seen.add(path)
+                    yield path
+
+
+def _read(path: str) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
