@@ -113,21 +113,55 @@ def _called(analysis: Analysis, call: cst.Call, path: str, wanted: Set[Key]
     parts = qualified[level:].split(".")
     if len(parts) < 2 or not all(parts):
         return None
-    folder = os.path.dirname(os.path.abspath(path))
+    for candidate in _module_files(os.path.dirname(os.path.abspath(path)), level, parts[:-1]):
+        found = _exported(candidate, parts[-1], wanted, _REEXPORTS)
+        if found is not None:
+            return found
+    return None
+
+
+_REEXPORTS = 3  # how many modules a name may be imported through (`pkg/__init__.py`'s
+# `from pkg.losses import *`, a package's `from .pairwise import distance`)
+_FROM_IMPORT = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^)#\n]*)",
+                          re.MULTILINE)
+
+
+def _module_files(folder: str, level: int, parts: Sequence[str]) -> List[str]:
+    """The files that could be the module ``parts`` imported (``level`` dots) by a file of
+    ``folder``: for a relative import, in its package; else in the folder or one above it."""
+    bases = [folder]
     if level:
-        bases = [folder]
         for _ in range(level - 1):
             bases = [os.path.dirname(bases[0])]
     else:
-        bases = [folder]
         while os.path.dirname(bases[-1]) != bases[-1]:
             bases.append(os.path.dirname(bases[-1]))
-    module = os.path.join(*parts[:-1])
+    module = os.path.join(*parts) if parts else ""
+    files = []
     for base in bases:
-        for candidate in (os.path.join(base, module + ".py"),
-                          os.path.join(base, module, "__init__.py")):
-            if (candidate, parts[-1]) in wanted:
-                return candidate, parts[-1]
+        if module:
+            files.append(os.path.join(base, module + ".py"))
+        files.append(os.path.join(base, module, "__init__.py"))
+    return files
+
+
+def _exported(module: str, name: str, wanted: Set[Key], depth: int) -> Optional[Key]:
+    """The wanted function that ``name`` of the module file ``module`` is: defined there, or
+    imported there from another module (`from .gan import *`, `from pkg.x import name`)."""
+    if (module, name) in wanted:
+        return module, name
+    if depth == 0 or not os.path.isfile(module):
+        return None
+    text = _read(module) or ""
+    for match in _FROM_IMPORT.finditer(text):
+        names = {part.split()[0] for part in match.group(3).split(",") if part.split()}
+        if "*" not in names and name not in names:
+            continue
+        parts = [part for part in match.group(2).split(".") if part]
+        for candidate in _module_files(os.path.dirname(module), len(match.group(1)), parts):
+            found = _exported(candidate, name, wanted, depth - 1)
+            if found is not None:
+                return found
     return None
 
 

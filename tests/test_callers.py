@@ -135,3 +135,20 @@ def test_the_cache_keeps_the_hazard_pending(tmp_path):
     assert cached() == [5]
     _write(tmp_path, {"train.py": TRAIN.format(module="utils", use=LOGGED)})
     assert cached() == []
+
+
+def test_a_name_imported_through_a_package_s_reexports(tmp_path):
+    # `import geometry` then `geometry.pair_distance`: the package's `__init__` imports
+    # every name of its `ops` module, which defines the function
+    _write(tmp_path, {"geometry/__init__.py": "from geometry.ops import *\n",
+                      "geometry/ops.py": HELPERS,
+                      "train.py": TRAIN.format(module="utils", use=INTO_LOSS).replace(
+                          "from utils import pair_distance", "import geometry").replace(
+                          "d = pair_distance(", "d = geometry.pair_distance(")})
+    assert [(p, line) for p, line, _, _ in _findings(tmp_path, ".")] == [("geometry/ops.py", 5)]
+    # a relative import of one name
+    _write(tmp_path, {"geometry/__init__.py": "from .ops import pair_distance, other\n"})
+    assert [(p, line) for p, line, _, _ in _findings(tmp_path, ".")] == [("geometry/ops.py", 5)]
+    # an `__init__` that imports other names does not re-export it
+    _write(tmp_path, {"geometry/__init__.py": "from .ops import other\n"})
+    assert _findings(tmp_path, ".") == []

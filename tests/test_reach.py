@@ -323,3 +323,43 @@ def test_a_module_of_losses_is_an_objective_by_convention(path, reported, import
 def test_sinks_read_a_module_through_its_aliases(qualified, normal):
     from nanlint.analysis import sinks
     assert sinks.normalized(qualified) == normal
+
+
+# A penalty picked from a dict of functions by a mode (TF1 style), the norm in a helper.
+DISPATCHED = """
+import tensorflow as tf
+
+def _norm(x):
+    return tf.norm(tf.reshape(x, [tf.shape(x)[0], -1]), axis=1)
+
+def _one_centered(grad):
+    return tf.reduce_mean((_norm(grad) - 1.0) ** 2)
+
+def _zero_centered(grad):
+    return tf.reduce_mean(_norm(grad) ** 2)
+
+def penalty(critic, real, fake, mode):
+    modes = {"1-gp": _one_centered, "0-gp": _zero_centered}
+    alpha = tf.random.uniform([tf.shape(real)[0], 1, 1, 1])
+    x = real + alpha * (fake - real)
+    grad = tf.gradients(critic(x), x)[0]
+    PICK
+
+def critic_loss(critic, real, fake):
+    USE
+"""
+INTO_THE_LOSS = ("return tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + "
+                 "10.0 * penalty(critic, real, fake, '1-gp')")
+LOGGED = ("tf.summary.scalar('gp', penalty(critic, real, fake, '1-gp'))\n"
+          "    return tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real))")
+
+
+@pytest.mark.parametrize("pick", ["return modes[mode](grad)",
+                                  "penalty_of = modes[mode]\n    return penalty_of(grad)"])
+def test_a_call_through_a_dict_of_functions_calls_each(pick):
+    # the gradient reaches the helpers' parameter through the dict, and their result the
+    # loss: the norm's gradient hazard has its evidence and its reach
+    found = lint(DISPATCHED.replace("PICK", pick).replace("USE", INTO_THE_LOSS), ["NAN202"])
+    assert codes_at(found) == [(5, "NAN202")]
+    assert "receives the gradient" in found[0].message
+    assert lint(DISPATCHED.replace("PICK", pick).replace("USE", LOGGED), ["NAN202"]) == []

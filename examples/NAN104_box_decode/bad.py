@@ -20,6 +20,6 @@ def run():
     anchors = tf.constant([[8.0, 8.0, 16.0, 16.0], [24.0, 24.0, 16.0, 16.0]])
     target = tf.constant([[0.0, 0.0, 16.0, 16.0], [16.0, 16.0, 32.0, 32.0]])
     with tf.GradientTape() as tape:
-        boxes = BOX_CODERS["faster_rcnn"](rel_codes, anchors)
+        boxes = BOX_CODERS.get("faster_rcnn")(rel_codes, anchors)  # as a config names it
         loss = tf.reduce_mean(tf.abs(boxes - target))
     return {"boxes": boxes, "loss": loss, "gradient": tape.gradient(loss, rel_codes)}

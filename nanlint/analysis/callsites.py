@@ -49,6 +49,8 @@ def collect_calls(module: cst.Module, places: Places, escaped: Set[str]) -> List
             if func.__class__ is cst.Name or func.__class__ is cst.Attribute:
                 calls.append(node)
                 places[id(node)] = context
+            elif func.__class__ is cst.Subscript:  # `table[key](...)`: placed, not named
+                places[id(node)] = context
             mapped = last_name(func) in MAP_NAMES  # `map_fn(f, xs)`: a call site of `f`
             for position, arg in enumerate(node.args):
                 value = arg.value

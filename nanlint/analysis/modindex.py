@@ -40,6 +40,13 @@ class ModuleIndex:
         # attribute set in one method goes in the others.
         self.attribute_reads: Dict[Tuple[int, str], List[Tuple[cst.Attribute, Unit]]] = {}
         self.parents: Dict[int, cst.CSTNode] = {}
+        # A dict of functions and the calls through it (`fns = {"a": f, "b": g}`, then
+        # `fns[mode](x)`, or `fn = fns[mode]` and `fn(x)`): each is a call of every function.
+        self._tables: Dict[Tuple[int, str], List[cst.Name]] = {}  # (unit, name) -> functions
+        self._picks: Dict[Tuple[int, str], str] = {}  # (unit, name) -> the table it reads
+        self._dispatches: List[Tuple[str, cst.Call, Unit]] = []
+        # function name -> the calls through a table, each with the name as the table has it
+        self.dispatched: Dict[str, List[Tuple[cst.Call, Unit, cst.Name]]] = {}
         parents, references = self.parents, self.references
         # (node, its unit, its class). The unit None marks a node the index does not read
         # (a name being defined, an attribute's name, a keyword, an import): only its
@@ -104,6 +111,8 @@ class ModuleIndex:
                 continue
             elif kind is cst.Call:
                 self._call(node, unit)
+            elif kind is cst.Assign and unit is not None:
+                self._table(node, unit)
             if read is None:  # (most nodes: the loop below without its lookups)
                 for child in below:
                     parents[id(child)] = node
@@ -120,6 +129,15 @@ class ModuleIndex:
                     references[child.value] = references.get(child.value, 0) + 1
                 elif not leaf.get(child.__class__, True) or not is_leaf(child.__class__):
                     push((child, child_unit, child_cls))
+        for (unit_id, name), table in self._picks.items():
+            self._dispatches.extend((table, call, unit) for call, unit in self.calls.get(name, ())
+                                    if id(unit) == unit_id)
+        for table, call, unit in self._dispatches:
+            names = self._tables.get((id(unit), table)) or self._tables.get((id(module), table))
+            for name in names or ():
+                self.calls.setdefault(name.value, []).append((call, unit))
+                self.dispatched.setdefault(name.value, []).append((call, unit, name))
+        del self._tables, self._picks, self._dispatches
 
     def _call(self, node: cst.Call, unit: Unit) -> None:
         func = node.func
@@ -128,9 +146,23 @@ class ModuleIndex:
         kind = func.__class__  # exact classes: isinstance goes through the ABC machinery
         if kind is cst.Name:
             self.calls.setdefault(func.value, []).append((node, unit))
+        elif kind is cst.Subscript and func.value.__class__ is cst.Name:
+            self._dispatches.append((func.value.value, node, unit))
         elif (kind is cst.Attribute and func.value.__class__ is cst.Name
               and func.value.value in ("self", "cls")):
             self.method_calls.setdefault(func.attr.value, []).append((node, unit))
+
+    def _table(self, node: cst.Assign, unit: Unit) -> None:
+        """Note `name = {key: function, ...}` (every value a name) and `name = table[key]`."""
+        if len(node.targets) != 1 or node.targets[0].target.__class__ is not cst.Name:
+            return
+        name, value = node.targets[0].target.value, node.value
+        if value.__class__ is cst.Dict and value.elements and all(
+                element.__class__ is cst.DictElement and element.value.__class__ is cst.Name
+                for element in value.elements):
+            self._tables[(id(unit), name)] = [element.value for element in value.elements]
+        elif value.__class__ is cst.Subscript and value.value.__class__ is cst.Name:
+            self._picks[(id(unit), name)] = value.value.value
 
     def _attribute_read(self, node: cst.Attribute, unit: Unit) -> None:
         method = self.functions.get(id(unit))

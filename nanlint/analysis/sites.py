@@ -87,6 +87,7 @@ class Sites:
         if name is not None and self.spelled(name) < 2:
             return found  # spelled once, where it is defined: every call would spell it again
         found.extend(self._calls_named(name, node))
+        found.extend(self._dispatched(name, node))
         for wrapper in self.calls_of("lambda_layer"):
             scopes, statement = self.resolver.call_places.get(id(wrapper), ((), None))
             where, index = self.resolver.place_of(scopes, [statement] if statement else [])
@@ -99,6 +100,19 @@ class Sites:
                 found.append((parent, where, index, False))
             elif isinstance(parent, cst.Assign):  # `layer = Lambda(f)` ... `layer(x)`
                 found.extend(self._calls_named(_assigned_name(parent), node))
+        return found
+
+    def _dispatched(self, name: Optional[str], node: Callable
+                    ) -> List[Tuple[cst.Call, Scope, int, bool]]:
+        """The calls through a dict of functions that holds ``node`` (`fns[mode](x)`, or
+        `fn = fns[mode]` then `fn(x)`): each may call it (``ModuleIndex.dispatched``)."""
+        found = []
+        for call, _, entry in self.resolver.module_index().dispatched.get(name or "", ()):
+            scopes, statement = self.resolver.call_places.get(id(call), ((), None))
+            where, index = self.resolver.place_of(scopes, [statement] if statement else [])
+            callee = self.resolver.callee(entry, where, index)
+            if callee is not None and callee.kind == "function" and callee.node is node:
+                found.append((call, where, index, False))
         return found
 
     def _constructions(self, init: cst.FunctionDef) -> List[Tuple[cst.Call, Scope, int, bool]]:
