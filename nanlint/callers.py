@@ -17,6 +17,7 @@ its suggestion but no fix: `--fix` reads one file at a time.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from dataclasses import replace
@@ -28,7 +29,6 @@ import libcst as cst
 from nanlint.analysis import Analysis
 from nanlint.analysis.sinks import OBJECTIVE
 from nanlint.config import relative_display
-from nanlint.discovery import SKIPPED_FOLDERS, is_virtualenv
 from nanlint.finding import Finding
 from nanlint.parsing import SourceError, parse_checked, readable
 from nanlint.positions import Positions
@@ -36,15 +36,17 @@ from nanlint.positions import Positions
 Key = Tuple[str, str]  # (the absolute path of the function's file, its name)
 
 
-def settle(findings: List[Finding], folders: Sequence[Path], configs) -> List[Finding]:
+def settle(findings: List[Finding], files: Sequence[Path], configs) -> List[Finding]:
     """``findings`` with each pending one (``Finding.callers``) reported, with the call
-    that shows a gradient, or left out."""
+    that shows a gradient, or left out. ``files``: the Python files the scan checked (its
+    exclusions and test files left out), where the callers are looked for."""
     pending = [finding for finding in findings if finding.callers]
     if not pending:
         return findings
     wanted = {(os.path.abspath(finding.path), name)
               for finding in pending for name in finding.callers}
-    shown = _objective_calls(_python_files(folders), wanted, configs) if folders else {}
+    shown = _objective_calls([os.path.abspath(path) for path in files
+                              if str(path).endswith(".py")], wanted, configs)
     settled = []
     for finding in findings:
         if not finding.callers:
@@ -62,13 +64,16 @@ def settle(findings: List[Finding], folders: Sequence[Path], configs) -> List[Fi
 def _objective_calls(paths: Iterable[str], wanted: Set[Key], configs) -> Dict[Key, str]:
     """For each wanted function, the first call (`path:line`) in a file of ``paths`` whose
     result reaches a differentiated objective."""
-    word = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n) for _, n in wanted})) + r")\b")
+    # a call of one of the names (not its definition): only such a file is parsed
+    called = re.compile(r"(?<!def )(?<![\w])(?:" + "|".join(
+        sorted({re.escape(n) for _, n in wanted})) + r")[ \t]*\(")
+    defining = {path for path, _ in wanted}
     shown: Dict[Key, str] = {}
     for path in paths:
         if len(shown) == len(wanted):
             break
-        text = _read(path)
-        if text is None or not word.search(text):
+        text = _read(path) if path not in defining else None
+        if text is None or not called.search(text):
             continue
         for key, line in _calls_reaching(path, text, wanted - shown.keys(), configs):
             shown.setdefault(key, f"{relative_display(Path(path))}:{line}")
@@ -79,8 +84,11 @@ def _calls_reaching(path: str, text: str, wanted: Set[Key], configs
                     ) -> List[Tuple[Key, int]]:
     """The wanted functions that the file ``path`` calls into a differentiated objective,
     each with the line of one such call."""
+    names = {name for _, name in wanted}
     try:
-        read, _ = readable(text, path)
+        read, tree = readable(text, path)
+        if not _may_call(tree, path, wanted):
+            return []  # Python's parser and the imports tell, fast
         module = parse_checked(read.text)
     except (SourceError, RecursionError, ValueError):
         return []  # a file the scan reported already: nothing to read here
@@ -88,7 +96,7 @@ def _calls_reaching(path: str, text: str, wanted: Set[Key], configs
     analysis = Analysis(module, settings, read.text, path)
     found: Dict[Key, cst.Call] = {}
     try:
-        for call in analysis.calls_named(*sorted({name for _, name in wanted})):
+        for call in analysis.calls_named(*sorted(names)):
             key = _called(analysis, call, path, wanted)
             if key is not None and key not in found:
                 unit = analysis.function_of(call) or analysis.module
@@ -108,7 +116,47 @@ def _called(analysis: Analysis, call: cst.Call, path: str, wanted: Set[Key]
     module, as Python finds it: `from .utils import dist` in the caller's package,
     `from utils import dist` or `pkg.utils.dist(...)` in the caller's folder or a folder
     above it (where a script is run from); None for anything else."""
-    qualified = analysis.qualified_at(call.func, analysis.call_place(call)) or ""
+    return _resolved(analysis.qualified_at(call.func, analysis.call_place(call)) or "", path,
+                     wanted)
+
+
+def _may_call(tree: ast.Module, path: str, wanted: Set[Key]) -> bool:
+    """Whether Python's tree of the file ``path`` calls a wanted function, its imports read
+    wherever they are (a first look: the analysis places them in their scopes)."""
+    names = {name for _, name in wanted}
+    imported: Dict[str, str] = {}
+    calls = []
+    for node in ast.walk(tree):
+        kind = node.__class__
+        if kind is ast.Import:
+            for alias in node.names:
+                if alias.asname:
+                    imported[alias.asname] = alias.name
+                else:
+                    imported[alias.name.split(".")[0]] = alias.name.split(".")[0]
+        elif kind is ast.ImportFrom:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = (
+                    "." * (node.level or 0) + (node.module + "." if node.module else "")
+                    + alias.name)
+        elif kind is ast.Call and getattr(node.func, "id", getattr(node.func, "attr", None)
+                                          ) in names:
+            calls.append(node.func)
+    for func in calls:
+        parts = []
+        while func.__class__ is ast.Attribute:
+            parts.append(func.attr)
+            func = func.value
+        if func.__class__ is ast.Name and func.id in imported:
+            qualified = ".".join([imported[func.id], *reversed(parts)])
+            if _resolved(qualified, path, wanted) is not None:
+                return True
+    return False
+
+
+def _resolved(qualified: str, path: str, wanted: Set[Key]) -> Optional[Key]:
+    """The wanted function the dotted name ``qualified``, as the file ``path`` imports it,
+    is; None for anything else."""
     level = len(qualified) - len(qualified.lstrip("."))
     parts = qualified[level:].split(".")
     if len(parts) < 2 or not all(parts):
@@ -163,20 +211,6 @@ def _exported(module: str, name: str, wanted: Set[Key], depth: int) -> Optional[
             if found is not None:
                 return found
     return None
-
-
-def _python_files(folders: Sequence[Path]) -> Iterable[str]:
-    """Every Python file under ``folders``, in the folders a scan walks."""
-    seen: Set[str] = set()
-    for root in folders:
-        for folder, subfolders, files in os.walk(os.path.abspath(root)):
-            subfolders[:] = sorted(sub for sub in subfolders if sub not in SKIPPED_FOLDERS
-                                   and not is_virtualenv(Path(folder, sub)))
-            for file in sorted(files):
-                path = os.path.join(folder, file)
-                if file.endswith(".py") and path not in seen:
-                    seen.add(path)
-                    yield path
 
 
 def _read(path: str) -> Optional[str]:

@@ -118,7 +118,7 @@ def _check_paths(args: argparse.Namespace) -> int:
         from nanlint.uncalled import drop_uncalled
 
         folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
-        outcome.findings = settle(outcome.findings, folders, config)
+        outcome.findings = settle(outcome.findings, files, config)
         kept = drop_uncalled(outcome.findings, folders, config)
         uncalled, outcome.findings = len(outcome.findings) - len(kept), kept
     findings = sorted(outcome.findings, key=lambda f: f.sort_key)
