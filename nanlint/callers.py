@@ -40,25 +40,47 @@ def settle(findings: List[Finding], files: Sequence[Path], configs) -> List[Find
     """``findings`` with each pending one (``Finding.callers``) reported, with the call
     that shows a gradient, or left out. ``files``: the Python files the scan checked (its
     exclusions and test files left out), where the callers are looked for."""
+    settled = []
+    for finding, shown in _through(findings, files, configs):
+        if shown is None:
+            settled.append(finding)
+        elif shown:
+            name, call = shown
+            settled.append(replace(finding, callers=(), fix=None, message=(
+                f"{finding.message} (a gradient flows: `{name}` is called at {call}, whose "
+                f"result reaches a differentiated objective)")))
+    return settled
+
+
+def ranked(suspects: List[Finding], files: Sequence[Path], configs) -> List[Finding]:
+    """`nanlint suspects` of a folder: a suspect whose way out is a function only other
+    files call reaches the loss where one of their calls sends its result to an objective
+    (``suspects.reached_through``)."""
+    from nanlint.suspects import reached_through
+
+    return [reached_through(suspect, *shown) if shown else suspect
+            for suspect, shown in _through(suspects, files, configs)]
+
+
+def _through(findings: List[Finding], files: Sequence[Path], configs
+             ) -> List[Tuple[Finding, Optional[Tuple[str, str]]]]:
+    """Each finding with, if it waits for callers in other files (``Finding.callers``),
+    the function and the call (`path:line`) that sends the function's result to a
+    differentiated objective, or () where no call does; None where it waits for none."""
     pending = [finding for finding in findings if finding.callers]
     if not pending:
-        return findings
+        return [(finding, None) for finding in findings]
     wanted = {(os.path.abspath(finding.path), name)
               for finding in pending for name in finding.callers}
     shown = _objective_calls([os.path.abspath(path) for path in files
                               if str(path).endswith(".py")], wanted, configs)
-    settled = []
+    through: List[Tuple[Finding, Optional[Tuple[str, str]]]] = []
     for finding in findings:
-        if not finding.callers:
-            settled.append(finding)
-            continue
         path = os.path.abspath(finding.path)
         name = next((name for name in finding.callers if (path, name) in shown), None)
-        if name is not None:
-            settled.append(replace(finding, callers=(), fix=None, message=(
-                f"{finding.message} (a gradient flows: `{name}` is called at "
-                f"{shown[path, name]}, whose result reaches a differentiated objective)")))
-    return settled
+        through.append((finding, None if not finding.callers else (
+            (name, shown[path, name]) if name is not None else ())))
+    return through
 
 
 def _objective_calls(paths: Iterable[str], wanted: Set[Key], configs) -> Dict[Key, str]:

@@ -94,7 +94,13 @@ class Report:
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
-_NO_GRADIENT_SHOWN = "check shows a gradient hazard only where a gradient is shown to flow"
+NO_GRADIENT_SHOWN = "check shows a gradient hazard only where a gradient is shown to flow"
+
+
+def _callers(reach: Any) -> FrozenSet[str]:
+    """The functions whose callers in other files decide where a value goes, if only they
+    do (``Reach.callers``)."""
+    return reach.callers if reach.level == REACH_UNKNOWN else frozenset()
 
 
 class _FirstOpCall(cst.CSTVisitor):
@@ -187,13 +193,13 @@ class Rule:
                 message = f"{message} (a gradient flows by convention: {convention})"
                 confidence = min(confidence, "medium", key=CONFIDENCE_ORDER.get)
             else:
-                left_out = _NO_GRADIENT_SHOWN
+                left_out = NO_GRADIENT_SHOWN
                 pending = reach.callers if self.keep_pending else pending
         if reach == SAMPLED and self._is_log(node):
             return  # -inf is a valid logit: the sampler never draws it, and no gradient flows
         if not reach.gradient:
             if hazard == "gradient":
-                left_out = _NO_GRADIENT_SHOWN
+                left_out = NO_GRADIENT_SHOWN
             elif hazard == "forward":
                 if reach == COMPARED:
                     # An inf or NaN compares as a number or as false: a boolean leaves the
@@ -211,7 +217,8 @@ class Rule:
                                     statements[-1] if statements else None, fix,
                                     gradient=reach.gradient, covers=covers, reach=reach,
                                     hunt_only=self._on_arrays(node, evidence),
-                                    left_out=left_out, callers=pending))
+                                    left_out=left_out,
+                                    callers=_callers(reach) if self.keep_unreached else pending))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

@@ -14,14 +14,14 @@ from __future__ import annotations
 import ast
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
 from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence
-from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
+from nanlint.analysis.sinks import NONE, OBJECTIVE, UNKNOWN, Reach
 from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
@@ -29,7 +29,7 @@ from nanlint.origins import Origins, names_read
 from nanlint.hazard_sites import (BOUNDED_INVERSES, EPSILON_FLOOR, FLOAT16_MAX,
                                   FLOAT16_OVERFLOW, KINDS, Site, Sites)
 from nanlint.positions import Positions, report_nodes
-from nanlint.rule import Report
+from nanlint.rule import NO_GRADIENT_SHOWN, Report
 from nanlint.suspects_report import copy_key
 
 __all__ = ["Sites", "ranked"]
@@ -371,7 +371,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "convention": "named like a value that can reach it",
              "unknown": "operand of unknown origin",
              "understood": "no evidence it reaches the singular point",
-             "learning rate": f"a learning rate of {site.rate:g}: too large a rate diverges",
+             "learning rate": f"a learning rate of {site.rate:g}: training diverges if it is "
+                              f"too large for this model",
              "difference": "a difference, 0 where its sides are equal",
              "complement": "`1 - x²`, written for an x in [-1, 1] (a cosine, a "
                            "correlation, a tanh): 0 where x reaches ±1, and below 0 where "
@@ -416,7 +417,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
     report = Report(Family(kind.code, kind.name, what=kind.what), site.node, "",
                     evidence.confidence if evidence is not None else "low", evidence, None,
                     site.statement, gradient=reach.gradient, reach=reach,
-                    operand=site.operand)
+                    operand=site.operand,
+                    callers=reach.callers if reach.level == UNKNOWN else frozenset())
     report.score = score
     report.why = _why(words, reach, place)
     return report
@@ -491,3 +493,15 @@ def _quoted(code: str, limit: int = 60) -> str:
     """The expression in backquotes, whole, or words when it is too long for a message."""
     code = " ".join(code.split())
     return f"`{code}`" if len(code) <= limit else "an expression"
+
+
+def reached_through(suspect: Finding, function: str, call: str) -> Finding:
+    """``suspect`` (a hazard whose way out is what ``function`` returns) once a call of
+    ``function`` in another file (``call``: `path:line`) is shown to send its result to a
+    differentiated objective: it reaches the loss, and `check` of the folder shows it."""
+    why = (suspect.why or "").replace(
+        _reach_words(None), f"reaches the loss (`{function}` is called at {call})", 1)
+    why = re.sub(rf"(NAN\d+)'s evidence \({re.escape(NO_GRADIENT_SHOWN)}\)", r"check's \1",
+                 why)
+    return replace(suspect, score=(suspect.score or 0.0) + REACH[OBJECTIVE], why=why,
+                   callers=())

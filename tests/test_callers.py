@@ -152,3 +152,23 @@ def test_a_name_imported_through_a_package_s_reexports(tmp_path):
     # an `__init__` that imports other names does not re-export it
     _write(tmp_path, {"geometry/__init__.py": "from .ops import other\n"})
     assert _findings(tmp_path, ".") == []
+
+
+def _hunt(cwd, *paths):
+    result = run_cli("suspects", "--no-cache", "--format", "json", *paths, cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    return [s for s in json.loads(result.stdout)["suspects"] if s["path"] == "utils.py"]
+
+
+def test_the_hunt_of_a_folder_ranks_the_helper_by_its_callers(tmp_path):
+    _write(tmp_path, {"utils.py": HELPERS,
+                      "train.py": TRAIN.format(module="utils", use=INTO_LOSS)})
+    alone, = _hunt(tmp_path, "utils.py")
+    assert "reach unknown" in alone["why"] and "NAN202's evidence" in alone["why"]
+    found, = _hunt(tmp_path, ".")
+    assert found["why"].startswith("check's NAN202")
+    assert "reaches the loss (`pair_distance` is called at train.py:7)" in found["why"]
+    assert found["score"] == alone["score"] + 2.0
+    # a caller that only logs the result changes nothing
+    _write(tmp_path, {"train.py": TRAIN.format(module="utils", use=LOGGED)})
+    assert _hunt(tmp_path, ".") == [alone]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from nanlint.commands import EXIT_CLEAN, EXIT_ERROR
 from nanlint.commands.paths import configurations, files_to_check
@@ -33,6 +34,10 @@ def run(args: argparse.Namespace) -> int:
                              f"{finding.message}\n")
         else:
             found.append(finding)
+    if any(Path(p).is_dir() for p in args.paths or ["."]):
+        from nanlint.callers import ranked as through_callers
+
+        found = through_callers(found, files, config)
     ranked = suspects_report.by_file(found, args.top)
     if args.format == "json":
         suspects_report.report_json(ranked, sys.stdout)
