@@ -10,8 +10,9 @@ of its module (`from utils import dist`, `utils.dist(...)`, `from .utils import 
 asked where its result goes, by the same gradient reach as in one file. The hazard is
 reported where one call's result reaches a differentiated objective (the message names the
 call); otherwise (calls that reach only metrics or summaries, or somewhere unknown, or no
-call) it is left to `nanlint suspects`, as in a scan of the file alone. One step: a call in
-a function that itself only other files call does not count. A finding settled so carries
+call) it is left to `nanlint suspects`, as in a scan of the file alone. A call made in a
+function that itself only other files call goes on through their calls, three files at
+most. A finding settled so carries
 its suggestion but no fix: `--fix` reads one file at a time.
 """
 
@@ -27,7 +28,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis
-from nanlint.analysis.sinks import OBJECTIVE
+from nanlint.analysis.sinks import OBJECTIVE, UNKNOWN
 from nanlint.config import relative_display
 from nanlint.finding import Finding
 from nanlint.parsing import SourceError, parse_checked, readable
@@ -84,28 +85,70 @@ def _through(findings: List[Finding], files: Sequence[Path], configs
 
 
 def _objective_calls(paths: Iterable[str], wanted: Set[Key], configs) -> Dict[Key, str]:
-    """For each wanted function, the first call (`path:line`) in a file of ``paths`` whose
-    result reaches a differentiated objective."""
+    """For each wanted function, a call (`path:line`) in a file of ``paths`` whose result
+    reaches a differentiated objective, there or through the callers of the function the
+    call is made in (``_STEPS`` files away at most)."""
+    paths = list(paths)
+    shown: Dict[Key, str] = {}
+    waiting: Dict[Key, List[Tuple[Key, str]]] = {}  # a function -> calls whose result it returns
+    searched: Set[Key] = set()
+    frontier = set(wanted)
+    for _ in range(_STEPS):
+        searched |= frontier
+        onward: Set[Key] = set()
+        for key, call, through in _calls_in(paths, frontier, configs):
+            if through is None:
+                _show(key, call, shown, waiting)
+            elif through in shown:
+                _show(key, call, shown, waiting)
+            elif key not in shown:
+                waiting.setdefault(through, []).append((key, call))
+                onward.add(through)
+        frontier = onward - searched
+        if not frontier:
+            break
+    return shown
+
+
+_STEPS = 3  # files a result may go through to its objective: a helper, its caller, theirs
+
+
+def _show(key: Key, call: str, shown: Dict[Key, str],
+          waiting: Dict[Key, List[Tuple[Key, str]]]) -> None:
+    """``key`` reaches an objective through ``call``; so do the calls waiting on it."""
+    stack = [(key, call)]
+    while stack:
+        key, call = stack.pop()
+        if key not in shown:
+            shown[key] = call
+            stack.extend(waiting.pop(key, ()))
+
+
+def _calls_in(paths: Sequence[str], wanted: Set[Key], configs
+              ) -> List[Tuple[Key, str, Optional[Key]]]:
+    """The calls of wanted functions in the files of ``paths`` (`path:line`) whose result
+    reaches a differentiated objective (then None) or goes only where a function of that
+    file, which the file does not call, returns it (that function)."""
     # a call of one of the names (not its definition): only such a file is parsed
     called = re.compile(r"(?<!def )(?<![\w])(?:" + "|".join(
         sorted({re.escape(n) for _, n in wanted})) + r")[ \t]*\(")
     defining = {path for path, _ in wanted}
-    shown: Dict[Key, str] = {}
+    found: List[Tuple[Key, str, Optional[Key]]] = []
     for path in paths:
-        if len(shown) == len(wanted):
-            break
         text = _read(path) if path not in defining else None
         if text is None or not called.search(text):
             continue
-        for key, line in _calls_reaching(path, text, wanted - shown.keys(), configs):
-            shown.setdefault(key, f"{relative_display(Path(path))}:{line}")
-    return shown
+        where = relative_display(Path(path))
+        found.extend((key, f"{where}:{line}", through)
+                     for key, line, through in _calls_reaching(path, text, wanted, configs))
+    return found
 
 
 def _calls_reaching(path: str, text: str, wanted: Set[Key], configs
-                    ) -> List[Tuple[Key, int]]:
-    """The wanted functions that the file ``path`` calls into a differentiated objective,
-    each with the line of one such call."""
+                    ) -> List[Tuple[Key, int, Optional[Key]]]:
+    """The wanted functions that the file ``path`` calls, each with the line of a call and
+    where its result goes: None for a differentiated objective, a function of the file
+    that returns it to callers elsewhere (``Reach.callers``), or the call is left out."""
     names = {name for _, name in wanted}
     try:
         read, tree = readable(text, path)
@@ -116,18 +159,23 @@ def _calls_reaching(path: str, text: str, wanted: Set[Key], configs
         return []  # a file the scan reported already: nothing to read here
     settings = configs.for_path(Path(path)).options_for(Path(path)).settings
     analysis = Analysis(module, settings, read.text, path)
-    found: Dict[Key, cst.Call] = {}
+    found: Dict[Tuple[Key, Optional[Key]], cst.Call] = {}
     try:
         for call in analysis.calls_named(*sorted(names)):
             key = _called(analysis, call, path, wanted)
-            if key is not None and key not in found:
-                unit = analysis.function_of(call) or analysis.module
-                if analysis.flow.reach(call, unit).level == OBJECTIVE:
-                    found[key] = call
+            if key is None:
+                continue
+            reach = analysis.flow.reach(call, analysis.function_of(call) or analysis.module)
+            if reach.level == OBJECTIVE:
+                found.setdefault((key, None), call)
+            elif reach.level == UNKNOWN:
+                for function in reach.callers:
+                    found.setdefault((key, (os.path.abspath(path), function)), call)
         if not found:
             return []
         positions = Positions(module, list(found.values()))
-        return [(key, positions[call].start.line) for key, call in found.items()]
+        return [(key, positions[call].start.line, through)
+                for (key, through), call in found.items()]
     finally:
         analysis.close()
 

@@ -172,3 +172,22 @@ def test_the_hunt_of_a_folder_ranks_the_helper_by_its_callers(tmp_path):
     # a caller that only logs the result changes nothing
     _write(tmp_path, {"train.py": TRAIN.format(module="utils", use=LOGGED)})
     assert _hunt(tmp_path, ".") == [alone]
+
+
+def test_a_result_goes_on_through_the_callers_of_the_calling_function(tmp_path):
+    # utils.pair_distance <- model.margin (called by no one in model.py) <- train.py's loss
+    model = ("from utils import pair_distance\n\n\n"
+             "def margin(a, b):\n    return 1.0 - pair_distance(a, b)\n")
+    train = TRAIN.format(module="utils", use="cost = tf.reduce_mean(tf.maximum(0.0, m))").replace(
+        "from utils import pair_distance", "from model import margin").replace(
+        "d = pair_distance(", "m = margin(")
+    _write(tmp_path, {"utils.py": HELPERS, "model.py": model, "train.py": train})
+    found = _findings(tmp_path, ".")
+    assert [(p, line) for p, line, _, _ in found] == [("utils.py", 5)]
+    assert "`pair_distance` is called at model.py:5" in found[0][3]
+    # where the last caller only logs the margin, nothing is shown
+    _write(tmp_path, {"train.py": train.replace(
+        "cost = tf.reduce_mean(tf.maximum(0.0, m))",
+        "tf.compat.v1.summary.scalar('m', tf.reduce_mean(m))\n"
+        "cost = tf.reduce_mean(tf.square(tf.matmul(x1, w)))")})
+    assert _findings(tmp_path, ".") == []
