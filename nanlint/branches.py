@@ -54,9 +54,26 @@ def denominator_forms(rule: "Rule", denominator: cst.BaseExpression, depth: int 
         elif isinstance(expr, cst.BinaryOperation) and isinstance(
                 expr.operator, cst.Multiply) and _nonzero(rule, expr.left):
             expr = expr.right
+        elif _zero_where_operand_is(rule, expr):
+            expr = expr.args[0].value if isinstance(expr, cst.Call) else expr.left
         else:
             return
         yield rule.source(expr)
+
+
+# Ops that are 0 exactly where their operand is (`sqrt(mse)` after `if mse == 0: return`).
+_SAME_ZEROS = frozenset({"sqrt", "square", "abs"})
+
+
+def _zero_where_operand_is(rule: "Rule", expr: cst.BaseExpression) -> bool:
+    """A root, a square or an absolute value of one operand, or a positive power of it."""
+    if isinstance(expr, cst.Call):
+        op = rule.analysis.op_of(expr)
+        return op is not None and op.name in _SAME_ZEROS and len(expr.args) >= 1
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Power):
+        const = rule.analysis.value(expr.right).const
+        return const is not None and const > 0
+    return False
 
 
 def _nonzero(rule: "Rule", expr: cst.BaseExpression) -> bool:

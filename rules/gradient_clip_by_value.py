@@ -33,7 +33,9 @@ class GradientClipByValue(Rule):
     of trainable variables count: a gradient with respect to inputs or actions
     (`tape.gradient(q, actions)` in an actor-critic, `tape.gradient(loss, images)` for an
     adversarial example or a saliency map, a placeholder, a watched tensor, a model's output)
-    is clipped on purpose and is not reported. Code inside test functions is not checked.
+    is clipped on purpose and is not reported, nor is a clip whose gradients then go to
+    `tf.clip_by_global_norm` (a far bound, `clip_by_value(g, -1e16, 1e16)`, that keeps their
+    norm finite before the global clip). Code inside test functions is not checked.
 
     ## Why is this bad?
     Clipping each gradient element separately changes the direction of the update (the
@@ -106,7 +108,7 @@ class GradientClipByValue(Rule):
             argument = self.analysis.argument(node, op, 0)
             found = self._holds(argument, node, 0) if argument is not None else None
             if found is not None and found[0] in ("grad", "grads") and self._of_variables(
-                    found[1]):
+                    found[1]) and not self._then_global_norm(node):
                 self._report_clip(node, found[1])
         elif "optimizer" in op.tags:
             clipvalue = self.analysis.keyword(node, "clipvalue")
@@ -127,6 +129,23 @@ class GradientClipByValue(Rule):
                     "{evidence}", evidence=evidence,
                     suggestion="clip all gradients together: "
                                "`grads, _ = tf.clip_by_global_norm(grads, 5.0)`")
+
+    def _then_global_norm(self, node: cst.Call) -> bool:
+        """The clipped gradients (or the list of them a comprehension makes) go on to
+        `clip_by_global_norm`: the clip by value only keeps the norm finite, and the
+        gradients are clipped by their global norm."""
+        expr: cst.CSTNode = node
+        parent = self.analysis.parent(expr)
+        while isinstance(parent, (cst.IfExp, *COMPREHENSIONS)) and expr is not getattr(
+                parent, "test", None):
+            expr, parent = parent, self.analysis.parent(parent)
+        for reader in self.analysis.readers(expr):
+            call = self.analysis.parent(reader)
+            call = self.analysis.parent(call) if isinstance(call, cst.Arg) else call
+            op = self.analysis.op_of(call) if isinstance(call, cst.Call) else None
+            if op is not None and op.name == "clip_by_global_norm":
+                return True
+        return False
 
     def _of_variables(self, source: cst.Call) -> bool:
         """The gradient call differentiates with respect to trainable variables, or nothing

@@ -54,22 +54,23 @@ class UnguardedDivision(Rule):
     sum of weights alone (`sum(v * w) / sum(w)`, `x / sum(x)`) is not: judged on real code,
     the weights were nearly always positive by construction; `nanlint suspects` ranks it.
     A division in the branch of an `if`, of a conditional expression or of a `tf.cond` that
-    runs only where the test has excluded a zero denominator (`if d > 0: x = n / d`,
-    `0 if v == 0 else r / v`, `tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch
-    function defined beside the call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or
-    after an `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is guarded:
-    only that branch runs. The test may name what the denominator casts or multiplies by a
-    constant (`n / (d * 1000) if d > 0 else 0`). A counter increased before the division on
-    every path to it by a positive amount (`self.n.assign_add(1)`, `K.update_add(n, 1.0)`;
-    not by a tensor's size, 0 for an empty tensor) is not 0 there, though it starts at 0
-    (trainable or not). A selection of the non-zero elements,
+    runs only where the test has excluded a zero denominator (`if d > 0: x = n / d`, `0 if v
+    == 0 else r / v`, `tf.cond(d > 0, lambda: n / d, lambda: 0.0)`, or a branch function
+    defined beside the call; not `tf.cond(limit > d, ...)`, where `d` may be 0), or after an
+    `if` that tests it and leaves (`if p == 0 or r == 0: return 0`), is guarded: only that
+    branch runs. The test may name what the denominator casts, multiplies by a constant, or
+    takes the root, square or absolute value of, each 0 exactly where it is (`n / (d * 1000)
+    if d > 0 else 0`, `if mse == 0: return` before `255 / sqrt(mse)`). A counter increased
+    before the division on every path to it by a positive amount (`self.n.assign_add(1)`,
+    `K.update_add(n, 1.0)`; not by a tensor's size, 0 for an empty tensor) is not 0 there,
+    though it starts at 0 (trainable or not). A selection of the non-zero elements,
     `tf.boolean_mask(c, c != 0)` (or `c > 0`), has no zero left; numpy's `finfo` limits are
     the numbers they are (`+ np.finfo(np.float32).eps` is an epsilon float32 holds). A 0/1
     mask of where a tensor reaches its maximum or minimum along an axis, or of a vector
-    compared with itself laid along the other axis (`equal(l, transpose(l))`,
-    `l[:, None] == l[None, :]`: its diagonal), holds a 1 in each row, so its
-    sum along that axis is at least 1; a test that every element passes by its operand's
-    range (`d > 0` of `d = sqrt(maximum(x, 1e-12))`) is all ones.
+    compared with itself laid along the other axis (`equal(l, transpose(l))`, `l[:, None] ==
+    l[None, :]`: its diagonal), holds a 1 in each row, so its sum along that axis is at
+    least 1; a test that every element passes by its operand's range (`d > 0` of `d =
+    sqrt(maximum(x, 1e-12))`) is all ones.
 
     The sum of a parameter named like a mask or labels (`mask`, `*_mask`, `valid`,
     `weights`, `is_*`, `y_true`, `labels`: the `mask-parameters` setting; a batch with no
@@ -319,7 +320,8 @@ class UnguardedDivision(Rule):
         """``if rec == 0 or pre == 0: return 0`` before ``2 * rec * pre / (rec + pre)``: an
         earlier ``if`` of the same function that compares the denominator (or one of its
         terms) and leaves (return, raise, continue, break) guards the division after it."""
-        shown = {self.source(term) for term in [denominator, *terms(denominator)]}
+        shown = {self.source(term) for term in terms(denominator)}
+        shown.update(denominator_forms(self, denominator))  # also what it casts or roots
         return any(isinstance(statement, cst.If) and _leaves(statement.body) and any(
             tests(self, statement.test, text, None, 0) for text in shown)
             for statement in self._run_before(node))
