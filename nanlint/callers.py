@@ -12,8 +12,8 @@ reported where one call's result reaches a differentiated objective (the message
 call); otherwise (calls that reach only metrics or summaries, or somewhere unknown, or no
 call) it is left to `nanlint suspects`, as in a scan of the file alone. A call made in a
 function that itself only other files call goes on through their calls, three files at
-most. A finding settled so carries
-its suggestion but no fix: `--fix` reads one file at a time.
+most. A finding settled so carries its suggestion but no fix: `--fix` reads one file at a
+time.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from nanlint.config import relative_display
 from nanlint.finding import Finding
 from nanlint.parsing import SourceError, parse_checked, readable
 from nanlint.positions import Positions
+from nanlint.uncalled import read_text
 
 Key = Tuple[str, str]  # (the absolute path of the function's file, its name)
 
@@ -135,8 +136,8 @@ def _calls_in(paths: Sequence[str], wanted: Set[Key], configs
     defining = {path for path, _ in wanted}
     found: List[Tuple[Key, str, Optional[Key]]] = []
     for path in paths:
-        text = _read(path) if path not in defining else None
-        if text is None or not called.search(text):
+        text = read_text(path) if path not in defining else ""
+        if not called.search(text):
             continue
         where = relative_display(Path(path))
         found.extend((key, f"{where}:{line}", through)
@@ -240,8 +241,6 @@ def _resolved(qualified: str, path: str, wanted: Set[Key]) -> Optional[Key]:
 
 _REEXPORTS = 3  # how many modules a name may be imported through (`pkg/__init__.py`'s
 # `from pkg.losses import *`, a package's `from .pairwise import distance`)
-_FROM_IMPORT = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^)#\n]*)",
-                          re.MULTILINE)
 
 
 def _module_files(folder: str, level: int, parts: Sequence[str]) -> List[str]:
@@ -268,24 +267,40 @@ def _exported(module: str, name: str, wanted: Set[Key], depth: int) -> Optional[
     imported there from another module (`from .gan import *`, `from pkg.x import name`)."""
     if (module, name) in wanted:
         return module, name
-    if depth == 0 or not os.path.isfile(module):
+    if depth == 0:
         return None
-    text = _read(module) or ""
-    for match in _FROM_IMPORT.finditer(text):
-        names = {part.split()[0] for part in match.group(3).split(",") if part.split()}
+    for level, parts, names in _imports_from(module):
         if "*" not in names and name not in names:
             continue
-        parts = [part for part in match.group(2).split(".") if part]
-        for candidate in _module_files(os.path.dirname(module), len(match.group(1)), parts):
+        for candidate in _module_files(os.path.dirname(module), level, parts):
             found = _exported(candidate, name, wanted, depth - 1)
             if found is not None:
                 return found
     return None
 
 
-def _read(path: str) -> Optional[str]:
+# module file -> ((size, modification time), its `from ... import` statements): a package's
+# `__init__.py` is asked for every call through it
+_IMPORTS: Dict[str, Tuple[Tuple[int, int], List[Tuple[int, List[str], Set[str]]]]] = {}
+
+
+def _imports_from(module: str) -> List[Tuple[int, List[str], Set[str]]]:
+    """The `from ... import ...` statements of a module file, each as (its dots, the
+    module's parts, the names imported); [] where there is no such file. Read once per
+    version of the file."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
-        return None
+        status = os.stat(module)
+    except OSError:
+        return []
+    version = (status.st_size, status.st_mtime_ns)
+    known = _IMPORTS.get(module)
+    if known is None or known[0] != version:
+        try:
+            tree = ast.parse(read_text(module))
+        except (SyntaxError, ValueError, RecursionError):
+            tree = ast.Module(body=[], type_ignores=[])
+        known = _IMPORTS[module] = (version, [
+            (node.level or 0, (node.module or "").split(".") if node.module else [],
+             {alias.name for alias in node.names})
+            for node in tree.body if node.__class__ is ast.ImportFrom])
+    return known[1]

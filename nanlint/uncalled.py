@@ -64,7 +64,7 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
         if getattr(config, "include_uncalled", False):
             continue
         if path not in lines:
-            lines[path] = _read(path).splitlines()
+            lines[path] = read_text(path).splitlines()
         # The folder of the configuration file; with none, the folders given (not the
         # current folder, which may be another project's).
         root = getattr(config, "root", None) if getattr(config, "path", None) else None
@@ -268,10 +268,11 @@ def _texts(roots: Sequence[str]) -> Iterable[str]:
                 path = os.path.join(folder, file)
                 if file.endswith((".py", ".pyi", ".ipynb")) and path not in seen:
                     seen.add(path)
-                    yield _read(path)
+                    yield read_text(path)
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """A file's text (undecodable bytes replaced), "" for one that cannot be read."""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read()

@@ -36,13 +36,16 @@ def _check_paths(args: argparse.Namespace) -> int:
     from nanlint.discovery import force_excluded
     from nanlint.reporters import Scan, write_error
 
-    # A scan of folders settles the gradient hazards whose way out is in other files
-    # (nanlint.callers); fixes, `--add-noqa` and standard input see one file at a time.
-    pending = not ("-" in args.paths or args.stdin_filename is not None or args.diff
-                   or args.fix or args.fix_only or args.add_noqa) and any(
-        Path(p).is_dir() for p in args.paths or ["."])
+    stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
+    # As in ruff, `--unsafe-fixes` only widens what `--fix` applies and `--diff` shows: on
+    # its own it changes no file (a CI job given it must not rewrite and pass).
+    fixing = args.diff or args.fix or args.fix_only
+    folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
     try:
-        config = configurations(args, pending=pending)
+        # A scan of folders settles the gradient hazards whose way out is in other files
+        # (nanlint.callers); fixes, `--add-noqa` and standard input see one file at a time.
+        config = configurations(args, pending=bool(folders) and not (
+            stdin or fixing or args.add_noqa))
     except configuration.ConfigError as error:
         write_error(str(error))
         return EXIT_ERROR
@@ -61,10 +64,6 @@ def _check_paths(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         write_error("--jobs must be 0 (one per core) or more")
         return EXIT_ERROR
-    stdin = "-" in args.paths or (args.stdin_filename is not None and not args.paths)
-    # As in ruff, `--unsafe-fixes` only widens what `--fix` applies and `--diff` shows: on
-    # its own it changes no file (a CI job given it must not rewrite and pass).
-    fixing = args.diff or args.fix or args.fix_only
     if args.add_noqa and (fixing or stdin or args.write_baseline is not None):
         write_error("--add-noqa cannot be combined with --fix, --diff, --write-baseline or "
                     "standard input")
@@ -117,7 +116,6 @@ def _check_paths(args: argparse.Namespace) -> int:
         from nanlint.callers import settle
         from nanlint.uncalled import drop_uncalled
 
-        folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
         outcome.findings = settle(outcome.findings, files, config)
         kept = drop_uncalled(outcome.findings, folders, config)
         uncalled, outcome.findings = len(outcome.findings) - len(kept), kept
