@@ -88,19 +88,15 @@ class Report:
     # Why check drops it where the hunt keeps it (``keep_unreached``): a gradient hazard with
     # no gradient shown to flow, a value only a comparison reads; "" where check shows it.
     left_out: str = ""
-    # A gradient hazard check keeps pending (``keep_pending``): the module's functions whose
-    # callers, in other files of the folder, decide whether a gradient flows.
+    # The module's functions whose callers, in other files of the folder, decide where the
+    # value goes (``Reach.callers``): a gradient hazard check keeps pending
+    # (``keep_pending``), any hazard the hunt ranks (``nanlint.callers``).
     callers: FrozenSet[str] = frozenset()
 
 
 _FUNCTIONS = (cst.FunctionDef, cst.Lambda)  # exact classes: no ABC isinstance
 NO_GRADIENT_SHOWN = "check shows a gradient hazard only where a gradient is shown to flow"
 
-
-def _callers(reach: Any) -> FrozenSet[str]:
-    """The functions whose callers in other files decide where a value goes, if only they
-    do (``Reach.callers``)."""
-    return reach.callers if reach.level == REACH_UNKNOWN else frozenset()
 
 
 class _FirstOpCall(cst.CSTVisitor):
@@ -218,7 +214,7 @@ class Rule:
                                     gradient=reach.gradient, covers=covers, reach=reach,
                                     hunt_only=self._on_arrays(node, evidence),
                                     left_out=left_out,
-                                    callers=_callers(reach) if self.keep_unreached else pending))
+                                    callers=reach.callers if self.keep_unreached else pending))
         if (self.supersedes and self._superseded is not None
                 and CONFIDENCE_ORDER[confidence] >= self._superseding_confidence):
             self._superseded.update((id(n), code) for n in (node, *covers)

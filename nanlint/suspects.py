@@ -21,7 +21,7 @@ import libcst as cst
 
 from nanlint import suppression
 from nanlint.analysis import Analysis, Evidence
-from nanlint.analysis.sinks import NONE, OBJECTIVE, UNKNOWN, Reach
+from nanlint.analysis.sinks import NONE, OBJECTIVE, Reach
 from nanlint.analysis.tree import last_name
 from nanlint.finding import Finding
 from nanlint.findings_of import as_findings, suppressed
@@ -418,7 +418,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
                     evidence.confidence if evidence is not None else "low", evidence, None,
                     site.statement, gradient=reach.gradient, reach=reach,
                     operand=site.operand,
-                    callers=reach.callers if reach.level == UNKNOWN else frozenset())
+                    callers=reach.callers)
     report.score = score
     report.why = _why(words, reach, place)
     return report

@@ -25,9 +25,10 @@ NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
 class Reach:
     level: int
     why: str = ""  # for NONE: where the value ends, "in a metric", "only logged", ...
-    # For UNKNOWN: the module's functions whose callers, all outside the module, are the
-    # only unknown places the value goes (what they return is the value's way out); empty
-    # where anything else is unknown (an attribute of an object, a value passed around).
+    # Only for UNKNOWN: the module's functions whose callers, all outside the module, are
+    # the only unknown places the value goes (what they return is the value's way out);
+    # empty where anything else is unknown (an attribute of an object, a value passed
+    # around), and at every other level.
     callers: FrozenSet[str] = frozenset()
 
     @property
