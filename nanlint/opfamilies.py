@@ -322,6 +322,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "ops": "ctc_loss",
         "tf.losses": "hinge_loss huber_loss mean_pairwise_squared_error",
+        # Keras' losses of a label and a prediction that are at least 0 for any input
+        # (Keras 2's short names too)
+        "losses": (
+            "binary_focal_crossentropy categorical_focal_crossentropy categorical_hinge ctc "
+            "hinge huber mean_absolute_percentage_error mape MAPE "
+            "mean_squared_logarithmic_error msle MSLE squared_hinge"
+        ),
     },
     "maximum": {
         "ops": "fmax",
@@ -452,6 +459,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.losses": (
             "Reduction add_loss get_losses get_regularization_losses"
         ),
+        "losses": "Reduction deserialize get serialize",
         # TF1's contrib layers: arg scopes, initializers, regularizers (functions that make
         # a penalty), summaries, variable helpers, a training op
         **_contrib(
@@ -781,6 +789,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "tf.contrib.losses": "get_total_loss",
         "tf.contrib.slim.losses": "get_total_loss",
+        # Keras' losses that are negative for some inputs: a KL divergence or a Poisson loss
+        # of a prediction that is no distribution or rate, a log-cosh rounded below 0, a Dice
+        # or Tversky loss of negative predictions
+        "losses": (
+            "categorical_generalized_cross_entropy circle dice kl_divergence kld KLD "
+            "kullback_leibler_divergence log_cosh logcosh poisson tversky"
+        ),
         # TF1 only: layers applied in turn, expected keypoints, a block of two functions, a
         # sum of penalties
         **_contrib("apply_regularization rev_block repeat spatial_softmax stack"),

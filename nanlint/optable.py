@@ -303,6 +303,14 @@ OPS: Tuple[Op, ...] = (
     Op("cosine_similarity", ("losses.cosine_similarity", "losses.CosineSimilarity",
                              "keras.metrics.cosine_similarity"),
        lo=-1.0, hi=1.0, guarded=True),
+    # Keras' loss classes: an object, whose call gives the loss of its function.
+    Op("loss_object", tuple(f"losses.{name}" for name in (
+        "BinaryCrossentropy BinaryFocalCrossentropy CTC CategoricalCrossentropy "
+        "CategoricalFocalCrossentropy CategoricalGeneralizedCrossEntropy CategoricalHinge "
+        "Circle Dice Hinge Huber KLDivergence LogCosh Loss MeanAbsoluteError "
+        "MeanAbsolutePercentageError MeanSquaredError MeanSquaredLogarithmicError Poisson "
+        "SparseCategoricalCrossentropy SquaredHinge Tversky").split()),
+       transfer="object", args=()),
     Op("epsilon", ("K.epsilon", "keras.config.epsilon"), transfer="epsilon", args=()),
     # -- ops whose output follows their inputs ----------------------------------------------
     Op("reduce_sum", ("tf.math.reduce_sum", "tf.reduce_sum", "K.sum", "ops.sum",
@@ -713,7 +721,10 @@ def _expand(family: Op, taken: frozenset) -> Tuple[Op, ...]:
     spellings: Dict[str, list] = {}
     for namespace, names in MEMBERS.get(family.name, {}).items():
         for name in names.split():
-            canonical = f"{namespace}.{name}" if namespace.startswith("np") else name
+            # numpy's and Keras' losses by their namespace: `np.trace` is no `tf.trace`,
+            # `losses.poisson` no `tf.random.poisson`
+            canonical = (f"{namespace}.{name}" if namespace.startswith(("np", "losses"))
+                         else name)
             if canonical in NUMPY_SAME:
                 continue  # a spelling of the op it computes
             spellings.setdefault(canonical, []).append(f"{namespace}.{name}")
@@ -891,7 +902,12 @@ def spelling_of(qualified: str) -> Optional[str]:
             return public
     for module, namespace in NAMESPACES:
         if qualified.startswith(module + "."):
-            return namespace + qualified[len(module):]
+            spelling = namespace + qualified[len(module):]
+            if spelling.startswith("tf.losses.") and not _known(spelling):
+                keras_spelling = "losses." + spelling[len("tf.losses."):]
+                if _known(keras_spelling):  # TF2's tf.losses is Keras'
+                    return keras_spelling
+            return spelling
     return None
 
 
@@ -906,6 +922,10 @@ def _public_of(name: str) -> Optional[str]:
         if spelling in TABLE.by_spelling or spelling in NOT_NUMERIC:
             return spelling
     return None
+
+
+def _known(spelling: str) -> bool:
+    return spelling in TABLE.by_spelling or declared(spelling)
 
 
 def declared(spelling: str) -> bool:

@@ -53,6 +53,7 @@ COVERED = {
     "tf.image": (tf.image, tf.compat.v1.image),
     "tf.initializers": (tf.initializers, tf.compat.v1.initializers),
     "keras.initializers": (keras.initializers,), "tf.losses": (tf.compat.v1.losses,),
+    "losses": (keras.losses,),
 }
 
 
@@ -536,3 +537,55 @@ def test_tf1_losses_keep_their_sign(op, spelling):
     values = np.ravel(np.asarray(TF1_LOSS_CALLS[spelling.rsplit(".", 1)[1]](per_element),
                                  dtype=np.float64))
     assert np.isfinite(values).all() and (values >= op.lo).all(), spelling
+
+
+# -- Keras' losses ----------------------------------------------------------------------------
+def test_tf2_losses_are_keras_losses():
+    """TF2's ``tf.losses`` is Keras': each of its names resolves to a known spelling, and
+    a name TF1 and Keras share keeps TF1's spelling."""
+    names = sorted(public_functions(tf.losses))
+    assert "BinaryCrossentropy" in names  # TF2's module, not TF1's
+    spellings = {name: optable.spelling_of(f"tensorflow.losses.{name}") for name in names}
+    assert not unmodeled(spellings.values()), spellings
+    assert spellings["BinaryCrossentropy"] == "losses.BinaryCrossentropy"
+    assert optable.spelling_of("tensorflow.losses.huber_loss") == "tf.losses.huber_loss"
+    assert optable.spelling_of("tensorflow.losses.frobnicate") == "tf.losses.frobnicate"
+
+
+def _keras_losses_claiming_a_sign() -> List[Tuple[optable.Op, str]]:
+    return sorted(((op, s) for s, op in optable.TABLE.by_spelling.items()
+                   if s.startswith("losses.") and op.lo > -np.inf and op.transfer == "range"
+                   and function_of(s) is not None and not isinstance(function_of(s), type)),
+                  key=lambda case: case[1])
+
+
+def _keras_loss_values(spelling: str, predictions: np.ndarray) -> np.ndarray:
+    """One loss per sample, of labels as the loss takes them (0/1, one-hot, class indices,
+    label sequences for CTC) and ``predictions``."""
+    function, name = function_of(spelling), spelling.rsplit(".", 1)[1]
+    classes = np.arange(64) % 4
+    if name == "ctc":
+        labels = np.tile(np.array([[1, 2, 1]], dtype=np.int32), (8, 1))
+        values = function(labels, predictions[:48].reshape(8, 6, 4) * 10.0)
+    elif name.startswith("sparse"):
+        values = function(classes, predictions)
+    elif name.startswith("categorical"):
+        values = function(np.eye(4, dtype=np.float32)[classes], predictions)
+    else:
+        values = function(_LABELS, predictions)
+    return np.ravel(np.asarray(values, dtype=np.float64))
+
+
+@pytest.mark.parametrize("op, spelling", _keras_losses_claiming_a_sign(),
+                         ids=lambda case: getattr(case, "name", case))
+def test_keras_losses_keep_their_sign(op, spelling):
+    """Of probabilities, each loss is finite and within its claim; of any scores (raw,
+    all 0), it is within its claim wherever it is defined (a cross-entropy of an all-zero
+    row divides 0 by 0: another hazard, its own)."""
+    assert len(_keras_losses_claiming_a_sign()) >= 10  # the enumeration itself works
+    probabilities = 1.0 / (1.0 + np.exp(-_PREDICTIONS))
+    values = _keras_loss_values(spelling, probabilities)
+    assert np.isfinite(values).all() and (values >= op.lo).all(), (spelling, values.min())
+    for scores in (_PREDICTIONS, np.zeros_like(_PREDICTIONS)):
+        values = _keras_loss_values(spelling, scores)
+        assert (values[~np.isnan(values)] >= op.lo).all(), (spelling, np.nanmin(values))
