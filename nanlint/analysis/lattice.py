@@ -207,6 +207,8 @@ def join(values: Sequence[Value]) -> Value:
     if any("probability" in v.tags for v in values) and all(
             "probability" in v.tags or (v.known and 0 <= v.lo == v.hi <= 1) for v in values):
         tags |= {"probability"}  # `where(y == 0, p, zeros_like(p))`: still a probability
+    if all(v.tags & {"exp", "exp_scaled"} for v in values):
+        tags |= {"exp_scaled"}  # `e = exp(z)`, then `e = e * mask` under a test: an exp scaled
     carriers = [v for v in values if v.zero]
     if len(carriers) == 1 and carriers[0].tags & PRODUCER_TAGS - tags:
         # Only one branch can be 0: where the value is 0, it is that branch's producer
@@ -222,8 +224,18 @@ def join(values: Sequence[Value]) -> Value:
         known=all(v.known for v in values), tensor=any(v.tensor for v in values),
         tags=tags, integral=all(v.whole for v in values),
         layer=next((v.layer for v in values if v.layer), None),
-        node=next((v.node for v in values if v.layer), None),
+        node=_joined_node(values),
+        origin=values[0].origin if all(v.origin == values[0].origin for v in values) else None,
     )
+
+
+def _joined_node(values: Sequence[Value]) -> Optional[cst.CSTNode]:
+    """The expression that produced every branch, when they agree (`e = exp(z)`, then
+    `e = e * mask` under a test: both are that exp's), else a layer's."""
+    first = values[0].node
+    if first is not None and all(v.node is first for v in values):
+        return first
+    return next((v.node for v in values if v.layer), None)
 
 
 def difference_evidence(node: cst.CSTNode) -> Evidence:
