@@ -284,7 +284,14 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "sqrtm svd triangular_solve tridiagonal_matmul tridiagonal_solve"
         ),
         "K": (
-            "batch_normalization conv2d_transpose depthwise_conv2d separable_conv2d"
+            "batch_normalization conv2d_transpose depthwise_conv2d local_conv1d local_conv2d "
+            "separable_conv2d"
+        ),
+        # transforms of a signal (Fourier, cosine, short-time), frames added back
+        "tf.signal": (
+            "dct fft fft2d fft3d fftnd idct ifft ifft2d ifft3d ifftnd inverse_mdct "
+            "inverse_stft irfft irfft2d irfft3d irfftnd mdct mfccs_from_log_mel_spectrograms "
+            "overlap_and_add rfft rfft2d rfft3d rfftnd stft"
         ),
         "ops": (
             "batch_normalization cdist cholesky cholesky_inverse conv conv_transpose corrcoef "
@@ -459,6 +466,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "tf.losses": (
             "Reduction add_loss get_losses get_regularization_losses"
         ),
+        "tf.signal": "inverse_stft_window_fn",  # a function that makes a window
         "losses": "Reduction deserialize get serialize",
         # TF1's contrib layers: arg scopes, initializers, regularizers (functions that make
         # a penalty), summaries, variable helpers, a training op
@@ -500,6 +508,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         ),
         "K": (
             "backend batch_get_value batch_set_value clear_session count_params ctc_decode "
+            "function "
             "ctc_label_dense_to_sparse dtype eval floatx foldl foldr get_session get_uid "
             "get_value image_data_format int_shape is_float_dtype is_int_dtype "
             "is_keras_tensor is_sparse keras_export learning_phase "
@@ -544,6 +553,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "ones ones_like",
     },
     "padded": {
+        "tf.signal": "frame",  # windows of the signal, padded with 0 at its end
         "tf.linalg": "band_part set_diag",
         "tf": "matrix_band_part matrix_set_diag pad sparse_tensor_to_dense",
         "tf.sparse": "to_dense",
@@ -554,6 +564,13 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "K": "spatial_2d_padding spatial_3d_padding temporal_padding",
         "ops": "diagflat pad tril triu",
         "np": "diag diagflat pad tril triu",
+    },
+    # windows of a signal, of a length: in [0, 1]
+    "window": {
+        "tf.signal": (
+            "hamming_window hann_window kaiser_bessel_derived_window kaiser_window "
+            "vorbis_window"
+        ),
     },
     "polygamma": {
         "tf": "polygamma zeta",
@@ -673,6 +690,7 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "ops": "segment_max",
     },
     "structure": {
+        "tf.signal": "fftshift ifftshift",
         "tf.image": (
             "central_crop crop_to_bounding_box extract_image_patches extract_patches "
             "flip_left_right flip_up_down grayscale_to_rgb random_crop random_flip_left_right "

@@ -355,10 +355,10 @@ OPS: Tuple[Op, ...] = (
     # A cast that also scales: integers to floats in [0, 1].
     Op("convert_image_dtype", ("tf.image.convert_image_dtype",), transfer="cast", args=ARG_X,
        integral=False),
-    Op("identity", ("tf.identity", "tf.stop_gradient", "K.stop_gradient", "ops.stop_gradient",
-                    "tf.reshape", "K.reshape", "ops.reshape", "tf.transpose", "K.transpose",
-                    "ops.transpose", "tf.linalg.transpose", "tf.squeeze", "K.squeeze",
-                    "ops.squeeze",
+    Op("identity", ("tf.identity", "K.identity", "tf.stop_gradient", "K.stop_gradient",
+                    "ops.stop_gradient", "tf.reshape", "K.reshape", "ops.reshape",
+                    "tf.transpose", "K.transpose", "ops.transpose", "tf.linalg.transpose",
+                    "tf.squeeze", "K.squeeze", "ops.squeeze",
                     "tf.expand_dims", "K.expand_dims", "ops.expand_dims", "tf.tile", "K.tile",
                     "ops.tile", "tf.broadcast_to",
                     "ops.broadcast_to", "tf.ensure_shape", "tf.convert_to_tensor",
@@ -367,6 +367,8 @@ OPS: Tuple[Op, ...] = (
                     # TF1 only, as K.flatten and tf.identity (a gradient scaled, not the value)
                     "tf.layers.flatten", *_contrib("flatten", "scale_gradient")),
        transfer="like", args=ARG_X),
+    # Keras 2's `in_train_phase(x, alt)`: `x` is the value training sees (and differentiates).
+    Op("in_train_phase", ("K.in_train_phase",), transfer="like", args=("x",)),
     # An assignment returns the value it assigns (TF1's `tf.assign`, the Keras backend's).
     Op("assign", ("tf.assign", "K.update"), transfer="assign",
        args=("ref|x", "value|new_x")),
@@ -669,6 +671,8 @@ FAMILIES: Tuple[Op, ...] = (
     Op("random_nonnegative", (), lo=0.0, form="shape"),
     # No form: they need their distribution's parameters (beta's a and b, a Sobol dimension).
     Op("random_unit_parameters", (), lo=0.0, hi=1.0),
+    # No form: a window takes its length.
+    Op("window", (), lo=0.0, hi=1.0),
     Op("random_nonnegative_parameters", (), lo=0.0),
 )
 

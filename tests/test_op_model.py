@@ -53,7 +53,7 @@ COVERED = {
     "tf.image": (tf.image, tf.compat.v1.image),
     "tf.initializers": (tf.initializers, tf.compat.v1.initializers),
     "keras.initializers": (keras.initializers,), "tf.losses": (tf.compat.v1.losses,),
-    "losses": (keras.losses,),
+    "losses": (keras.losses,), "tf.signal": (tf.signal,),
 }
 
 
@@ -309,7 +309,9 @@ def test_tf1_only_names_are_modeled_or_declared():
     "numpy.product", "numpy.cumproduct",  # numpy 1's names of prod and cumprod
     "numpy.int", "numpy.float", "numpy.asscalar",  # removed in numpy 1.23 and 1.24
     # Keras's backend under a TF1 Session (not in Keras 3)
-    "tensorflow.keras.backend.set_learning_phase", "keras.backend.get_session"])
+    "tensorflow.keras.backend.set_learning_phase", "keras.backend.get_session",
+    "keras.backend.in_train_phase", "keras.backend.identity", "keras.backend.function",
+    "keras.backend.local_conv1d"])
 def test_old_and_sparse_spellings_through_their_imports(qualified):
     assert not unmodeled([optable.spelling_of(qualified)])
 
@@ -589,3 +591,19 @@ def test_keras_losses_keep_their_sign(op, spelling):
     for scores in (_PREDICTIONS, np.zeros_like(_PREDICTIONS)):
         values = _keras_loss_values(spelling, scores)
         assert (values[~np.isnan(values)] >= op.lo).all(), (spelling, np.nanmin(values))
+
+
+@pytest.mark.parametrize("spelling", sorted(
+    s for s, op in optable.TABLE.by_spelling.items()
+    if optable.TABLE.family.get(op.name) == "window"))
+def test_signal_windows_lie_in_their_range(spelling):
+    op = optable.TABLE.by_spelling[spelling]
+    for length in range(1, 33):
+        for periodic in (True, False):
+            try:
+                window = function_of(spelling)(length, periodic=periodic)
+            except TypeError:  # kaiser windows take no `periodic`
+                window = function_of(spelling)(length)
+            values = np.asarray(window, dtype=np.float64)
+            assert ((values >= op.lo - TOLERANCE) & (values <= op.hi + TOLERANCE)).all(), (
+                spelling, length, values.min(), values.max())
