@@ -17,9 +17,13 @@ def _overflow(dtype: Optional[str]) -> str:
     return f"exp overflows to inf above ~{above} in {name}"
 
 
-def _below(dtype: Optional[str], then: str) -> str:
-    """Where every term of a sum of exps is exactly 0: ``then`` (0 / 0 = NaN, a log of -inf)."""
-    return f"; below ~{exp_limits(dtype)[2]} each exp is exactly 0, so where every term is, {then}"
+def _below(dtype: Optional[str], then: str, lowest: float = -math.inf) -> str:
+    """Where every term of a sum of exps is exactly 0: ``then`` (0 / 0 = NaN, a log of -inf);
+    nothing when the exponent never goes that low (``lowest``, an exp of a relu's output)."""
+    limit = exp_limits(dtype)[2]
+    if lowest > limit:
+        return ""
+    return f"; below ~{limit} each exp is exactly 0, so where every term is, {then}"
 
 
 
@@ -219,11 +223,13 @@ class ExpOverflow(Rule):
         found = self._overflow_evidence(value)
         if found is None:
             return
-        evidence, logits, _ = found
+        evidence, logits, exp_call = found
         # The other end: log-likelihoods are often far below 0, and where every term is
         # below ~-104 each exp is exactly 0, so the log is -inf (the fused op is finite).
+        exponent = _exp_argument(exp_call)
         evidence = replace(evidence, why=evidence.why + _below(
-            self.analysis.value(evidence.node).dtype, "the log is -inf"))
+            self.analysis.value(evidence.node).dtype, "the log is -inf",
+            self.analysis.value(exponent).lo if exponent is not None else -math.inf))
         reduce_call = value.node if isinstance(value.node, cst.Call) else None
         axis = self._axis(reduce_call)
         spelled = self._logsumexp_spelling(reduce_call)
@@ -477,15 +483,15 @@ class ExpOverflow(Rule):
         argument = _exp_argument(exp_call)
         if exp_call is None or argument is None:
             return
-        shown = self.source(argument)
-        if self.analysis.value(argument).known:
+        shown, exponent = self.source(argument), self.analysis.value(argument)
+        below = _below(top.dtype, "it is 0 / 0 = NaN", exponent.lo)
+        if exponent.known:
             why = (f"whose exponent `{shown}` nothing bounds: {_overflow(top.dtype)}, and inf / "
-                   f"inf is NaN{_below(top.dtype, 'it is 0 / 0 = NaN')}")
+                   f"inf is NaN{below}")
             confidence = "high"
         else:
             why = (f"whose exponent `{shown}` is not shifted by its maximum: "
-                   f"{_overflow(top.dtype)}, and inf / inf is NaN"
-                   f"{_below(top.dtype, 'it is 0 / 0 = NaN')}")
+                   f"{_overflow(top.dtype)}, and inf / inf is NaN{below}")
             confidence = "medium"
         evidence = Evidence(exp_call, "`{src}`", why, confidence, producer="exp",
                             name=top.zero.name if top.zero else None)

@@ -164,3 +164,14 @@ def test_a_hand_written_logsumexp_or_softmax_names_both_ends_of_exp(line, said):
     found = [f for f in lint_source(source, "x.py", options_for()) if f.code == "NAN104"]
     assert len(found) == 1 and "above ~88" in found[0].message
     assert "below ~-104 each exp is exactly 0" in found[0].message and said in found[0].message
+
+
+@pytest.mark.parametrize("exponent", ["tf.nn.relu(tf.matmul(h, w))", "tf.abs(tf.matmul(h, w))"])
+def test_an_exponent_of_no_sign_below_0_names_the_overflow_only(exponent):
+    """exp of a value at least 0 is at least 1: the terms never all round to 0."""
+    source = ("import tensorflow as tf\ndef f(h, w):\n"
+              f"    s = {exponent}\n"
+              "    return tf.exp(s) / tf.reduce_sum(tf.exp(s), axis=1, keepdims=True)\n")
+    found = [f for f in lint_source(source, "x.py", options_for()) if f.code == "NAN104"]
+    assert len(found) == 1 and "above ~88" in found[0].message
+    assert "exactly 0" not in found[0].message
