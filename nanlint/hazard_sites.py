@@ -18,7 +18,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Place, Value
-from nanlint.optable import DISTRIBUTIONS, METHOD_ARITY, RESOLVED_LIBRARIES
+from nanlint.optable import AXIS_KEYWORDS, DISTRIBUTIONS, METHOD_ARITY, RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
 from nanlint.analysis.constants import Number
@@ -378,9 +378,9 @@ class Sites:
             return ("partial guard: it runs only where a test keeps its operand at or above a "
                     "bound the file does not show above 0")
         expr = self._unwrapped(operand)
-        if expr.__class__ is cst.Call and self._call_name(expr) in MAXIMA and any(
-                (number := self.analysis.number(arg.value)) is not None and number.value > 0
-                for arg in expr.args):
+        if expr.__class__ is cst.Call and any(
+                (number := self.analysis.number(value)) is not None and number.value > 0
+                for value in self._compared(expr)):
             return "guarded: a maximum with a positive number"
         if expr.__class__ is cst.Call and self._call_name(expr) == "sqrt" and expr.args:
             # `sqrt(v + eps)`: the root of a value meant to be at least 0, plus an epsilon
@@ -429,6 +429,19 @@ class Sites:
                     arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
             return "statistic"
         return ""
+
+    def _compared(self, call: cst.Call) -> List[cst.BaseExpression]:
+        """The values an elementwise maximum takes the largest of: the arguments of
+        `tf.maximum(x, eps)`, `np.fmax(x, eps)` and the builtin `max(std, eps)`. A `max` or
+        `amax` of a module or a method is a reduction (`np.amax(x, axis=1)`, `w.amax(dim=1)`,
+        `x.max(1)`): its numbers are axes, no bound."""
+        name = self._call_name(call)
+        builtin = name == "max" and call.func.__class__ is cst.Name and (
+            self.analysis.qualified_name(call.func) in (None, "max", "builtins.max"))
+        if name not in ("maximum", "fmax") and not builtin:
+            return []
+        return [arg.value for arg in call.args if arg.keyword is None or (
+            arg.keyword.value not in AXIS_KEYWORDS and arg.keyword.value != "keepdims")]
 
     def _sum_of_squares(self, expr: cst.BaseExpression) -> bool:
         """`a ** 2 + b ** 2` (two terms or more, each a square): a squared length, 0 where

@@ -478,6 +478,18 @@ def test_an_axis_given_to_a_reduction_method_is_no_operand():
     assert listed[6] == "variance of `x`" and listed[7] == "variance of `x`"
 
 
+@pytest.mark.parametrize("divisor, guarded", [
+    ("w.abs().amax(dim=1, keepdim=True)", False), ("np.amax(np.abs(x), axis=1)", False),
+    ("np.abs(x).max(1)", False), ("torch.max(w.abs(), 1)[0]", False),
+    ("max(s, 1e-3)", True), ("np.maximum(s, 1e-3)", True), ("np.fmax(s, 1e-3)", True)])
+def test_a_reductions_axis_is_no_bound_and_an_elementwise_maximums_number_is(divisor,
+                                                                             guarded):
+    source = ("import numpy as np\nimport torch\n\n\ndef scaled(w, x, s):\n"
+              f"    return x / {divisor}\n")
+    [listed] = suspects(source)
+    assert listed.why.startswith("guarded") == guarded, listed.why
+
+
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
     # `(x ** 2).mean(self.redux)`: no module is written `(x ** 2)`; the axis has any name
     source = ("import jax.numpy as jn\n\n\ndef bn(self, x):\n"
