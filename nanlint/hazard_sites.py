@@ -126,7 +126,6 @@ LOCATED = SCALED - {"HalfNormal", "HalfCauchy", "StudentT"}
 SQUARE_CALLS = frozenset({"square", "squared_difference"})
 # What a distance takes under its root: squares, or differences (of points).
 SQUARES = SQUARE_CALLS | {"subtract"}
-MAXIMA = frozenset({"max", "maximum", "fmax", "amax"})  # `max(std, eps)` is at least eps
 # Statistics that are 0 for an all-zero or a constant input (a dead row, a constant column):
 # reductions, and the root of one (a deviation, an RMS, Adam's `sqrt(v)`).
 STATISTICS = frozenset({"sqrt", "std", "reduce_std", "nanstd", "var", "reduce_variance",
@@ -425,8 +424,7 @@ class Sites:
                         inner.__class__ is cst.Call and self._call_name(inner) in SQUARES):
                     return "distance"
         if expr.__class__ is cst.Call and self._call_name(expr) in STATISTICS and not (
-                self._of_constants(expr)) and not (self._call_name(expr) in MAXIMA and sum(
-                    arg.keyword is None for arg in expr.args) > 1):  # `max(a, b)`: no reduction
+                self._of_constants(expr)) and not self._compared(expr):  # `max(a, b)`
             return "statistic"
         return ""
 
@@ -434,9 +432,9 @@ class Sites:
         """The values an elementwise maximum takes the largest of: the arguments of
         `tf.maximum(x, eps)`, `np.fmax(x, eps)` and the builtin `max(std, eps)`. A `max` or
         `amax` of a module or a method is a reduction (`np.amax(x, axis=1)`, `w.amax(dim=1)`,
-        `x.max(1)`): its numbers are axes, no bound."""
+        `x.max(1)`): its numbers are axes, no bound; so is the builtin's `max(values)`."""
         name = self._call_name(call)
-        builtin = name == "max" and call.func.__class__ is cst.Name and (
+        builtin = name == "max" and call.func.__class__ is cst.Name and len(call.args) > 1 and (
             self.analysis.qualified_name(call.func) in (None, "max", "builtins.max"))
         if name not in ("maximum", "fmax") and not builtin:
             return []
