@@ -467,6 +467,10 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "Reduction add_loss get_losses get_regularization_losses"
         ),
         "tf.signal": "inverse_stft_window_fn",  # a function that makes a window
+        # TF1's distributions: a decorator and a kind of reparameterization; an optimizer
+        # driven by scipy
+        "tf.distributions": "RegisterKL ReparameterizationType",
+        "tf.contrib.opt": "ScipyOptimizerInterface",
         "losses": "Reduction deserialize get serialize",
         # TF1's contrib layers: arg scopes, initializers, regularizers (functions that make
         # a penalty), summaries, variable helpers, a training op
@@ -814,6 +818,9 @@ MEMBERS: Dict[str, Dict[str, str]] = {
             "categorical_generalized_cross_entropy circle dice kl_divergence kld KLD "
             "kullback_leibler_divergence log_cosh logcosh poisson tversky"
         ),
+        # a divergence of two distributions, computed: rounding takes it below 0
+        "tf.distributions": "kl_divergence",
+        "tf.contrib.distributions": "kl_divergence",
         # TF1 only: layers applied in turn, expected keypoints, a block of two functions, a
         # sum of penalties
         **_contrib("apply_regularization rev_block repeat spatial_softmax stack"),

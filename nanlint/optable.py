@@ -311,6 +311,18 @@ OPS: Tuple[Op, ...] = (
         "MeanAbsolutePercentageError MeanSquaredError MeanSquaredLogarithmicError Poisson "
         "SparseCategoricalCrossentropy SquaredHinge Tversky").split()),
        transfer="object", args=()),
+    # TF1's distributions (`tf.distributions`, moved to TensorFlow Probability) and contrib's:
+    # objects, whose log-density methods give log-probabilities (LOG_DENSITY_METHODS).
+    Op("distribution", (
+        *(f"tf.distributions.{name}" for name in (
+            "Bernoulli Beta Categorical Dirichlet DirichletMultinomial Distribution Exponential "
+            "Gamma Laplace Multinomial Normal StudentT Uniform").split()),
+        *(f"tf.contrib.distributions.{name}" for name in (
+            "Bernoulli Beta Categorical Dirichlet Exponential Gamma Laplace Logistic "
+            "Multinomial MultivariateNormalDiag MultivariateNormalFullCovariance "
+            "MultivariateNormalTriL Normal OneHotCategorical Poisson RelaxedBernoulli "
+            "RelaxedOneHotCategorical StudentT Uniform").split())),
+       transfer="object", args=()),
     Op("epsilon", ("K.epsilon", "keras.config.epsilon"), transfer="epsilon", args=()),
     # -- ops whose output follows their inputs ----------------------------------------------
     Op("reduce_sum", ("tf.math.reduce_sum", "tf.reduce_sum", "K.sum", "ops.sum",
@@ -759,7 +771,8 @@ NOT_NUMERIC_NAMESPACES: Tuple[str, ...] = (
     "keras.saving", "keras.models", "tf.nest", "tf.examples", "tf.metrics", "tf.python.util",
     "tf.python.platform", "tf.python.eager", "tf.python.estimator", "tf.contrib.framework",
     "tf.contrib.tpu", "tf.contrib.training", "tf.contrib.data", "tf.contrib.rnn",
-    "tf.contrib.summary", "tf.contrib.tensorboard",
+    "tf.contrib.summary", "tf.contrib.tensorboard", "tf.contrib.slim.utils",
+    "tf.contrib.layers.utils",
     "tf.nn.rnn_cell",  # TF1's home of the cells of tf.contrib.rnn
     # protocol buffers, the methods of sparse and ragged tensors (shapes, row partitions: the
     # few that compute are modeled), initializers and regularizers (objects that make a

@@ -146,7 +146,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         op = self.analysis.op_of(node)
-        if op is None:
+        if op is None or op.name == "distribution":  # TFP's are no op; TF1's are objects
             if node.func.__class__ is cst.Attribute and node.func.attr.value in DISTRIBUTIONS:
                 self._check_distribution(node)
             return

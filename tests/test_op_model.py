@@ -54,6 +54,7 @@ COVERED = {
     "tf.initializers": (tf.initializers, tf.compat.v1.initializers),
     "keras.initializers": (keras.initializers,), "tf.losses": (tf.compat.v1.losses,),
     "losses": (keras.losses,), "tf.signal": (tf.signal,),
+    "tf.distributions": (tf.compat.v1.distributions,),
 }
 
 
@@ -311,7 +312,8 @@ def test_tf1_only_names_are_modeled_or_declared():
     # Keras's backend under a TF1 Session (not in Keras 3)
     "tensorflow.keras.backend.set_learning_phase", "keras.backend.get_session",
     "keras.backend.in_train_phase", "keras.backend.identity", "keras.backend.function",
-    "keras.backend.local_conv1d"])
+    "keras.backend.local_conv1d", "tensorflow.contrib.distributions.MultivariateNormalDiag",
+    "tensorflow.contrib.slim.utils.collect_named_outputs"])
 def test_old_and_sparse_spellings_through_their_imports(qualified):
     assert not unmodeled([optable.spelling_of(qualified)])
 

@@ -151,6 +151,19 @@ def test_paths_to_the_objective(body, reported):
     assert bool(findings) is reported, findings
 
 
+@pytest.mark.parametrize("made", ["tf.distributions.Normal(0.0, r)",
+                                  "tfp.distributions.Normal(loc=0.0, scale=r)"])
+@pytest.mark.parametrize("used, reported", [
+    ("opt.minimize(-tf.reduce_mean(d.log_prob(y)))", True),
+    ("opt.minimize(d.entropy())", True),
+    ("print(d.log_prob(y))", False)])
+def test_a_distributions_densities_carry_its_parameters(made, used, reported):
+    source = ("import tensorflow as tf\nimport tensorflow_probability as tfp\n\n"
+              f"def step(p, y, opt):\n    r = {RMSE}\n    d = {made}\n    {used}\n")
+    findings = lint_source(source, "example.py", options_for(["NAN201"]))
+    assert bool(findings) is reported, findings
+
+
 def test_module_functions_go_where_their_callers_send_them():
     source = """
     import tensorflow as tf

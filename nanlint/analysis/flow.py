@@ -475,8 +475,8 @@ class Flow:
                 return True, sinks.BUILTINS_WITHOUT_GRADIENT[func.value], _EMPTY
             if func.value in sinks.PASSING_BUILTINS:
                 return _PASSES
-        if qualified.startswith(("tensorflow.", "keras.")):
-            return _PASSES  # an op: its result carries the value on
+        if qualified.startswith(("tensorflow.", "keras.", "tensorflow_probability.")):
+            return _PASSES  # an op (a distribution, a bijector): its result carries the value on
         return False, REACH_UNKNOWN, _EMPTY  # an unknown callee: its result, and more
 
     def _callee(self, func: cst.BaseExpression, unit: Unit

@@ -16,7 +16,7 @@ from typing import FrozenSet, Optional
 import libcst as cst
 
 from nanlint.analysis.defuse import dotted
-from nanlint.optable import ARRAY_METHODS, unaliased
+from nanlint.optable import ARRAY_METHODS, LOG_DENSITY_METHODS, unaliased
 
 NONE, UNKNOWN, OBJECTIVE = 0, 1, 2
 
@@ -115,7 +115,9 @@ CARRYING_METHODS = frozenset({
     *ARRAY_METHODS, "var", "logsumexp", "log_softmax", "cumsum", "clamp_min",
     "clamp_max", "astype", "reshape", "view", "view_as", "flatten", "ravel", "squeeze",
     "unsqueeze", "expand", "expand_as", "transpose", "permute", "contiguous", "copy", "clone",
-    "float", "double", "half", "to", "type", "type_as", "masked_fill", "repeat", "flip"})
+    "float", "double", "half", "to", "type", "type_as", "masked_fill", "repeat", "flip",
+    # a distribution's densities and divergences, of the parameters it was made from
+    *LOG_DENSITY_METHODS, "prob", "entropy", "cross_entropy", "kl_divergence"})
 # TF/Keras functions (last name) whose output has no gradient, or that consume the value.
 _CUT_FUNCTIONS = frozenset({
     "argmax", "argmin", "argsort", "round", "rint", "floor", "ceil", "sign", "floordiv",
