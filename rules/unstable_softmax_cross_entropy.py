@@ -234,6 +234,17 @@ class UnstableSoftmaxCrossEntropy(Rule):
             suggestion, fix), fix=fix)
 
     # -- a distribution made from a softmax's probabilities ---------------------------------
+    def _only_sampled(self, node: cst.Call) -> bool:
+        """The distribution is drawn from and nothing else: `Categorical(probs=p).sample()`,
+        or a name it is assigned to whose every read draws (a generation loop's `pdf =
+        Categorical(probs=p)`, `pdf.sample(1)`). A read that goes anywhere else (a density,
+        a return, an argument) may take the log."""
+        reads = self.analysis.readers(node)
+        return bool(reads) and all(
+            (used := self.analysis.parent(read)).__class__ is cst.Attribute
+            and used.attr.value in _SAMPLERS for read in reads)
+
+
     def _check_distribution(self, node: cst.Call) -> None:
         """`Categorical(probs=softmax(z))`, `Bernoulli(probs=sigmoid(z))`: the distribution
         takes the log of its probabilities (its `log_prob`, its `entropy`), -inf where one
@@ -241,8 +252,7 @@ class UnstableSoftmaxCrossEntropy(Rule):
         qualified = self.analysis.qualified_name(node.func) or ""
         if not qualified.startswith(_DISTRIBUTION_LIBRARIES):
             return
-        used = self.analysis.parent(node)
-        if used.__class__ is cst.Attribute and used.attr.value in _SAMPLERS:
+        if self._only_sampled(node):
             return  # `Categorical(probs=p).sample()`: a draw takes no log
         probs = next((arg.value for arg in node.args
                       if arg.keyword is not None and arg.keyword.value == "probs"), None)
