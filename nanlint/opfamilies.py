@@ -177,11 +177,11 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "expm1",
     },
     "fill": {
-        "tf": "fill lin_space linspace meshgrid range",
+        "tf": "lin_space linspace meshgrid range",
         "tf.ragged": "range",
         "K": "arange",
-        "ops": "arange empty empty_like full full_like linspace meshgrid",
-        "np": "arange empty empty_like full full_like linspace meshgrid",
+        "ops": "arange empty empty_like linspace meshgrid",
+        "np": "arange empty empty_like linspace meshgrid",
     },
     "fraction": {
         "tf.math": "zero_fraction",

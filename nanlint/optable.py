@@ -89,15 +89,16 @@ class Op:
     ``reduce`` (a sum or mean of the first argument), ``square``, ``abs``, ``norm``,
     ``sqrt``, ``pow``, ``exp``, ``add``, ``subtract``, ``multiply``, ``divide``,
     ``divide_no_nan``, ``maximum``, ``minimum``, ``clip``, ``cast``, ``bool`` (a mask),
-    ``count``, ``map`` (the results of a function called on each element), ``diag`` (a
-    matrix with the argument on its diagonal, 0 elsewhere), ``epsilon`` (the Keras fuzz
-    factor), ``constant``, ``layer`` (a Keras layer constructor: the output depends on
-    ``activation=``), ``layer_fn`` (``tf.layers.dense``: ``activation=`` or
-    ``activation_fn=``, by default ``activation``), ``apply`` (a layer that calls the
-    function it is given, ``keras.layers.Lambda(f)``: calling the layer calls ``f``; one
-    that takes no function, ``Flatten``, passes its input through), ``object`` (not a
-    tensor — an optimizer, a dtype policy: the analysis knows no value), ``sum`` (a sum of
-    the first argument's elements: a segment sum, a trace), ``prod`` (a product of them).
+    ``count``, ``filled`` (its second argument, everywhere), ``map`` (the results of a
+    function called on each element), ``diag`` (a matrix with the argument on its diagonal,
+    0 elsewhere), ``epsilon`` (the Keras fuzz factor), ``constant``, ``layer`` (a Keras
+    layer constructor: the output depends on ``activation=``), ``layer_fn``
+    (``tf.layers.dense``: ``activation=`` or ``activation_fn=``, by default ``activation``),
+    ``apply`` (a layer that calls the function it is given, ``keras.layers.Lambda(f)``:
+    calling the layer calls ``f``; one that takes no function, ``Flatten``, passes its input
+    through), ``object`` (not a tensor — an optimizer, a dtype policy: the analysis knows no
+    value), ``sum`` (a sum of the first argument's elements: a segment sum, a trace),
+    ``prod`` (a product of them).
     """
 
     name: str
@@ -212,6 +213,9 @@ OPS: Tuple[Op, ...] = (
        lo=0.0, overflows=True, form="unary"),
     Op("softplus", ("tf.math.softplus", "tf.nn.softplus", "K.softplus", "ops.softplus",
                     "activations.softplus"), lo=0.0, guarded=True, form="unary"),
+    # A tensor of one value: `tf.fill(dims, value)`, `ops.full_like(x, -1e9)` (a mask's fill).
+    Op("full", ("tf.fill", "ops.full", "ops.full_like"), transfer="filled",
+       args=("dims|shape|x", "value|fill_value")),
     Op("ones", ("tf.ones", "tf.ones_like", "K.ones", "K.ones_like", "ops.ones",
                 "ops.ones_like"), lo=1.0, hi=1.0, tags=("binary",), integral=True, form="shape"),
     # 0/1 tensors ("binary"): a mask minus one of them still counts (see arithmetic).
@@ -711,6 +715,7 @@ NUMPY_SAME = {
     "np.amax": "reduce_max", "np.min": "reduce_min", "np.amin": "reduce_min",
     "np.matmul": "matmul", "np.dot": "matmul", "np.linalg.norm": "norm", "np.tanh": "tanh",
     "np.count_nonzero": "count_nonzero", "np.zeros": "zeros", "np.ones": "ones",
+    "np.full": "full", "np.full_like": "full",
 }
 
 

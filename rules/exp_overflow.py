@@ -235,6 +235,17 @@ class ExpOverflow(Rule):
         spelled = self._logsumexp_spelling(reduce_call)
         args = logits + (f", axis={axis}" if axis else "")
         shape = self.compact(node)
+        if spelled is None:  # a running sum where the library has no running logsumexp
+            namespace, prefix = self.namespace(exp_call, _SPELLED)
+            maximum = f"{prefix}.max" if namespace in ("ops", "K", "np") else (
+                f"{prefix}.reduce_max")
+            over = f"axis={axis}, " if axis else ""
+            self.report(node, f"hand-written logsumexp `{shape}`: {{evidence}}",
+                        evidence=evidence,
+                        suggestion=f"shift the exponent by its maximum and add it back after "
+                                   f"the log: `m = {maximum}({logits}, {over}keepdims=True)`, "
+                                   f"then `m + log(cumsum(exp({logits} - m)))`")
+            return
         self.report(node, f"hand-written logsumexp `{shape}`: {{evidence}}",
                     evidence=evidence,
                     suggestion=f"use `{spelled}({args})`, which subtracts the maximum before "
@@ -602,10 +613,15 @@ class ExpOverflow(Rule):
         return Evidence(exp_call, "`{src}`", why, confidence, producer="exp"), shown, exp_call
 
     # -- spelling ---------------------------------------------------------------------------
-    def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> str:
+    def _logsumexp_spelling(self, reduce_call: Optional[cst.Call]) -> Optional[str]:
+        """The fused op of the sum: TensorFlow's running one for a running sum (`cumsum`,
+        which Keras and numpy have none of: None)."""
         # The Keras backend `K` of Keras 3 (`tf.keras.backend` since TF 2.16) has no
         # logsumexp: a `K.` sum is answered in `tf` (and gets no fix: see _logsumexp_fix).
         namespace, prefix = self.namespace(reduce_call, ("tf", "ops", "np"))
+        if reduce_call is not None and getattr(reduce_call.func, "attr", reduce_call.func
+                                               ).value == "cumsum":
+            return f"{prefix}.math.cumulative_logsumexp" if namespace == "tf" else None
         if namespace == "tf":
             return f"{prefix}.math.reduce_logsumexp"
         return f"{prefix}.logaddexp.reduce" if namespace == "np" else f"{prefix}.logsumexp"

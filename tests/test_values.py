@@ -113,6 +113,14 @@ def test_pythons_min_and_max_of_two_values_or_more_are_the_elementwise_ones():
     assert probe("min = lambda a, b: a - b\nprobe(min(x, 20))\n").hi != 20
 
 
+@pytest.mark.parametrize("call", ["tf.fill([2, 3], -1e9)", "ops.full_like(x, -1e9)",
+                                  "ops.full((2,), fill_value=-1e9)", "np.full_like(x, -1e9)"])
+def test_a_tensor_of_one_value_is_that_value(call):
+    value = probe("import numpy as np\nimport tensorflow as tf\nfrom keras import ops\n"
+                  f"probe({call})\n")
+    assert value.const == -1e9 and value.lo == value.hi == -1e9
+
+
 # -- producers and guards --------------------------------------------------------------------
 def test_relu_has_zero_evidence():
     value = probe(TF + "probe(tf.nn.relu(x))\n")

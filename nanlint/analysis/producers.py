@@ -200,7 +200,8 @@ def _diagonal(app: Application) -> Value:
 
 
 def _like(app: Application) -> Value:
-    """Like its first argument (``assign``: like the value it assigns, the second)."""
+    """Like its first argument (``assign``: like the value it assigns, the second; ``filled``:
+    the value it fills with, the second)."""
     op = app.op
     x = app.arg(0 if op.transfer == "like" else 1)
     return replace(x, tensor=True, layer=None, integral=op.integral is not False and (
@@ -581,6 +582,7 @@ NO_VALUE = frozenset({"object", "apply"})
 TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "range": _range, "squash": _squash, "negate": _negate, "matmul": _matmul_transfer,
     "any": _any, "log": _log, "diagonal": _diagonal, "like": _like, "assign": _like,
+    "filled": _like,
     "selected": _selected,
     "epsilon": _epsilon,
     "exp": _exp, "squared_difference": _squared_difference, "square": _square, "abs": _square,
