@@ -144,6 +144,12 @@ RMSE = "tf.sqrt(tf.reduce_mean(tf.square(p - y)))"
     (f"r = {RMSE}\n    opt.minimize((1.0 - r).mean())", True),
     (f"r = {RMSE}\n    opt.minimize(r.reshape(-1).pow(2).sum())", True),
     (f"r = {RMSE}\n    opt.minimize(r.detach().mean())", False),
+    # an op's outputs one by one: top_k's values carry the gradient, its indices do not;
+    # a tensor shaped like the value holds none of it
+    (f"v, i = tf.nn.top_k({RMSE}, k=2)\n    opt.minimize(tf.reduce_sum(v))", True),
+    (f"_, i = tf.nn.top_k({RMSE}, k=2)\n    opt.minimize(tf.reduce_sum(tf.one_hot(i, 3)))",
+     False),
+    (f"opt.minimize(tf.reduce_sum(tf.zeros_like({RMSE}) + p))", False),
 ])
 def test_paths_to_the_objective(body, reported):
     source = f"import tensorflow as tf\n\ndef step(self, p, y, c, opt, loss, other):\n    {body}\n"

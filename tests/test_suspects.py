@@ -493,6 +493,17 @@ def test_a_reductions_axis_is_no_bound_and_an_elementwise_maximums_number_is(div
     assert listed.why.startswith("guarded" if guarded else "a statistic"), listed.why
 
 
+@pytest.mark.parametrize("then, why", [
+    ("", "no gradient"),  # a local nothing reads is dead
+    ("    record(locals())\n", "reach unknown")])  # read by name, unseen
+def test_a_local_nothing_reads_takes_no_gradient_unless_the_namespace_is_read(then, why):
+    source = ("import tensorflow as tf\n\n\ndef step(p, y, opt):\n"
+              "    r = tf.sqrt(tf.reduce_sum(tf.square(p - y)))\n" + then +
+              "    opt.minimize(tf.reduce_sum(p - y))\n")
+    [listed] = suspects(source)
+    assert why in listed.why, listed.why
+
+
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
     # `(x ** 2).mean(self.redux)`: no module is written `(x ** 2)`; the axis has any name
     source = ("import jax.numpy as jn\n\n\ndef bn(self, x):\n"

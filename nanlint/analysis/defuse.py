@@ -40,6 +40,10 @@ def dotted(node: cst.BaseExpression) -> str:
 Env = Dict[str, Tuple[FrozenSet[int], Optional[str]]]  # name -> (definitions, asserted kind)
 
 
+# Builtins that read a body's names without naming them.
+_NAMESPACE_READERS = frozenset({"locals", "vars", "eval", "exec"})
+
+
 class Body:
     """Definitions, their uses, parents and asserted names of one function body."""
 
@@ -55,6 +59,7 @@ class Body:
         self.nested: List[cst.CSTNode] = []  # functions and classes defined inside
         self.globals: Set[str] = set()
         self.paths: Dict[int, object] = {}  # node -> where its value ends (gradient reach)
+        self.reads_namespace = False  # `locals()`, `vars()`: any name may be read
         env: Env = {}
         if node.__class__ is cst.FunctionDef:
             params = node.params
@@ -81,6 +86,8 @@ class Body:
         return key
 
     def _load(self, name: cst.Name, env: Env) -> None:
+        if name.value in _NAMESPACE_READERS:
+            self.reads_namespace = True
         found = env.get(name.value)
         if found is None:
             self.load_defs[id(name)] = frozenset()  # a parameter of no function, a global

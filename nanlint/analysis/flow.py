@@ -161,7 +161,10 @@ class Flow:
             context = self._context(body.node) if variable in params else None
             if context is not None:
                 found = (context, [])
-            elif variable in body.escaping or (not uses and variable not in params):
+            elif variable in body.escaping or (not uses and variable not in params and (
+                    body.node.__class__ is not cst.FunctionDef or body.reads_namespace)):
+                # (a module's names are read where other modules import them; a function's
+                # that nothing reads are dead: `_, indices = tf.nn.top_k(cost, k)`)
                 found = (REACH_UNKNOWN, [])
             else:
                 found = (NOWHERE, [self._path(body, use) for use in uses])

@@ -126,6 +126,7 @@ _CUT_FUNCTIONS = frozenset({
     "is_inf", "is_finite", "isnan", "isinf", "isfinite", "shape", "shape_n", "size", "rank",
     "count_nonzero", "unique", "searchsorted", "bincount", "in_top_k", "reduce_all",
     "reduce_any", "to_int32", "to_int64", "histogram_fixed_width", "top_k_indices",
+    "zeros_like", "ones_like", "empty_like",  # of the shape alone
 })
 _INTEGER_DTYPES = re.compile(r"\b(u?int(8|16|32|64)|bool)\b")
 # Arguments that are conditions or indices: (last name -> positions and keywords).
