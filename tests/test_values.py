@@ -121,6 +121,21 @@ def test_a_tensor_of_one_value_is_that_value(call):
     assert value.const == -1e9 and value.lo == value.hi == -1e9
 
 
+@pytest.mark.parametrize("grow, read, evidence", [
+    ("xs.append(tf.nn.relu(x))", "tf.stack(xs, axis=0)", True),
+    ("xs.append(tf.nn.relu(x))", "tf.concat(xs, axis=-1)[:, 1:]", True),
+    ("xs.insert(0, tf.nn.relu(x))", "tf.add_n(xs)", True),
+    ("xs.extend([tf.nn.relu(x), tf.nn.relu(y)])", "tf.concat(xs, -1)", True),
+    ("xs.append(tf.nn.relu(x))", "tf.concat(1, xs)", True),  # TF < 1.0: the axis first
+    ("xs.append(tf.nn.relu(x))\n    xs.append(load())", "tf.stack(xs)", False),
+    ("xs.append(tf.exp(x))", "tf.stack(xs)", False)])
+def test_a_list_grown_by_append_holds_what_was_appended(grow, read, evidence):
+    value = probe(TF + f"def f(x, y, n):\n    xs = []\n    for _ in range(n):\n"
+                       f"        {grow}\n    probe({read})\n")
+    assert (value.zero is not None) is evidence
+    assert value.lo >= 0 or not evidence
+
+
 # -- producers and guards --------------------------------------------------------------------
 def test_relu_has_zero_evidence():
     value = probe(TF + "probe(tf.nn.relu(x))\n")

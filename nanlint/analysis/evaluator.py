@@ -327,7 +327,10 @@ class Evaluator:
         return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
-        if binding.kind == "assign" and binding.value is not None:
+        if binding.kind == "assign" and binding.value is not None and (
+                binding.value.__class__ is cst.List and name in scope.appended):
+            value = self._grown_list(binding.value, scope.appended[name], scope, binding.index)
+        elif binding.kind == "assign" and binding.value is not None:
             value = self.value(binding.value, scope, binding.index)
             if name in scope.item_written or name in scope.updated:
                 # `a = np.zeros(n)`, then `a[i] = ...`, or `a.add_(x)` (a whole update)
@@ -349,6 +352,18 @@ class Evaluator:
         else:
             return UNKNOWN
         return self._named(value, name)
+
+    def _grown_list(self, literal: cst.List, added: List[Binding], scope: Scope,
+                    index: int) -> Value:
+        """A list made by a literal (often empty) and grown by `append`, `insert` or
+        `extend` in its scope (`outputs = []`, then `outputs.append(h)` in a loop): any of
+        its elements, for what stacks, concatenates or sums it."""
+        parts = [self.value(element.value, scope, index) for element in literal.elements
+                 if element.__class__ is cst.Element]
+        parts += [self.value(binding.value, scope, binding.index) for binding in added]
+        if not parts or not all(part.tensor for part in parts):
+            return UNKNOWN
+        return replace(join(parts), const=None, layer=None)
 
     def piece(self, expr: cst.BaseExpression, path: Path, scope: Scope,
                index: int) -> Value:

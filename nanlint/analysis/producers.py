@@ -395,8 +395,10 @@ def _join(app: Application) -> Value:
     """``concat`` / ``stack`` of a list: an element can be anywhere."""
     call = app.call
     expr = app.expr(0)
-    if not isinstance(expr, (cst.List, cst.Tuple)) and len(call.args) > 1:
-        expr = call.args[1].value  # TF < 1.0: `tf.concat(axis, values)`
+    second = call.args[1] if len(call.args) > 1 and call.args[1].keyword is None else None
+    if second is not None and not isinstance(expr, (cst.List, cst.Tuple)) and (
+            isinstance(second.value, (cst.List, cst.Tuple)) or isinstance(expr, cst.Integer)):
+        expr = second.value  # TF < 1.0: `tf.concat(axis, values)`
     if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
         parts = [app.value(e.value) for e in expr.elements]
         joined = join(parts)
@@ -407,6 +409,8 @@ def _join(app: Application) -> Value:
             # A zero of some parts only: what a subscript selects may be another part's.
             joined = replace(joined, tags=joined.tags | {"unlike_parts"})
         return replace(joined, tensor=True, layer=None)
+    if isinstance(expr, cst.Name):  # a list grown by `append` (``Evaluator._grown_list``)
+        return replace(app.value(expr), tensor=True, layer=None)
     return Value(tensor=True)
 
 

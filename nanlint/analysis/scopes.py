@@ -67,6 +67,10 @@ class Branch:
 Path = Tuple[Tuple[int, int], ...]
 
 
+# A list's methods that add an element (`extend`: the elements of a literal it is given).
+_ADDING = frozenset({"append", "insert", "extend"})
+
+
 @dataclass
 class Scope:
     node: ScopeNode
@@ -78,6 +82,8 @@ class Scope:
     self_attributes: Dict[str, List[Binding]] = field(default_factory=dict)  # self.x = ...
     item_written: Set[str] = field(default_factory=set)  # `a[i] = ...`, `self.a[i] += ...`
     updated: Set[str] = field(default_factory=set)  # `self.a += ...`, `a.mul_(b)` (in place)
+    # name -> what `name.append(v)`, `name.insert(i, v)`, `name.extend([v, w])` put in it
+    appended: Dict[str, List[Binding]] = field(default_factory=dict)
     is_generator: bool = False
     paths: Dict[int, Path] = field(default_factory=dict)  # order number -> its branch path
     branches: Dict[int, Branch] = field(default_factory=dict)  # order number of the statement
@@ -344,6 +350,16 @@ class _Indexer:
         `self.total`, a state tensor that is not trained. `self.total.add_(x)`,
         `v.mul_(b).addcmul_(g, g)` (PyTorch's in place): it is updated."""
         func = call.func
+        if func.__class__ is cst.Attribute and func.attr.value in _ADDING and (
+                func.value.__class__ is cst.Name) and call.args:
+            added = call.args[-1].value
+            values = ([element.value for element in added.elements
+                       if element.__class__ is cst.Element]
+                      if func.attr.value == "extend" and added.__class__ in (cst.List, cst.Tuple)
+                      else [added] if func.attr.value != "extend" else [])
+            self.scope.appended.setdefault(func.value.value, []).extend(
+                Binding("assign", index, value=value) for value in values)
+            return
         if func.__class__ is cst.Attribute and func.attr.value.endswith("_"):
             root = func.value  # `v.mul_(b).add_(x)`: in place, each on what the last gave
             while root.__class__ is cst.Call and root.func.__class__ is cst.Attribute and (
