@@ -18,6 +18,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Place, Value
+from nanlint.analysis.evaluator import python_number
 from nanlint.optable import AXIS_KEYWORDS, DISTRIBUTIONS, METHOD_ARITY, RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
@@ -328,6 +329,8 @@ class Sites:
         value = analysis.value(operand) if operand is not None else Value()
         if operand is not None and _harmless_constant(value, kind):
             return
+        if operand is not None and python_number(value) and self._raises(node):
+            return  # Python's arithmetic of Python numbers: it raises, it makes no NaN
         if kind.zero and value.known and value.zero is None and operand is not None and (
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood
@@ -427,6 +430,19 @@ class Sites:
                 self._of_constants(expr)) and not self._compared(expr):  # `max(a, b)`
             return "statistic"
         return ""
+
+    def _raises(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is computed by Python on Python numbers, which raises where an
+        array op gives inf or NaN: `a / b`, `a // b`, `a % b`, `a ** p` of two (its operand
+        is one, asked first), `math.log(x)`, `math.sqrt(x)`."""
+        if node.__class__ is cst.BinaryOperation:
+            return node.operator.__class__ in (cst.Divide, cst.FloorDivide, cst.Modulo,
+                                               cst.Power) and all(
+                python_number(self.analysis.value(side)) for side in (node.left, node.right))
+        if node.__class__ is cst.Call:
+            name = self.analysis.qualified_name(node.func) or ""
+            return name.startswith("math.")
+        return False
 
     def _compared(self, call: cst.Call) -> List[cst.BaseExpression]:
         """The values an elementwise maximum takes the largest of: the arguments of

@@ -1,6 +1,7 @@
 """`nanlint suspects`: every operation that can produce inf or NaN, ranked within its file."""
 
 import json
+import math
 
 import pytest
 
@@ -502,6 +503,30 @@ def test_a_local_nothing_reads_takes_no_gradient_unless_the_namespace_is_read(th
               "    opt.minimize(tf.reduce_sum(p - y))\n")
     [listed] = suspects(source)
     assert why in listed.why, listed.why
+
+
+@pytest.mark.parametrize("line, listed", [
+    ("    w = (2 * l - 1) / (l - m)\n", False),  # Python numbers: it raises, no NaN
+    ("    w = math.log(l - m) + math.sqrt(m - l)\n", False),
+    ("    w = (2.0 * n + 1) ** 0.5 / (n - 3)\n", False),  # `n: int`
+    ("    w = x / (l - m)\n", True),  # an array divided: inf
+    ("    w = np.log(l - m)\n", True),  # numpy's log of 0 is -inf
+    ("    w = x[l] / y[m]\n", True)])
+def test_pythons_arithmetic_of_python_numbers_raises_and_is_not_listed(line, listed):
+    source = ("import math\nimport numpy as np\n\n\ndef table(x, y, n: int, lmax):\n"
+              "    for l in range(lmax):\n        for m in range(l):\n    " + line.replace(
+                  "    w", "        w") + "    return x\n")
+    found = [s for s in suspects(source) if s.line == 8]
+    assert bool(found) is listed, [s.message for s in found]
+
+
+def test_python_raises_where_an_array_op_gives_inf_or_nan():
+    with pytest.raises(ZeroDivisionError):
+        (2 * 3 - 1) / (3 - 3)
+    with pytest.raises(ValueError):
+        math.log(0)
+    with pytest.raises(ValueError):
+        math.sqrt(-1.0)
 
 
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():

@@ -136,6 +136,18 @@ def test_a_list_grown_by_append_holds_what_was_appended(grow, read, evidence):
     assert value.lo >= 0 or not evidence
 
 
+def test_python_numbers_are_known_and_stay_python_numbers():
+    source = ("def f(n: int, rate: float, xs, lmax):\n"
+              "    probe(n)\n    probe(rate * 2)\n"
+              "    for l in range(1, lmax):\n        probe(l)\n        probe(l - n)\n"
+              "    probe(xs[0] * n)\n")
+    n, rate, l, difference, array = probes(source)
+    assert n.integral and not rate.integral and l.lo == 1 and l.integral
+    from nanlint.analysis.evaluator import python_number
+    assert all(python_number(v) for v in (n, rate, l, difference))
+    assert not python_number(array)  # times something unknown: maybe an array
+
+
 # -- producers and guards --------------------------------------------------------------------
 def test_relu_has_zero_evidence():
     value = probe(TF + "probe(tf.nn.relu(x))\n")

@@ -139,6 +139,10 @@ class Evaluator:
         if kind is cst.BinaryOperation:
             left = self.value(expr.left, scope, index)
             right = self.value(expr.right, scope, index)
+            if python_number(left) and python_number(right):
+                # Python's own arithmetic: a division by 0 raises, no inf or NaN is made
+                value = arithmetic(type(expr.operator).__name__, left, right, expr)
+                return replace(value, tensor=False, tags=value.tags | {"python_number"})
             if isinstance(expr.operator, cst.Multiply) and expr.left.deep_equals(expr.right):
                 return square(left, expr, "square")  # `x * x`
             if isinstance(expr.operator, cst.Divide) and self._own_norm(
@@ -341,6 +345,9 @@ class Evaluator:
             right = self.value(binding.value, scope, binding.index)
             value = arithmetic(type(binding.node.operator).__name__.replace("Assign", ""),
                                      left, right, binding.node)
+        elif binding.kind == "param" and _annotated_number(binding.node) is not None:
+            value = Value(known=True, integral=_annotated_number(binding.node) != "float",
+                          tags=frozenset({"python_number"}))
         elif binding.kind == "param":
             value = self._parameter(name, scope)
         elif binding.kind == "unpack" and binding.value is not None:
@@ -459,6 +466,10 @@ class Evaluator:
             if 0 <= position < len(positional) and len(positional) == len(iterable.args):
                 return self._element(positional[position], path[1:], scope, index)
             return UNKNOWN
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and (
+                iterable.func.value == "range") and not path and self.resolver.resolve(
+                "range", scope, index)[0] is None:
+            return self._counted(iterable, scope, index)
         listed = self._listed(iterable, scope, index)
         if listed is not None:  # a comprehension or a literal list: what it holds
             return join([self.piece(item, path, at, at_index)
@@ -467,6 +478,14 @@ class Evaluator:
         if "gradient" in value.tags:  # `for g, v in opt.compute_gradients(loss)`
             return value if path in ((), (0,)) else UNKNOWN
         return replace(value, const=None, layer=None) if value.tensor and not path else UNKNOWN
+
+    def _counted(self, call: cst.Call, scope: Scope, index: int) -> Value:
+        """A number `range(...)` gives: a Python integer, from its start (0 by default)."""
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        start = self.value(positional[0], scope, index).const if len(positional) > 1 else 0.0
+        step = self.value(positional[2], scope, index).const if len(positional) > 2 else 1.0
+        lo = start if start is not None and step is not None and step > 0 else -inf
+        return Value(lo=lo, known=True, integral=True, tags=frozenset({"python_number"}))
 
     def _assigned_once(self, name: cst.Name, scope: Scope, index: int
                        ) -> Optional[Tuple[cst.BaseExpression, Scope, int]]:
@@ -983,3 +1002,18 @@ def _gradient_list(call: cst.Call, callee: Optional[Callee], resolver: Resolver,
     func = call.func
     return func.__class__ is cst.Attribute and func.attr.value in ("gradient", "jacobian") \
         and gradient_method(resolver, call, scope, index)
+
+
+def python_number(value: Value) -> bool:
+    """A Python number, not an array: a literal, a number `range` counts, a parameter
+    annotated `int`, `float` or `bool`, and Python's arithmetic of them."""
+    return "python_number" in value.tags or (value.const is not None and not value.tensor)
+
+
+def _annotated_number(param: Optional[cst.CSTNode]) -> Optional[str]:
+    """`int`, `float` or `bool` where ``param`` is annotated so (`l: int`)."""
+    annotation = getattr(param, "annotation", None)
+    if annotation is not None and annotation.annotation.__class__ is cst.Name and (
+            annotation.annotation.value in ("int", "float", "bool")):
+        return annotation.annotation.value
+    return None
