@@ -127,6 +127,8 @@ def _evidence_of(site: Site, wrapper: bool = False, float16: bool = False
             return "guarded", None, "its operand is kept above 0"
         if kind.zero and not kind.negative and "nonzero" in value.tags:
             return "guarded", None, "its operand is tested against 0 (`where(d != 0, d, c)`)"
+        if site.form.startswith("guarded: "):  # a test excludes the 0 its producer can give
+            return "guarded", None, site.form[len("guarded: "):]
         found = value.zero if kind.zero else None
         if found is None and kind.negative:
             found = value.negative

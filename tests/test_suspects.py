@@ -529,6 +529,17 @@ def test_python_raises_where_an_array_op_gives_inf_or_nan():
         math.sqrt(-1.0)
 
 
+def test_a_test_that_excludes_the_zero_guards_a_division_whatever_the_evidence():
+    source = ("import tensorflow as tf\n\n\ndef focal(pos_mask, loss, x):\n"
+              "    num_pos = tf.reduce_sum(tf.cast(pos_mask > 0.5, tf.float32))\n"
+              "    a = tf.cond(tf.greater(num_pos, 0), lambda: loss / num_pos, lambda: loss)\n"
+              "    b = tf.reduce_sum(x) / num_pos\n"
+              "    return a + b\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [7, 6]
+    assert ranked[1].why.startswith("guarded: it runs only where a test excludes a 0")
+
+
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
     # `(x ** 2).mean(self.redux)`: no module is written `(x ** 2)`; the axis has any name
     source = ("import jax.numpy as jn\n\n\ndef bn(self, x):\n"

@@ -345,11 +345,12 @@ class Evaluator:
             right = self.value(binding.value, scope, binding.index)
             value = arithmetic(type(binding.node.operator).__name__.replace("Assign", ""),
                                      left, right, binding.node)
-        elif binding.kind == "param" and _annotated_number(binding.node) is not None:
-            value = Value(known=True, integral=_annotated_number(binding.node) != "float",
-                          tags=frozenset({"python_number"}))
         elif binding.kind == "param":
             value = self._parameter(name, scope)
+            annotated = _annotated_number(binding.node)
+            if annotated is not None:  # what its callers pass, which Python holds as a number
+                value = replace(value, tags=value.tags | {"python_number"},
+                                integral=value.integral or annotated != "float")
         elif binding.kind == "unpack" and binding.value is not None:
             value = self.piece(binding.value, binding.position, scope, binding.index)
         elif binding.kind == "element" and binding.value is not None:
