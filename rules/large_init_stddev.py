@@ -36,7 +36,9 @@ class LargeInitStddev(Rule):
     the shape is not known, nanlint assumes `assumed-fan-in` and reports with medium
     confidence. Non-trainable variables and initializers built inside test functions are
     not checked. The hand-written log or exp may be anywhere in the file: nanlint does not
-    follow the network's output forward to it.
+    follow the network's output forward to it. A log of what is kept above 0
+    (`log(clip_by_value(p, 1e-9, 1.))`) or an exp of what is kept below 88 does not count:
+    the saturated softmax gives it a finite loss.
 
     ## Why is this bad?
     A layer `x @ W` with `W ~ N(0, σ²)` multiplies the scale of its input by about
@@ -314,9 +316,20 @@ class LargeInitStddev(Rule):
 
     def _hazard(self) -> Optional[cst.Call]:
         """A hand-written log or exp in the file: where logits blown up by the initialization
-        become -inf (log of a saturated softmax or sigmoid) or inf (exp)."""
-        found = [*self.analysis.calls_of("log"), *self.analysis.calls_of("exp")]
+        become -inf (log of a saturated softmax or sigmoid) or inf (exp). Not a log of what
+        is kept above 0 (`log(clip(p, 1e-9, 1))`) nor an exp of what is kept below 88."""
+        found = [call for name in ("log", "exp") for call in self.analysis.calls_of(name)
+                 if not self._bounded(call, name)]
         return min(found, key=lambda call: self._order(call)) if found else None
+
+    def _bounded(self, call: cst.Call, name: str) -> bool:
+        op = self.analysis.op_of(call)
+        argument = self.analysis.argument(call, op, 0) if op is not None else None
+        if argument is None:
+            return False
+        self.analysis.module_index()  # the value where the call is, not where the weight is
+        value = self.analysis.value(argument)
+        return value.positive if name == "log" else value.hi < 88
 
     def _order(self, call: cst.Call) -> int:
         calls = self._all_calls()

@@ -32,6 +32,22 @@ def test_the_same_kernels_are_reported_once_a_hand_written_log_follows():
     assert "tf.log(p)" in message
 
 
+CLIPPED = (Path(__file__).parent / "data" / "nan304_clipped_log.py").read_text(
+    encoding="utf-8")
+
+
+def test_wide_kernels_whose_logs_are_clipped_and_exps_bounded_are_quiet():
+    """TF1, TF2 and Keras 3: every log takes probabilities kept above 0, every exp an
+    exponent kept below 88, and large logits only saturate the softmax."""
+    assert _lines(CLIPPED, "NAN304") == []
+
+
+def test_an_unclipped_log_in_the_same_file_reports_them():
+    source = CLIPPED.replace("tf1.log(tf1.clip_by_value(probs, 1e-9, 1.0))", "tf1.log(probs)")
+    assert _lines(source, "NAN304") == [16, 17, 27, 40]  # each weight, the Keras one
+    # by its initializer (line 40)
+
+
 FLOAT16 = """import keras
 import numpy as np
 
