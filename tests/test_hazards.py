@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 
 from cli_helpers import assert_one_line_error, codes_at, make, nanlint
-from conftest import options_for
+from conftest import FIXTURES, options_for
 from nanlint.engine import lint_source
 from nanlint.fixing import SAFETIES, fix_source
 from nanlint.analysis import Analysis
@@ -175,3 +175,13 @@ def test_an_exponent_of_no_sign_below_0_names_the_overflow_only(exponent):
     found = [f for f in lint_source(source, "x.py", options_for()) if f.code == "NAN104"]
     assert len(found) == 1 and "above ~88" in found[0].message
     assert "exactly 0" not in found[0].message
+
+
+def test_a_union_of_boxes_names_both_ways_a_box_has_no_size():
+    """The zero padding of a box tensor, and a box of corners whose width rounds to 0 next
+    to them (tests/test_identities_under_tf.py shows both under TensorFlow)."""
+    source = (FIXTURES / "NAN101_iou_union.py").read_text(encoding="utf-8")
+    [finding] = [f for f in lint_source(source, "iou.py", options_for(["NAN101"]))
+                 if f.line == 18]
+    assert "the zero padding of a box tensor" in finding.message
+    assert "rounds to 0 next to them in float32" in finding.message

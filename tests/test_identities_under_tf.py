@@ -692,6 +692,25 @@ def test_a_union_is_at_least_the_predicted_area_so_a_zero_padded_box_gives_no_na
     assert (both_padded.numpy() == 0).all() and np.isnan(nan.numpy()).all()
 
 
+def test_a_box_of_corners_can_round_to_no_size_so_its_union_with_the_padding_is_0():
+    """A predicted box kept as corners: a width far below the resolution of its centre
+    (float32's step at 400 is about 3e-5) leaves `x2 - x1` exactly 0, and its union with a
+    zero-padded box is 0 / 0 = NaN, in the value and the gradient."""
+    wh = tf.Variable([[1e-5, 1e-5], [4.0, 3.0]])
+    xy = tf.constant([[400.0, 300.0], [400.0, 300.0]])
+    padded = tf.zeros_like(wh)
+    with tf.GradientTape() as tape:
+        mins, maxes = xy - wh / 2.0, xy + wh / 2.0
+        area = (maxes[..., 0] - mins[..., 0]) * (maxes[..., 1] - mins[..., 1])
+        inter = tf.zeros_like(area)  # no overlap with a box of no size
+        union = area + padded[..., 0] * padded[..., 1] - inter
+        iou = inter / union
+        total = tf.reduce_sum(iou)
+    assert union.numpy()[0] == 0.0 and union.numpy()[1] > 0
+    assert np.isnan(iou.numpy()[0]) and not np.isnan(iou.numpy()[1])
+    assert np.isnan(tape.gradient(total, wh).numpy()[0]).any()
+
+
 def test_a_clip_whose_upper_bound_rounds_to_one_is_harmless_to_a_log_and_not_to_1_minus():
     p = tf.Variable([0.0, 0.5, 1.0])
     with tf.GradientTape(persistent=True) as tape:

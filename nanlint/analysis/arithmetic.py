@@ -76,7 +76,8 @@ def union_evidence(node: cst.CSTNode) -> Evidence:
     """``area1 + area2 - overlap`` (IoU's union), the overlap a product of clamped
     differences: at least the larger area, and 0 exactly where both boxes have zero size."""
     return Evidence(node, "the union `{src}` of two areas minus their overlap", "which is 0 "
-                    "where both boxes have zero size (the zero padding of a box tensor)",
+                    "where both boxes have zero size (the zero padding of a box tensor, or "
+                    "a box of corners whose width rounds to 0 next to them in float32)",
                     "medium", producer="union")
 
 
