@@ -29,6 +29,8 @@ _TAB = 8  # tab stops of the code frame, as a terminal sets them
 def _cells(text: str) -> int:
     """The width of ``text`` on a terminal, in cells."""
     text = text.expandtabs(_TAB)
+    if text.isascii():  # no wide and no combining characters: one cell each
+        return len(text)
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF"
                else 1 for c in text)
 
