@@ -331,6 +331,10 @@ class Sites:
             return
         if operand is not None and python_number(value) and self._raises(node):
             return  # Python's arithmetic of Python numbers: it raises, it makes no NaN
+        if node.__class__ is cst.Call and self.analysis.parent(node).__class__ is cst.Expr and (
+                not last_name(node.func).endswith("_")):
+            return  # a result nothing uses (`utils.log(x)` as a statement): no NaN goes on
+            # (an in-place method, `x.div_(n)`, changes its tensor: it stays)
         if kind.zero and value.known and value.zero is None and operand is not None and (
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood

@@ -540,6 +540,15 @@ def test_a_test_that_excludes_the_zero_guards_a_division_whatever_the_evidence()
     assert ranked[1].why.startswith("guarded: it runs only where a test excludes a 0")
 
 
+def test_a_result_nothing_uses_is_not_listed_but_an_in_place_update_is():
+    source = ("import tensorflow as tf\nimport utils\n\n\ndef step(sess, model, x, n):\n"
+              "    utils.log(sess.run(model.total_loss))\n"  # a project's logger
+              "    tf.math.log(x)\n"  # computed and dropped
+              "    x.div_(n)\n"  # PyTorch's in place: x changes
+              "    return tf.math.log(x)\n")
+    assert sorted(s.line for s in suspects(source)) == [8, 9]
+
+
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
     # `(x ** 2).mean(self.redux)`: no module is written `(x ** 2)`; the axis has any name
     source = ("import jax.numpy as jn\n\n\ndef bn(self, x):\n"
@@ -1608,8 +1617,8 @@ def test_a_log_method_given_text_is_a_logger():
     # a record (`wandb.log({"reward": r})`): not a number
     ("    wandb.log({'reward': x})\n    wandb.log(dict(loss=x))\n"
      "    wandb.log({k for k in x})\n", False),
-    # a keyword no log function takes; `x.log()` is the function
-    ("    tracker.log(message, step=3)\n    log(message, commit=False)\n    x.log()\n",
+    # a keyword no log function takes; `x.log()` is the function (its result kept)
+    ("    tracker.log(message, step=3)\n    log(message, commit=False)\n    y = x.log()\n",
      True)])
 def test_a_loggers_log_is_no_log(calls, hazard):
     """Only the last lines are hazards: `np.log(x, out=x)` and another module's `log`,
