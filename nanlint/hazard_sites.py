@@ -18,7 +18,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from nanlint.analysis import Analysis, Place, Value
-from nanlint.analysis.evaluator import python_number
+from nanlint.analysis.lattice import python_number
 from nanlint.optable import AXIS_KEYWORDS, DISTRIBUTIONS, METHOD_ARITY, RESOLVED_LIBRARIES
 from nanlint.analysis.sinks import Reach, none
 from nanlint.analysis.callsites import keyword_argument
@@ -326,15 +326,15 @@ class Sites:
             rate: float = 0.0, dtype_unknown: bool = False, form: str = "") -> None:
         analysis = self.analysis
         kind = KINDS[kind_name]
+        if node.__class__ is cst.Call and analysis.parent(node).__class__ is cst.Expr and (
+                not last_name(node.func).endswith("_")):
+            return  # a result nothing uses (`utils.log(x)` as a statement): no NaN goes on
+            # (an in-place method, `x.div_(n)`, changes its tensor: it stays)
         value = analysis.value(operand) if operand is not None else Value()
         if operand is not None and _harmless_constant(value, kind):
             return
         if operand is not None and python_number(value) and self._raises(node):
             return  # Python's arithmetic of Python numbers: it raises, it makes no NaN
-        if node.__class__ is cst.Call and self.analysis.parent(node).__class__ is cst.Expr and (
-                not last_name(node.func).endswith("_")):
-            return  # a result nothing uses (`utils.log(x)` as a statement): no NaN goes on
-            # (an in-place method, `x.div_(n)`, changes its tensor: it stays)
         if kind.zero and value.known and value.zero is None and operand is not None and (
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood

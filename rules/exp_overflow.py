@@ -8,7 +8,8 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nanlint.rule import Evidence, Fix, Rule, Value, exp_limits, large_values_pass
+from nanlint.rule import (Evidence, Fix, Rule, Value, exp_limits, large_values_pass,
+                          last_name)
 
 
 
@@ -619,8 +620,7 @@ class ExpOverflow(Rule):
         # The Keras backend `K` of Keras 3 (`tf.keras.backend` since TF 2.16) has no
         # logsumexp: a `K.` sum is answered in `tf` (and gets no fix: see _logsumexp_fix).
         namespace, prefix = self.namespace(reduce_call, ("tf", "ops", "np"))
-        if reduce_call is not None and getattr(reduce_call.func, "attr", reduce_call.func
-                                               ).value == "cumsum":
+        if reduce_call is not None and last_name(reduce_call.func) == "cumsum":
             return f"{prefix}.math.cumulative_logsumexp" if namespace == "tf" else None
         if namespace == "tf":
             return f"{prefix}.math.reduce_logsumexp"

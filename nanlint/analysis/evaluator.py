@@ -26,7 +26,7 @@ from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.constants import MATH_CONSTANTS, math_constant
 from nanlint.analysis.flow import Flow
 from nanlint.analysis.lattice import (UNKNOWN, Evidence, Value, constant, join, normalized,
-                                      replace, written_in_place)
+                                      python_number, replace, written_in_place)
 from nanlint.analysis.producers import (comparison_tags, output, smaller, tuple_element,
                                         zeros_marked)
 from nanlint.analysis.resolver import Callee, Resolver
@@ -331,11 +331,12 @@ class Evaluator:
         return a is not None and b is not None and 0 < a < 1 and abs(a + b - 1) < 1e-9
 
     def _binding_value(self, name: str, binding: Binding, scope: Scope) -> Value:
-        if binding.kind == "assign" and binding.value is not None and (
-                binding.value.__class__ is cst.List and name in scope.appended):
-            value = self._grown_list(binding.value, scope.appended[name], scope, binding.index)
-        elif binding.kind == "assign" and binding.value is not None:
-            value = self.value(binding.value, scope, binding.index)
+        if binding.kind == "assign" and binding.value is not None:
+            if binding.value.__class__ is cst.List and name in scope.appended:
+                value = self._grown_list(binding.value, scope.appended[name], scope,
+                                         binding.index)
+            else:
+                value = self.value(binding.value, scope, binding.index)
             if name in scope.item_written or name in scope.updated:
                 # `a = np.zeros(n)`, then `a[i] = ...`, or `a.add_(x)` (a whole update)
                 value = written_in_place(value, whole=name not in scope.item_written)
@@ -1003,12 +1004,6 @@ def _gradient_list(call: cst.Call, callee: Optional[Callee], resolver: Resolver,
     func = call.func
     return func.__class__ is cst.Attribute and func.attr.value in ("gradient", "jacobian") \
         and gradient_method(resolver, call, scope, index)
-
-
-def python_number(value: Value) -> bool:
-    """A Python number, not an array: a literal, a number `range` counts, a parameter
-    annotated `int`, `float` or `bool`, and Python's arithmetic of them."""
-    return "python_number" in value.tags or (value.const is not None and not value.tensor)
 
 
 def _annotated_number(param: Optional[cst.CSTNode]) -> Optional[str]:

@@ -196,6 +196,13 @@ def written_in_place(value: Value, whole: bool = False) -> Value:
     return Value(zero=zero, tensor=value.tensor, node=value.node, origin=value.origin)
 
 
+def python_number(value: Value) -> bool:
+    """A Python number, not an array: a literal, a number `range` counts, a parameter
+    annotated `int`, `float` or `bool`, and Python's arithmetic of them (the evaluator tags
+    these "python_number")."""
+    return "python_number" in value.tags or (value.const is not None and not value.tensor)
+
+
 def join(values: Sequence[Value]) -> Value:
     """The union of several possible values (branches, several returns)."""
     if not values:
