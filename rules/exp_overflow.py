@@ -124,7 +124,9 @@ class ExpOverflow(Rule):
     `reduce_logsumexp(z, axis=a, keepdims=k)` (`keras.ops.logsumexp` in that namespace; a
     Keras backend `K.` form gets none, since Keras 3's backend has no logsumexp: the help
     line names `tf.math.reduce_logsumexp`) — the same value wherever the old one was
-    finite; and the hand-written softmax `exp(z) / reduce_sum(exp(z), axis=a,
+    finite; a running one, `log(tf.math.cumsum(exp(z), axis=a))`, becomes
+    `tf.math.cumulative_logsumexp(z, axis=a)` (Keras and numpy have none: the help shows
+    the shift); and the hand-written softmax `exp(z) / reduce_sum(exp(z), axis=a,
     keepdims=True)` written in one expression, over one integer axis `a`, becomes
     `tf.nn.softmax(z, axis=a)` (`keras.ops.softmax`). A softmax takes one axis: a sum
     over a list or tuple of axes, or over all of them (`axis=None`, no axis), gets no fix
