@@ -77,6 +77,10 @@ KINDS: Dict[str, Kind] = {kind.name: kind for kind in (
     Kind("NAN101", "empty-mean", "mean of the selection", 0.5),
     # A location-scale distribution's log density is `-log(scale) - (x - loc)² / 2scale²`.
     Kind("NAN101", "scale", "distribution scale", 0.5, zero=True),
+    # `Poisson(rate)`, `Gamma(concentration, rate)`: the log density takes the log (or the
+    # lgamma) of the parameter, -inf at 0 and NaN below it.
+    Kind("NAN102", "rate", "distribution parameter (the density takes its log)", 0.4,
+         zero=True, negative=True),
     Kind("NAN401", "float16", "float16 cast of", 0.0),
     Kind("NAN104", "fill", "fill value", 0.0),
     Kind("NAN302", "global-norm", "clipping by the global norm of", 0.0),
@@ -122,6 +126,14 @@ SCALED = frozenset({"Normal", "LogNormal", "Laplace", "Logistic", "Cauchy", "Gum
                     "LogLogistic", "TruncatedNormal", "MultivariateNormalDiag", "HalfNormal",
                     "HalfCauchy", "StudentT"})
 SCALE_KEYWORDS = ("scale", "scale_diag", "sigma")  # `sigma`: the old contrib `Normal(mu, sigma)`
+# Distributions whose log density takes the log or the lgamma of a positive parameter, and
+# the positions of those parameters (PyTorch, TensorFlow Probability and NumPyro agree).
+RATED = {"Poisson": (0,), "Exponential": (0,), "Gamma": (0, 1), "Beta": (0, 1),
+         "Dirichlet": (0,), "Chi2": (0,), "InverseGamma": (0, 1), "Kumaraswamy": (0, 1),
+         "GammaPoisson": (0, 1), "NegativeBinomial": (0,), "NegativeBinomial2": (0, 1),
+         "Weibull": (0, 1), "Pareto": (0, 1)}
+RATE_KEYWORDS = ("rate", "concentration", "concentration1", "concentration0", "total_count",
+                 "df", "mean")
 # Those whose second positional parameter is the scale (`Normal(loc, scale)`).
 LOCATED = SCALED - {"HalfNormal", "HalfCauchy", "StudentT"}
 SQUARE_CALLS = frozenset({"square", "squared_difference"})
@@ -202,6 +214,9 @@ GROWS = frozenset({"reduce_sum", "sum", "nansum", "square", "reduce_variance", "
 SHAPES = frozenset({"squeeze", "reshape", "expand_dims", "identity", "stop_gradient",
                     "transpose", "cast", "convert_to_tensor"})
 KEEPS = SHAPES | {"array", "asarray", "float32", "float64"}
+# Ops that give their first argument (or receiver) a shape their other arguments name.
+RESHAPES = frozenset({"reshape", "view", "expand", "broadcast_to", "tile", "repeat",
+                      "expand_dims", "resize"})
 
 
 USES = ("definition", "test", "sum", "select", "product")  # a fill's uses, least telling first
@@ -327,9 +342,11 @@ class Sites:
         analysis = self.analysis
         kind = KINDS[kind_name]
         if node.__class__ is cst.Call and analysis.parent(node).__class__ is cst.Expr and (
-                not last_name(node.func).endswith("_")):
+                not last_name(node.func).endswith("_")
+                and keyword_argument(node, "out") is None):
             return  # a result nothing uses (`utils.log(x)` as a statement): no NaN goes on
-            # (an in-place method, `x.div_(n)`, changes its tensor: it stays)
+            # (an in-place method, `x.div_(n)`, or a call writing through `out=` changes a
+            # tensor: it stays)
         value = analysis.value(operand) if operand is not None else Value()
         if operand is not None and _harmless_constant(value, kind):
             return
@@ -339,7 +356,8 @@ class Sites:
                 self._zeros_of_unknown(operand)):
             value = replace(value, known=False)  # its zeros are its input's: not understood
         note = ("its operand is a size" if kind.name == "division" and operand is not None
-                and (_is_size(operand) or self._shape_read(operand, 3, last=True)) else "")
+                and (_is_size(operand, analysis.qualified_name)
+                     or self._shape_read(operand, 3, last=True)) else "")
         statements = analysis.cursor.statements
         reach = None
         if kind.gradient and operand is not None and self._integer_cast(operand):
@@ -991,6 +1009,10 @@ class Sites:
                 args[1].value if last == "cast" and len(args) > 1 else None))
         elif last in DISTRIBUTIONS and _keyword(call, "probs") is not None:
             self.add(call, "log", _keyword(call, "probs"))
+        elif last in RATED:
+            self._rate(call, [args[i].value for i in RATED[last] if i < len(args)] + [
+                arg.value for arg in call.args
+                if arg.keyword is not None and arg.keyword.value in RATE_KEYWORDS])
         elif last in SCALED:
             scale = _keyword(call, *SCALE_KEYWORDS)
             if scale is None and last in LOCATED and len(args) > 1:
@@ -1002,6 +1024,15 @@ class Sites:
                 self._learning_rate(first)
         elif last.startswith("DEFINE_") or last == "add_argument":
             self._option(call)
+
+    def _rate(self, call: cst.Call, parameters: List[cst.BaseExpression]) -> None:
+        """The first parameter of a distribution whose log its density takes that is not a
+        constant away from 0 (one site per distribution)."""
+        kind = KINDS["rate"]
+        for parameter in parameters:
+            if not _harmless_constant(self.analysis.value(parameter), kind):
+                self.add(call, "rate", parameter)
+                return
 
     def _option(self, call: cst.Call) -> None:
         """A flag or command-line option named like a learning rate (`flags.DEFINE_float(
@@ -1345,7 +1376,8 @@ def _square(expr: cst.CSTNode) -> bool:
         expr.right.__class__ is cst.Name) and expr.left.value == expr.right.value
 
 
-def _is_size(expr: cst.BaseExpression) -> bool:
+def _is_size(expr: cst.BaseExpression,
+             qualified: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
     """A shape, a length or a batch size (a name or an attribute's name, or one named as a
     shape: `input_shape`, `K.int_shape(w)`): at least 1 in practice. A difference is not
     one, whatever it subtracts: `n - k` is 0 when all n are counted, `n - 1` when there is
@@ -1353,6 +1385,10 @@ def _is_size(expr: cst.BaseExpression) -> bool:
     found = False
     nodes = list(descendants(expr))
     keywords = {id(node.keyword) for node in nodes if node.__class__ is cst.Arg}
+    for node in nodes:  # the shape a value is given is not the value: `m.reshape((n, -1))`
+        if node.__class__ is cst.Call and last_name(node.func) in RESHAPES:
+            given = node.args if qualified(node.func) is None else node.args[1:]  # a method
+            keywords.update(id(inner) for arg in given for inner in descendants(arg))
     for node in nodes:
         if id(node) in keywords:
             continue  # `output_shape=` names a parameter: no value read

@@ -64,10 +64,13 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0, "inf unused": 1.5,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
             "selection": 3.0, "empty list": 3.0, "all NaN": 3.0, "unselected": 4.0,
-            "float16 epsilon": 3.5}
+            "float16 epsilon": 3.5, "float32 epsilon": 3.5}
 # Half float16's smallest subnormal (2**-24): a smaller epsilon rounds to 0 in float16
 # (checked under TensorFlow), so where the file computes in float16 it guards nothing.
 FLOAT16_ZERO = 2.0 ** -25
+# An epsilon below 1 / sqrt(float32's maximum) makes a division's gradient, -a / b², inf at
+# the point it was meant to guard (checked under TensorFlow: 1e-19 gives -1e38, 5e-20 -inf).
+FLOAT32_SQUARE_FLOOR = 3.4028235e38 ** -0.5
 REACH = {OBJECTIVE: 2.0, NONE: -0.5}
 NO_GRADIENT = -2.5  # a hazard of the gradient only, where no gradient flows
 # Where a value ends that is watched rather than trained: a metric, a summary, a log.
@@ -119,6 +122,10 @@ def _evidence_of(site: Site, wrapper: bool = False, float16: bool = False
         if kind.zero and value.positive:
             if value.lo == 0:  # `where(d > 0, d, 1.)`: just above 0 the quotient is huge
                 return "partial guard", None, "its operand is kept above 0 by a test only"
+            if value.lo < FLOAT32_SQUARE_FLOOR and kind.name == "division":
+                return "float32 epsilon", None, (
+                    f"its operand is kept above 0 by {value.lo:g} only, whose square float32 "
+                    "cannot hold: the division's gradient, -a / b², is inf there")
             if value.lo < FLOAT16_ZERO and float16:
                 return "float16 epsilon", None, (f"its operand is kept above 0 by {value.lo:g} "
                                                  "only, which is 0 in float16")
@@ -367,7 +374,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
         feature, evidence, guard = _evidence_of(
             site, site.kind.name == "inverse-trig" and _wrapper(analysis, site), float16)
     place = _place(analysis, site.node, reach)
-    score = _score(feature, reach, place, kind.weight, _gradient_only(site)) + doubt
+    score = _score(feature, reach, place, kind.weight,
+                   _gradient_only(site) or feature == "float32 epsilon") + doubt
     words = fact if fact and feature not in ("guarded", "partial guard") else {
              "producer": "a producer reaches the singular point",
              "convention": "named like a value that can reach it",
@@ -398,6 +406,7 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "overflow": "a sum, square, variance or norm: past 65504 it is inf in float16",
              "partial guard": f"partly guarded: {guard}",
              "float16 epsilon": f"{guard}, which the file uses",
+             "float32 epsilon": guard,
              "selection": "a selection by a mask: empty where the mask is all false, and "
                           "the mean of nothing is 0/0 = NaN",
              "all NaN": "a statistic of the entries that are not NaN: NaN where all of a "

@@ -545,8 +545,9 @@ def test_a_result_nothing_uses_is_not_listed_but_an_in_place_update_is():
               "    utils.log(sess.run(model.total_loss))\n"  # a project's logger
               "    tf.math.log(x)\n"  # computed and dropped
               "    x.div_(n)\n"  # PyTorch's in place: x changes
+              "    torch.div(x, n, out=x)\n"  # written through `out=`
               "    return tf.math.log(x)\n")
-    assert sorted(s.line for s in suspects(source)) == [8, 9]
+    assert sorted(s.line for s in suspects(source)) == [8, 9, 10]
 
 
 def test_a_method_of_an_expression_is_a_values_whatever_its_axis_is_called():
@@ -1441,6 +1442,19 @@ def test_a_keyword_named_as_a_shape_makes_no_size():
     assert "its operand is a size" not in suspect.why
 
 
+@pytest.mark.parametrize("divisor, size", [
+    ("np.abs(x).max(axis=1).reshape((x.shape[0], -1))", False),
+    ("x.sum(1).view(x.size(0), 1)", False), ("tf.reshape(tf.reduce_sum(x), tf.shape(x)[:1])",
+                                            False),
+    ("tf.reshape(batch_size, [-1])", True)])
+def test_the_shape_a_value_is_given_makes_it_no_size(divisor, size):
+    source = ("import numpy as np\nimport tensorflow as tf\n\n\n"
+              "def normalized(x, batch_size):\n"
+              f"    return x / {divisor}\n")
+    [suspect] = suspects(source)
+    assert ("its operand is a size" in suspect.why) is size
+
+
 def test_a_difference_of_sizes_is_no_size_and_can_be_zero():
     source = ("import tensorflow as tf\n\n\n"
               "def rates(y_true, y_pred):\n"
@@ -2037,3 +2051,42 @@ def test_a_division_by_a_width_or_height_of_boxes_ranks_as_zero_padding_can_make
     ranked = suspects(source)
     assert ranked[0].line == 8 and ranked[0].why.startswith("a width or height of boxes")
     assert not any(s.why.startswith("a width or height") for s in ranked[1:])
+
+
+def test_a_distribution_parameter_whose_log_the_density_takes_is_listed():
+    # a Poisson rate, a Gamma rate: log(0) is -inf, and below 0 NaN; a positive constant or
+    # an exp is no hazard
+    source = ("import numpyro.distributions as dist\nimport torch\n\n\n"
+              "def model(incidence, ihr, theta, mu, x):\n"
+              "    a = dist.Poisson(incidence * ihr).log_prob(x)\n"
+              "    b = torch.distributions.Gamma(2.0, theta).log_prob(x)\n"
+              "    c = dist.Gamma(2.0, 1.0).log_prob(x)\n"
+              "    d = dist.Exponential(rate=torch.exp(mu)).log_prob(x)\n"
+              "    return a + b + c + d\n")
+    ranked = [s for s in suspects(source) if s.code == "NAN102"]
+    assert [s.line for s in ranked] == [6, 7]
+    assert ranked[0].message.startswith("distribution parameter")
+
+
+def test_an_epsilon_whose_square_float32_cannot_hold_does_not_guard_a_division():
+    # the gradient of a / (s + 1e-20) at s = 0 is -a / 1e-40: inf in float32
+    source = ("import tensorflow as tf\n\n\ndef loss(x, y):\n"
+              "    a = tf.reduce_sum(x) / (tf.reduce_sum(tf.square(y)) + 1e-8)\n"
+              "    b = tf.reduce_sum(x) / (tf.reduce_sum(tf.abs(y)) + 1e-20)\n"
+              "    return a + b\n")
+    ranked = suspects(source)
+    assert [s.line for s in ranked] == [6, 5]
+    assert "whose square float32 cannot hold" in ranked[0].why
+    assert ranked[1].why.startswith("partly guarded")
+
+
+def test_the_gradient_epsilon_floor_is_where_float32_overflows():
+    tf = pytest.importorskip("tensorflow")
+    from nanlint.suspects import FLOAT32_SQUARE_FLOOR
+    for epsilon, finite in ((FLOAT32_SQUARE_FLOOR * 1.1, True), (FLOAT32_SQUARE_FLOOR / 1.1,
+                                                                 False)):
+        b = tf.constant(0.0)
+        with tf.GradientTape() as tape:
+            tape.watch(b)
+            quotient = 1.0 / (b + epsilon)
+        assert bool(tf.math.is_finite(tape.gradient(quotient, b))) is finite
