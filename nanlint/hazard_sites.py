@@ -274,6 +274,7 @@ class Sites:
         self.analysis = analysis
         self.found: List[Site] = []
         self._filled: Dict[int, Site] = {}  # the fill values listed, by where they are written
+        self._torch: Optional[bool] = None  # whether the module imports PyTorch
 
     def handlers(self) -> List[Tuple[type, Callable[[cst.CSTNode], None]]]:
         return [(cst.BinaryOperation, self.binary), (cst.AugAssign, self.augmented),
@@ -392,6 +393,9 @@ class Sites:
             return "both signs" if operand is not None and self._mirrored(node, operand) else ""
         if kind.name == "float16":
             return "overflow" if operand is not None and self._grows(operand) else ""
+        if kind.name in ("std", "variance") and node.__class__ is cst.Call and self._unbiased(
+                node):
+            return "unbiased"
         if operand is None or not (kind.zero or kind.negative):
             return ""
         if self._tested_first(node, operand):
@@ -1046,6 +1050,28 @@ class Sites:
         default = _keyword(call, "default") or (args[1] if flag and len(args) > 1 else None)
         if default is not None and any(LEARNING_RATE.search(name) for name in names):
             self._learning_rate(default)
+
+    def _unbiased(self, call: cst.Call) -> bool:
+        """Whether a standard deviation or variance divides by n - 1: asked for (`ddof=1`,
+        `correction=1`, `unbiased=True`), or PyTorch's default (`torch.std(x)`, and an
+        array's `x.var(0)` in a file that imports torch; numpy's default divides by n)."""
+        for keyword in ("unbiased", "correction", "ddof"):
+            given = keyword_argument(call, keyword)
+            if given is not None:  # a parameter passed on (`unbiased=unbiased`): the default's
+                if given.__class__ is cst.Name and given.value in ("True", "False"):
+                    return given.value == "True"
+                number = self.analysis.number(given)
+                if number is not None:
+                    return number.value >= 1
+        qualified = self.analysis.qualified_name(call.func) or ""
+        if qualified:
+            return qualified.startswith("torch.")
+        if self._torch is None:
+            self._torch = any(
+                alias.name.value == "torch" or dotted_code(alias.name).startswith("torch.")
+                for node in descendants(self.analysis.module)
+                if node.__class__ is cst.Import for alias in node.names)
+        return self._torch
 
     def _method(self, call: cst.Call, func: cst.Attribute) -> None:
         """`x.log()`, `x.std(0)`, `x.pow(0.5)`, `x.div_(m)`: an array's method, the function

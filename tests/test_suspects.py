@@ -2,7 +2,9 @@
 
 import json
 import math
+import warnings
 
+import numpy as np
 import pytest
 
 from cli_helpers import make
@@ -2090,3 +2092,25 @@ def test_the_gradient_epsilon_floor_is_where_float32_overflows():
             tape.watch(b)
             quotient = 1.0 / (b + epsilon)
         assert bool(tf.math.is_finite(tape.gradient(quotient, b))) is finite
+
+
+def test_an_unbiased_deviation_is_nan_for_a_single_sample():
+    # PyTorch's std and var divide by n - 1 unless told not to; numpy's by n unless ddof=1
+    source = ("import numpy as np\nimport torch\n\n\ndef stats(arr, x, y):\n"
+              "    a = torch.std(arr, dim=0)\n"
+              "    b = np.std(x, axis=0)\n"
+              "    c = x.var(0)\n"
+              "    d = np.var(y, ddof=1)\n"
+              "    e = torch.var(arr, unbiased=False)\n"
+              "    return a, b, c, d, e\n")
+    unbiased = {s.line for s in suspects(source) if s.why.startswith("an unbiased estimate")}
+    assert unbiased == {6, 8, 9}
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(np.var(np.ones((1, 3)), axis=0, ddof=1)).all()
+        assert np.var(np.ones((1, 3)), axis=0).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_an_array_method_divides_by_n_in_a_file_without_pytorch():
+    source = "import numpy as np\n\n\ndef scale(x):\n    return x / x.std(0)\n"
+    assert not [s for s in suspects(source) if s.why.startswith("an unbiased estimate")]
