@@ -15,7 +15,10 @@ snippet: its callers are elsewhere), files named on the command line (a pre-comm
 an editor see only part of a project), decorated definitions (a framework may call them by
 registration), and the public names of an installable package (a ``setup.py``,
 ``setup.cfg`` or a ``pyproject.toml`` with a ``[project]`` or Poetry table beside the
-folder's configuration, or in the folder): they are its users' API. ``include-uncalled:
+folder's configuration, or in the folder; a ``setup.py`` that builds only extensions
+installs no Python file): they are its users' API. So are the public names of a folder
+that imports a module by a name it computes (``importlib.import_module("models." +
+name)``): any of them may be what a configuration selects. ``include-uncalled:
 true`` keeps everything. ``nanlint suspects`` lists all of it, as the hunt must.
 
 The definition enclosing a finding is read from the text: the nearest line above it at
@@ -42,7 +45,14 @@ _RUNS = re.compile(r"__main__|\bapp\.run\(|\"cell_type\"|^(?:with|for|while)\b"
                    r"|^[\w.]+\.(?:fit|fit_generator|train|run|minimize)\(", re.MULTILINE)
 # `self.x = value` (or `self.x: T = value`) at the start of a line.
 _ATTRIBUTE_SET = re.compile(r"[ \t]*self\.([A-Za-z_]\w*)[ \t]*(?::[^=]*)?=(?!=)")
+# A module imported by a name computed at run time (not a literal string).
+_BY_NAME = re.compile(
+    r"\b(?:import_module|__import__)\([ \t]*(?![ \t]*['\"][^'\"]*['\"][ \t]*\))")
 _PACKAGED = re.compile(r"^\[(?:project|tool\.poetry)\]", re.MULTILINE)
+# A setup.py that builds extensions (`ext_modules`) and names no Python package or module
+# installs none of the project's Python files: setuptools discovers packages only where
+# neither is given.
+_MODULES_NAMED = re.compile(r"\b(?:packages|py_modules|find_packages|find_namespace_packages)\b")
 
 
 def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> List[Finding]:
@@ -84,6 +94,10 @@ def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> 
     uses = _Uses(list(_texts(roots)), any(packages.values()))
     if not uses.runs():
         return findings  # definitions alone (a library, a snippet): their callers are elsewhere
+    if uses.imports_by_name():  # as for a package: a public name may be what is imported
+        uses.packaged = True
+        enclosing = {index: kept for index, names in enclosing.items()
+                     if (kept := [name for name in names if name.startswith("_")])}
     return [finding for index, finding in enumerate(findings)
             if not any(uses.dead(name) for name in enclosing.get(index, ()))
             and not (index in attributes and uses.unread(attributes[index]))]
@@ -118,6 +132,12 @@ class _Uses:
             text = self.raw[index]
             known = self._codes[index] = (_code(text), text.splitlines())
         return known
+
+    def imports_by_name(self) -> bool:
+        """Whether the folder's code imports a module by a name it computes
+        (`importlib.import_module("models." + name)`): any public definition may run."""
+        return any(_BY_NAME.search(text) and _BY_NAME.search(self.code(index)[0])
+                   for index, text in enumerate(self.raw))
 
     def runs(self) -> bool:
         """Whether a file of the folder is a program (outside comments and docstrings)."""
@@ -286,8 +306,12 @@ def _packaged(root: Optional[Path], folders: Sequence[Path]) -> bool:
     if root is not None:
         places.add(Path(root))
     for place in places:
-        if (place / "setup.py").is_file() or (place / "setup.cfg").is_file():
+        if (place / "setup.cfg").is_file():
             return True
+        if (place / "setup.py").is_file():
+            text = read_text(str(place / "setup.py"))
+            if "ext_modules" not in text or _MODULES_NAMED.search(text):
+                return True
         try:
             if _PACKAGED.search((place / "pyproject.toml").read_text(encoding="utf-8")):
                 return True

@@ -12,8 +12,12 @@ from nanlint.rule import Option, Rule, last_name, visit_tree
 LOOKING_ONLY = frozenset({"summary", "save", "save_weights", "load_weights", "predict",
                           "evaluate", "to_json", "to_yaml", "count_params", "get_config",
                           "build", "get_layer", "get_weights", "export"})
-UNBOUNDED = frozenset({"relu", "relu6", "linear"})
-BOUNDED = frozenset({"tanh", "sigmoid", "softmax"})
+UNBOUNDED = frozenset({"relu", "linear"})
+BOUNDED = frozenset({"tanh", "sigmoid", "softmax", "relu6", "capped"})
+# Recurrent layers: their output passes through tanh unless another activation is given.
+RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN", "CuDNNLSTM", "CuDNNGRU", "ConvLSTM1D",
+                       "ConvLSTM2D", "ConvLSTM3D"})
+WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
 
 
 class UnboundedReluStack(Rule):
@@ -28,7 +32,9 @@ class UnboundedReluStack(Rule):
     (`BatchNormalization`, `LayerNormalization`, `Normalization`, `Rescaling`, any layer
     named as a normalization such as a project's own `BatchRenormalization`, a `Lambda` of
     `l2_normalize`, ...) nor a
-    bounded activation (`tanh`, `sigmoid`, `softmax`) anywhere before the output layer. It
+    bounded activation (`tanh`, `sigmoid`, `softmax`, `relu6`, a `ReLU(max_value=...)`, a
+    recurrent layer, whose output passes through `tanh` by default) anywhere before the
+    output layer. It
     is information, not an error. Layers with other activations (`selu`, `gelu`, a
     function nanlint does not know) are not counted.
 
@@ -85,6 +91,10 @@ class UnboundedReluStack(Rule):
                              "a stack without normalization is reported"),
     }
     VALID = [
+        "from tensorflow.keras import layers, models\nm = models.Sequential([\n"
+        "    layers.Dense(64), layers.ReLU(max_value=20), layers.Dense(64),\n"
+        "    layers.ReLU(max_value=20), layers.Bidirectional(layers.LSTM(32)),\n"
+        "    layers.Dense(10)])\n",
         "import tensorflow as tf\nL = tf.keras.layers\nm = tf.keras.Sequential([\n"
         "    L.Dense(64, activation='relu'), L.BatchNormalization(),\n"
         "    L.Dense(64, activation='relu'), L.Dense(64, activation='relu'), L.Dense(1)])\n",
@@ -168,6 +178,14 @@ class UnboundedReluStack(Rule):
             if op is not None and op.name == "normalization_layer":
                 return "normalization"
             name = last_name(layer.func)
+            if name in WRAPPERS and layer.args:
+                return self._activation(layer.args[0].value)
+            given = {arg.keyword.value: arg.value for arg in layer.args if arg.keyword}
+            if name in RECURRENT and "activation" not in given:
+                return "tanh"
+            cap = given.get("max_value")
+            if cap is not None and not (isinstance(cap, cst.Name) and cap.value == "None"):
+                return "capped"  # `ReLU(max_value=20)`: a clipped relu
             if name.lower().endswith(("normalization", "norm")):
                 return "normalization"
             function = layer.args[0].value if name == "Lambda" and layer.args else None

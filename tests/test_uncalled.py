@@ -90,6 +90,28 @@ def test_the_current_folder_being_a_package_does_not_make_the_scanned_folder_one
     assert _lines(tmp_path, "scanned") == [6, 10, 15]
 
 
+def test_a_setup_py_that_builds_only_extensions_makes_no_package(tmp_path):
+    _project(tmp_path)
+    setup = ("from distutils.core import setup, Extension\n"
+             "setup(ext_modules=[Extension('*', ['*.pyx'])])\n")
+    (tmp_path / "setup.py").write_text(setup, encoding="utf-8")
+    assert _lines(tmp_path, ".") == [6]
+    packaged = setup.replace("ext_modules=", "packages=['m'], ext_modules=")
+    (tmp_path / "setup.py").write_text(packaged, encoding="utf-8")
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+
+
+def test_a_module_imported_by_a_computed_name_may_run_any_public_definition(tmp_path):
+    # `import_module("models." + name)`: a class chosen by a configuration's string
+    dynamic = ("import importlib\n\nif __name__ == '__main__':\n"
+               "    module = importlib.import_module('metrics.' + NAME)\n")
+    _project(tmp_path, **{"train.py": dynamic})
+    assert _lines(tmp_path, ".") == [6, 10, 15]
+    literal = dynamic.replace("'metrics.' + NAME", "'metrics'")
+    _project(tmp_path, **{"train.py": literal})
+    assert _lines(tmp_path, ".") == []
+
+
 METHODS = """import tensorflow as tf
 
 
