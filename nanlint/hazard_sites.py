@@ -214,6 +214,10 @@ GROWS = frozenset({"reduce_sum", "sum", "nansum", "square", "reduce_variance", "
 SHAPES = frozenset({"squeeze", "reshape", "expand_dims", "identity", "stop_gradient",
                     "transpose", "cast", "convert_to_tensor"})
 KEEPS = SHAPES | {"array", "asarray", "float32", "float64"}
+# Kinds whose result is inf at 0: an epsilon added to the result, not the operand, is no
+# guard (`sqrt(v) + eps` is: the root is finite at 0).
+MISPLACEABLE = frozenset({"log", "rsqrt", "negative-power"})
+EPSILON_NAME = re.compile(r"\beps|epsilon|_eps\b", re.IGNORECASE)
 # Ops that give their first argument (or receiver) a shape their other arguments name.
 RESHAPES = frozenset({"reshape", "view", "expand", "broadcast_to", "tile", "repeat",
                       "expand_dims", "resize"})
@@ -398,6 +402,8 @@ class Sites:
             return "unbiased"
         if operand is None or not (kind.zero or kind.negative):
             return ""
+        if kind.name in MISPLACEABLE and self._epsilon_after(node) is not None:
+            return "misplaced epsilon"
         if self._tested_first(node, operand):
             return "guarded: the expression tests its operand first"
         if kind.zero and self._in_branch(node) and in_tested_branch(self, node, operand):
@@ -685,6 +691,30 @@ class Sites:
             if bound is not None and bound[0].kind == "assign" and bound[0].value is not None:
                 return bound[0].value
         return piece
+
+    def _epsilon_after(self, node: cst.CSTNode) -> Optional[float]:
+        """The epsilon (0 where only its name says so) added to the result of ``node`` (`log(x) + 1e-6`,
+        `v.rsqrt().add_(eps)`): a guard written where it guards nothing, which says that
+        the operand was expected to reach the singular point."""
+        parent = self.analysis.parent(node)
+        if parent.__class__ is cst.BinaryOperation and parent.operator.__class__ is cst.Add:
+            other = parent.right if parent.left is node else parent.left
+        elif parent.__class__ is cst.Attribute and parent.value is node and (
+                parent.attr.value in ("add", "add_")):
+            call = self.analysis.parent(parent)
+            args = getattr(call, "args", ())
+            if call.__class__ is not cst.Call or len(args) != 1:
+                return None
+            other = args[0].value
+        else:
+            return None
+        number = self.analysis.number(other)
+        if number is None:  # `group["eps"]`, `self.epsilon`, a parameter `eps`: by its name
+            found = self.analysis.binding(other.value) if other.__class__ is cst.Name else None
+            named = other.__class__ in (cst.Attribute, cst.Subscript) or (
+                other.__class__ is cst.Name and (found is None or found[0].kind == "param"))
+            return 0.0 if named and EPSILON_NAME.search(self.analysis.code(other)) else None
+        return number.value if 0 < number.value < 1e-2 else None
 
     def _added_epsilon(self, expr: cst.BaseExpression) -> Optional[float]:
         """The positive number `x + eps` (or `eps + x`) adds, else None."""

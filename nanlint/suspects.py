@@ -64,7 +64,8 @@ EVIDENCE = {"report-high": 8.0, "report-medium": 7.0, "report-low": 6.0,
             "inf test": 3.0, "inf fill": 2.5, "extreme fill": 2.0, "inf unused": 1.5,
             "unknown": 2.0, "understood": 1.0, "learning rate": 1.5, "partial guard": 1.5,
             "selection": 3.0, "empty list": 3.0, "all NaN": 3.0, "unselected": 4.0,
-            "float16 epsilon": 3.5, "float32 epsilon": 3.5, "unbiased": 3.5}
+            "float16 epsilon": 3.5, "float32 epsilon": 3.5, "unbiased": 3.5,
+            "misplaced epsilon": 5.0}
 # Half float16's smallest subnormal (2**-24): a smaller epsilon rounds to 0 in float16
 # (checked under TensorFlow), so where the file computes in float16 it guards nothing.
 FLOAT16_ZERO = 2.0 ** -25
@@ -408,6 +409,9 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "partial guard": f"partly guarded: {guard}",
              "float16 epsilon": f"{guard}, which the file uses",
              "float32 epsilon": guard,
+             "misplaced epsilon": "an epsilon added to its result, not its operand: a "
+                                  "guard that guards nothing, written where the operand "
+                                  "was expected to reach 0",
              "unbiased": "an unbiased estimate divides by n - 1: 0 / 0 = NaN for a single "
                          "sample along its axis",
              "selection": "a selection by a mask: empty where the mask is all false, and "

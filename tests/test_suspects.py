@@ -2114,3 +2114,19 @@ def test_an_unbiased_deviation_is_nan_for_a_single_sample():
 def test_an_array_method_divides_by_n_in_a_file_without_pytorch():
     source = "import numpy as np\n\n\ndef scale(x):\n    return x / x.std(0)\n"
     assert not [s for s in suspects(source) if s.why.startswith("an unbiased estimate")]
+
+
+def test_an_epsilon_added_to_a_log_or_a_reciprocal_root_instead_of_its_operand():
+    # the guard is misplaced: log(0) + 1e-6 is -inf, rsqrt(0) + eps is inf; a root plus an
+    # epsilon is a guard (the root is finite at 0), and a noise sample named eps is no
+    # epsilon
+    source = ("import torch\n\n\ndef feats(feat, v, x, s, group, eps=1e-8):\n"
+              "    a = torch.log(feat) + 1e-6\n"
+              "    b = v.rsqrt().add_(group['eps'])\n"
+              "    c = torch.sqrt(x) + 1e-8\n"
+              "    noise = torch.randn_like(s)\n"
+              "    d = torch.log(s) + 0.5 * torch.pow(noise, 2)\n"
+              "    e = torch.log(s) + eps\n"
+              "    return a, b, c, d, e\n")
+    misplaced = {s.line for s in suspects(source) if s.why.startswith("an epsilon added")}
+    assert misplaced == {5, 6, 10}
