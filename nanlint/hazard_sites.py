@@ -710,7 +710,8 @@ class Sites:
             return None
         number = self.analysis.number(other)
         if number is None:  # `group["eps"]`, `self.epsilon`, a parameter `eps`: by its name
-            found = self.analysis.binding(other.value) if other.__class__ is cst.Name else None
+            found = (self.analysis.binding(other.value) if other.__class__ is cst.Name
+                     else None)
             named = other.__class__ in (cst.Attribute, cst.Subscript) or (
                 other.__class__ is cst.Name and (found is None or found[0].kind == "param"))
             return 0.0 if named and EPSILON_NAME.search(self.analysis.code(other)) else None
