@@ -693,9 +693,9 @@ class Sites:
         return piece
 
     def _epsilon_after(self, node: cst.CSTNode) -> Optional[float]:
-        """The epsilon (0 where only its name says so) added to the result of ``node`` (`log(x) + 1e-6`,
-        `v.rsqrt().add_(eps)`): a guard written where it guards nothing, which says that
-        the operand was expected to reach the singular point."""
+        """The epsilon (0 where only its name says so) added to the result of ``node``
+        (`log(x) + 1e-6`, `v.rsqrt().add_(eps)`): a guard written where it guards nothing,
+        which says that the operand was expected to reach the singular point."""
         parent = self.analysis.parent(node)
         if parent.__class__ is cst.BinaryOperation and parent.operator.__class__ is cst.Add:
             other = parent.right if parent.left is node else parent.left
