@@ -33,7 +33,7 @@ from nanlint.analysis.scopes import END, Binding, Scope, attribute_entry, entry_
 from nanlint.analysis.settings import Settings
 from nanlint.analysis.sites import Sites
 from nanlint.analysis.tree import children, descendants, is_a, last_name, names_in, terms
-from nanlint.analysis.sinks import NONE, Reach
+from nanlint.analysis.sinks import METRIC_NAME, NONE, Reach
 from nanlint.optable import Op
 
 
@@ -551,7 +551,9 @@ class Analysis:
         if function is None:
             return False
         params = {p.name.value for p in function.params.params}
-        return bool(self._loss_re.search(function.name.value.lower())) or "y_true" in params
+        name = function.name.value.lower()
+        return bool(self._loss_re.search(name)) or (
+            "y_true" in params and not METRIC_NAME.search(name))
 
     def reach(self, node: cst.CSTNode) -> Reach:
         """Where the value of ``node`` (an expression of the current function) can go: to a

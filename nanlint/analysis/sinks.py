@@ -63,6 +63,9 @@ def none(why: str) -> Reach:
 
 
 IN_METRIC = none("in a metric")
+# A `(y_true, y_pred)` function named as a metric: Keras gives metrics a loss's signature.
+METRIC_NAME = re.compile(r"accuracy|(^|_)acc(_|$)|precision|recall|(^|_)f1|fbeta|(^|_)auc|"
+                         r"(^|_)iou(_|$)|metric|(^|_)score(_|$)")
 # Parameters only a TF1 metric takes (`tf.metrics.*(labels, predictions, weights,
 # metrics_collections, updates_collections, name)`): its `labels` make it no objective.
 METRIC_PARAMETERS = frozenset({"metrics_collections", "updates_collections"})
