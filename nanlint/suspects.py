@@ -194,7 +194,7 @@ def _op_word(name: str) -> str:
 
 def _place(analysis: Analysis, node: cst.CSTNode, reach: Optional[Reach]) -> str:
     function = analysis.function_of(node)
-    if reach is not None and reach.level == NONE and reach.why.startswith(WATCHED):
+    if reach is not None and reach.level == NONE and reach.why in WATCHED:
         return "metric or summary"
     if reach is not None and reach.level == NONE and reach.why == "in a test":
         return "test"

@@ -2132,17 +2132,17 @@ def test_an_epsilon_added_to_a_log_or_a_reciprocal_root_instead_of_its_operand()
     assert misplaced == {5, 6, 10}
 
 
-def test_a_function_of_y_true_and_y_pred_named_as_a_metric_is_a_metric():
-    # Keras gives metrics a loss's signature; the name says which it is, and a loss that
-    # calls the metric still makes it part of the objective
+def test_a_function_of_y_true_and_y_pred_named_as_an_accuracy_is_a_metric():
+    # Keras gives metrics a loss's signature; an accuracy's name says which it is, and a
+    # loss that calls it still makes it part of the objective
     source = ("from tensorflow.keras import backend as K\n\n\n"
               "def masked_accuracy(y_true, y_pred, mask):\n"
               "    hits = y_true * y_pred\n"
               "    return K.sum(hits * mask) / K.sum(mask)\n\n\n"
-              "def dice_coef(y_true, y_pred):\n"
-              "    return 2 * K.sum(y_true * y_pred) / (K.sum(y_true) + K.sum(y_pred))\n\n\n"
-              "def dice_loss(y_true, y_pred):\n"
-              "    return 1 - dice_coef(y_true, y_pred)\n")
+              "def soft_acc(y_true, y_pred):\n"
+              "    return K.sum(y_true * y_pred) / K.sum(y_true)\n\n\n"
+              "def accuracy_loss(y_true, y_pred):\n"
+              "    return 1 - soft_acc(y_true, y_pred)\n")
     by_line = by_line_of(source)
     assert "in a metric" in by_line[6].why and "in a loss" not in by_line[6].why
     assert "reaches the loss" in by_line[10].why

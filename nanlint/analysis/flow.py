@@ -211,8 +211,7 @@ class Flow:
             if cut:
                 return none(f"in a metric: what `{name}` returns is {cut}"), []
             if sinks.METRIC_NAME.search(name.lower()):  # a metric, unless a loss calls it
-                return (none(f"in a metric: `{name}` is named as one") if not calls
-                        else IN_METRIC), self._caller_paths(calls)
+                return IN_METRIC, self._caller_paths(calls)
             return REACHES_OBJECTIVE, []
         elif not calls and not references and cls is None and info.unit.__class__ is cst.Module:
             return sinks.called_elsewhere(name), []  # imported by the files that call it

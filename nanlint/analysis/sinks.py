@@ -63,9 +63,9 @@ def none(why: str) -> Reach:
 
 
 IN_METRIC = none("in a metric")
-# A `(y_true, y_pred)` function named as a metric: Keras gives metrics a loss's signature.
-METRIC_NAME = re.compile(r"accuracy|(^|_)acc(_|$)|precision|recall|(^|_)f1|fbeta|(^|_)auc|"
-                         r"(^|_)iou(_|$)|metric|(^|_)score(_|$)")
+# A `(y_true, y_pred)` function named as an accuracy: Keras gives metrics a loss's signature,
+# and an accuracy, unlike an F1, a precision or an IoU, has no soft form trained as a loss.
+METRIC_NAME = re.compile(r"accuracy|(^|_)acc(_|$)")
 # Parameters only a TF1 metric takes (`tf.metrics.*(labels, predictions, weights,
 # metrics_collections, updates_collections, name)`): its `labels` make it no objective.
 METRIC_PARAMETERS = frozenset({"metrics_collections", "updates_collections"})
