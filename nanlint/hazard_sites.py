@@ -452,6 +452,8 @@ class Sites:
             # A root of a sum of squares or of squared differences (a distance, an RMS) is
             # 0 where the points coincide or the input is all zero. (Not for what a divisor
             # holds: the root of `n // b ** 2` is no distance.)
+            if "sum_of_squares" in self.analysis.value(expr).tags:
+                return "distance"  # `sqrt(np.dot(v, v))`
             for inner in _outside_divisors(expr):
                 if (inner.__class__ is cst.BinaryOperation
                         and inner.operator.__class__ is cst.Subtract) or (

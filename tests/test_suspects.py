@@ -2147,3 +2147,18 @@ def test_a_function_of_y_true_and_y_pred_named_as_an_accuracy_is_a_metric():
     assert "in a metric" in by_line[6].why and "in a loss" not in by_line[6].why
     assert "reaches the loss" in by_line[10].why
     assert by_line[10].score > by_line[6].score
+
+
+def test_a_vectors_dot_with_itself_is_its_squared_norm():
+    # at least 0, and 0 for the zero vector: a root of it is a distance's, not of a value
+    # that can be negative
+    source = ("import numpy as np\n\n\ndef unit(data, other):\n"
+              "    n = np.sqrt(np.dot(data, data))\n"
+              "    m = np.sqrt(data.dot(data))\n"
+              "    k = np.sqrt(np.dot(data, other))\n"
+              "    return n, m, k\n")
+    by_line = by_line_of(source)
+    assert "can be negative" in by_line[7].message
+    for line in (5, 6):
+        assert "can be negative" not in by_line[line].message
+        assert by_line[line].why.startswith("a root of squares or differences")

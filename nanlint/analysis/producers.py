@@ -152,6 +152,9 @@ def _matmul_transfer(app: Application) -> Value:
     bounded = inner_of_normalized(a, b, call)
     if bounded is not None:
         return bounded
+    if _self_inner(app.op, call):  # `np.dot(v, v)`, `v.dot(v)`, `np.vdot(x, x)`: |v|²
+        return Value(lo=0.0, known=True, tensor=True, node=call,
+                     tags=frozenset({"inner", "sum_of_squares"}))
     value = _matmul(app.ev, app.op, call, a, b, app.scope, app.index)
     tags = {"inner", "gram_matrix"} if _gram_matrix(app.ev, app.op, call, app.scope,
                                                     app.index) else {"inner"}
@@ -624,6 +627,15 @@ def _matmul(ev: Evaluation, op: Op, call: cst.Call, a: Value, b: Value, scope: S
             # or a linear output itself.
             return replace(fixed, negative=None)
     return fixed
+
+
+def _self_inner(op: Op, call: cst.Call) -> bool:
+    """A vector's dot with itself, its squared norm: `dot`, `vdot` or `inner` of one
+    expression twice (numpy's `dot` of an array with itself is read as a vector's; a
+    matrix's square is written `matmul` or `@`)."""
+    left, right = op_argument(call, op, 0), op_argument(call, op, 1)
+    return (last_name(call.func) in ("dot", "vdot", "inner") and left is not None
+            and right is not None and left.deep_equals(right))
 
 
 def _gram_matrix(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) -> bool:
