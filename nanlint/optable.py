@@ -143,8 +143,8 @@ _RELU = Reason("which is exactly 0 for every negative input", "high")
 _LINEAR = Reason("a linear output, which takes negative values", "medium")
 _LOSS = Reason("a loss, which reaches 0 when predictions match the targets", "medium")
 _MASK_COUNT = Reason("a count, which is 0 when nothing is selected", "high", discrete=True)
-_CONSTANT = Reason("which is 0 for a constant input (an all-zero padding row, a constant "
-                   "feature) and tiny near one", "medium", tiny=True)
+_CONSTANT = Reason("which is 0 where all the values it reduces are equal (a constant "
+                   "feature, an all-zero row) and tiny near that", "medium", tiny=True)
 _VARIABLE = Reason("a trainable variable, which training can move through 0", "medium",
                    aggregate=False)
 
