@@ -993,3 +993,28 @@ def test_a_distribution_made_from_a_saturated_softmax_is_nan_and_from_its_logits
     assert stable_log_prob.numpy()[0] == pytest.approx(-200.0)
     assert np.isfinite(stable_entropy.numpy()).all()
     assert np.isfinite(tape.gradient(stable_log_prob, z).numpy()).all()
+
+
+MIN_MAX = """import tensorflow as tf
+
+
+def scaled(x):
+    return (x - tf.reduce_min(x)) / (tf.reduce_max(x) - tf.reduce_min(x))
+
+
+def shifted(x, y):
+    return x / (tf.reduce_max(x) - tf.reduce_min(y))
+
+
+def loss(y, p):
+    return tf.reduce_mean(tf.square(y - scaled(p))) + tf.reduce_mean(shifted(p, y))
+"""
+
+
+def test_the_range_of_a_constant_input_is_zero_and_min_max_scaling_is_nan():
+    constant = tf.fill([4, 3], 0.7)
+    assert float(tf.reduce_max(constant) - tf.reduce_min(constant)) == 0.0
+    assert np.isnan(((constant - tf.reduce_min(constant))
+                     / (tf.reduce_max(constant) - tf.reduce_min(constant))).numpy()).all()
+    found = lint_source(MIN_MAX, "scale.py", options_for(["NAN101"]))
+    assert [(f.line, "the range" in f.message) for f in found] == [(5, True)]

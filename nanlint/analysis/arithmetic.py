@@ -295,6 +295,27 @@ def _gram_expansion(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
     return None, frozenset({"gram_partial"})
 
 
+def _range(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
+    """`reduce_max(x) - reduce_min(x)`, `x.max(0) - x.min(0)`: the range of one tensor,
+    at least 0, exactly 0 for a constant input (min-max scaling of a constant feature)."""
+    if not ("max" in a.tags and "min" in b.tags and _same_reduction(a.node, b.node)):
+        return None
+    return Evidence(node, "the range `{src}`", "which is 0 for a constant input (all the "
+                    "values it reduces equal) and tiny near one", "medium", tiny=True,
+                    producer="range"), frozenset({"difference", "range"})
+
+
+def _same_reduction(a: Optional[cst.CSTNode], b: Optional[cst.CSTNode]) -> bool:
+    """Two reductions of the same operand over the same axes: the same arguments, and the
+    same receiver for a method (`x.max(1)`, `x.min(1)`) or the same module."""
+    if a.__class__ is not cst.Call or b.__class__ is not cst.Call or len(a.args) != len(
+            b.args) or a.func.__class__ is not b.func.__class__:
+        return False
+    if a.func.__class__ is cst.Attribute and not a.func.value.deep_equals(b.func.value):
+        return False
+    return all(x.deep_equals(y) for x, y in zip(a.args, b.args))
+
+
 def _of_two_values(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
     """A difference of two values: 0 where they are equal (a hand-computed variance, two
     sums: see ``tiny_difference``)."""
@@ -305,7 +326,7 @@ def _of_two_values(a: Value, b: Value, node: cst.CSTNode) -> Optional[Found]:
 
 DIFFERENCES: Tuple[Callable[[Value, Value, cst.CSTNode], Optional[Found]], ...] = (
     _one_minus_probability, _minus_nothing, _from_its_bound, _through_zero, _union,
-    _mask_pairs, _gram_expansion, _of_two_values)
+    _mask_pairs, _gram_expansion, _range, _of_two_values)
 
 
 def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -> Value:
@@ -317,6 +338,8 @@ def subtract(a: Value, b: Value, known: bool, tensor: bool, node: cst.CSTNode) -
         if found is not None:
             zero, tags = found
             break
+    if "range" in tags:
+        lo = max(lo, 0.0)  # a maximum is at least the minimum of the same values
     if "max" in b.tags and a.const is None:
         # `z - reduce_max(z)`: shifted so that the largest value is 0 (softmax, logsumexp).
         hi, tags = min(hi, 0.0), tags | {"shifted"}
@@ -595,6 +618,8 @@ def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
             tags.add("sum_exp_unbounded")
     if name == "reduce_max":
         tags.add("max")
+    elif name == "reduce_min":
+        tags.add("min")
     if "square_of_difference" in x.tags:
         tags.add("mean_squared_error" if name == "reduce_mean" else "sum_of_squares")
     elif "square" in x.tags:
