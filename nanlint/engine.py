@@ -116,9 +116,10 @@ def concerns_tensorflow(source: str) -> bool:
         _ALIASED.search(source) is not None)
 
 
-# The hunt reads any array library's code: numpy's, JAX's (`jax.numpy`), PyTorch's,
-# Theano's; their functions are taken at their names (``Sites``).
-_ARRAYS = re.compile(r"\b(numpy|torch|theano)\b")
+# The hunt reads any array library's code: numpy's, JAX's, PyTorch's, Theano's, MLX's,
+# CuPy's, MXNet's, Chainer's, Paddle's; their functions are taken at their names
+# (``Sites``).
+_ARRAYS = re.compile(r"\b(numpy|torch|theano|jax|mlx|cupy|mxnet|chainer|paddle)\b")
 _BACKEND = re.compile(r"^\s*(from [\w.]+ import ([\w, ]*\b)?backend\b|import [\w.]+\.backend\b)",
                       re.MULTILINE)
 _ALIASED = re.compile(r"^\s*from \.+\w* import [\w, ]*\bas (K|tf)\b|\b(K|tf)\.[a-z_]",

@@ -429,7 +429,8 @@ def test_a_numpy_file_and_python2_indentation_are_read():
 
 @pytest.mark.parametrize("imports, read", [
     ("import torch\n", True), ("import jax.numpy as jnp\n", True),
-    ("from theano import tensor\n", True),
+    ("from theano import tensor\n", True), ("import mlx.core as mx\n", True),
+    ("import cupy as cp\n", True), ("import mxnet as mx\n", True),
     ("import torchvision_utils_free\n", False), ("import os\n", False)])
 def test_a_file_of_another_array_library_is_read_by_the_hunt_alone(imports, read):
     # Its functions are taken at their names; check needs a TF/Keras op and stays silent.
