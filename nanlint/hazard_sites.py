@@ -619,6 +619,11 @@ class Sites:
         if levels > 0 and expr.__class__ is cst.Call and expr.args and (
                 self._call_name(expr) in KEEPS) and expr.args[0].keyword is None:
             return self._unwrapped(expr.args[0].value, levels - 1, place)
+        if levels > 0 and expr.__class__ is cst.Call:
+            # `log(sq(y))` of a function of this file with one return: what it returns
+            results = self.analysis.results(expr.func, place or self.analysis.here())
+            if len(results) == 1 and results[0][0].__class__ not in (cst.Tuple, cst.List):
+                return self._unwrapped(results[0][0], levels - 1, results[0][1])
         if levels > 0 and expr.__class__ is cst.Subscript:
             return self._unwrapped(expr.value, levels - 1, place)
         if levels > 0 and expr.__class__ is cst.BinaryOperation and (

@@ -2163,3 +2163,20 @@ def test_a_vectors_dot_with_itself_is_its_squared_norm():
     for line in (5, 6):
         assert "can be negative" not in by_line[line].message
         assert by_line[line].why.startswith("a root of squares or differences")
+
+
+def test_what_a_function_of_the_file_returns_is_read_at_its_call():
+    # `log(shifted(y))` is the log of the difference `shifted` returns; a method too. A
+    # function that returns its operand plus an epsilon guards it.
+    source = ("import tensorflow as tf\n\n\n"
+              "def shifted(y):\n    return tf.reduce_sum(y * y, axis=-1) - 1.0\n\n\n"
+              "def padded(y):\n    return tf.reduce_sum(y, axis=-1) + 1e-3\n\n\n"
+              "class Head:\n    def gap(self, y):\n        return y[:, 0] - y[:, 1]\n\n"
+              "    def loss(self, y):\n"
+              "        return tf.math.log(self.gap(y)) + 1.0 / padded(y)\n\n\n"
+              "def loss(y):\n    return tf.math.log(shifted(y))\n")
+    listed = by_line_of(source)
+    assert listed[21].why.startswith("a difference, 0 where its sides are equal")
+    assert listed[17].why.startswith("a difference, 0 where its sides are equal")
+    guarded = [s for s in suspects(source) if "padded" in s.message]
+    assert guarded == [] or guarded[0].why.startswith("guarded")
