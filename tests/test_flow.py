@@ -80,6 +80,30 @@ def test_method_called_through_self_gets_its_arguments():
     assert value.zero is not None
 
 
+def test_method_called_through_its_class_passes_self():
+    # `Ops.act(obj, x, fn)` binds `obj` to `self`: `fn` is the relu, not `x`
+    through_self, through_class = probes(TF + """
+        class Ops:
+            def act(self, x, fn):
+                return fn(x)
+            def call(self, x):
+                probe(self.act(x, tf.nn.relu))
+        probe(Ops.act(None, x, tf.nn.relu))
+        """)
+    assert through_class.zero is not None and through_class.zero.producer == "relu"
+    assert through_self.zero is not None
+
+
+def test_parameter_of_a_method_called_through_its_class():
+    value = probe(TF + """
+        class Ops:
+            def ratio(self, a, b):
+                probe(b)
+        r = Ops.ratio(None, x, tf.nn.relu(x))
+        """)
+    assert value.zero is not None and value.zero.producer == "relu"
+
+
 # -- parameters from their call sites --------------------------------------------------------
 def test_parameter_is_the_join_of_its_call_sites():
     value = probe(TF + """

@@ -21,7 +21,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.arithmetic import arithmetic, maximum, negated, square
-from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments, is_static
+from nanlint.analysis.callsites import Activation, argument_expression, bind_arguments
 from nanlint.analysis.defuse import GUARDS
 from nanlint.analysis.constants import MATH_CONSTANTS, math_constant
 from nanlint.analysis.flow import Flow
@@ -799,7 +799,7 @@ class Evaluator:
         else:
             function_scope = self.resolver.function_scope(node, defined_in)
             returns = [(r.value, r.index) for r in function_scope.returns]
-            method = isinstance(call.func, cst.Attribute) and not is_static(node)
+            method = self.resolver.through_instance(call, node, scope, index)
         if key in self._in_progress or function_scope.is_generator or not returns:
             return general
         self.resolver.active = Activation(function_scope, bind_arguments(call, node, method),

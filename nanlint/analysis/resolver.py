@@ -21,7 +21,8 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
-                                        collect_calls, keyword_argument, op_argument)
+                                        collect_calls, is_static, keyword_argument,
+                                        op_argument)
 from nanlint.analysis.lattice import UNKNOWN, Value, join, written_in_place
 from nanlint.analysis.defuse import Unit
 from nanlint.analysis.modindex import ModuleIndex
@@ -319,6 +320,12 @@ class Resolver:
                 "external", qualified=qualified)
         if binding.kind == "def" and not rest:
             return Callee("function", node=binding.node, scope=where)
+        if binding.kind == "class" and len(rest) == 1:
+            # `Vector.norm(v)`: a method called through its class, `v` its `self`
+            class_scope = self._scopes.get(id(binding.node))
+            method = class_scope.lookup(rest[0], END) if class_scope is not None else None
+            if method is not None and method.kind == "def":
+                return Callee("function", node=method.node, scope=class_scope)
         if binding.kind == "param" and not rest:
             # A function passed as an argument (`act=tf.nn.relu`): known for one call.
             activation = self.within(where)
@@ -343,6 +350,20 @@ class Resolver:
             if isinstance(target, cst.Call) and not rest:
                 return self.made_callee(target, where, binding.index, depth)
         return None
+
+    def through_instance(self, call: cst.Call, node: cst.CSTNode, scope: Scope,
+                         index: int) -> bool:
+        """Whether ``call`` calls the method ``node`` of an object (`self.f(x)`, `obj.f(x)`),
+        whose ``self`` it does not pass; not a static method, nor one called through its
+        class (`Vector.norm(v)` passes ``self``)."""
+        func = call.func
+        if func.__class__ is not cst.Attribute or not isinstance(node, cst.FunctionDef) or (
+                is_static(node)):
+            return False
+        if func.value.__class__ is cst.Name:
+            binding, _ = self.resolve(func.value.value, scope, index)
+            return binding is None or binding.kind != "class"
+        return True
 
     def _array_method(self, func: cst.BaseExpression, scope: Scope, index: int
                       ) -> Optional[Op]:

@@ -160,8 +160,7 @@ class Sites:
             callee = self.resolver.callee(call.func, where, index)
             if callee is not None and callee.kind in ("function", "lambda") and (
                     callee.node is node):
-                method = isinstance(call.func, cst.Attribute) and isinstance(
-                    node, cst.FunctionDef) and not is_static(node)
+                method = self.resolver.through_instance(call, node, where, index)
                 found.append((call, where, index, method))
         for name in optable.MAP_NAMES:
             for call in self._calls_by_name.get(name, ()):
