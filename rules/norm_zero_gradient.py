@@ -27,7 +27,9 @@ class NormZeroGradient(Rule):
     of a relu, whose units can all be inactive at once, or gradients (`tf.norm(grads)` of
     a WGAN-GP penalty: they are 0 wherever the critic's relu units are dead; their
     hand-written root is NAN201's). Not a norm of a training step's gradients taken outside
-    its tape (for a log): nothing differentiates it.
+    its tape (for a log): nothing differentiates it. Not a norm over every axis of a
+    gradient with respect to an input (an interpolate, a tensor a tape watches): it is 0 in
+    an example, not over the whole batch at once.
 
     ## Why is this bad?
     The gradient of `‖d‖` is `d / ‖d‖`, which is `0 / 0 = NaN` at `d = 0` (checked under

@@ -23,7 +23,10 @@ class SqrtZeroGradient(Rule):
     `tf.nn.moments`, a relu output, and a sum of squared
     gradients (from `tf.gradients`, `tape.gradient`, `tape.jacobian`,
     `optimizer.compute_gradients`), which are exactly 0 wherever a relu is dead: the
-    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads)))` (not where the critic is a
+    WGAN-GP gradient penalty `sqrt(reduce_sum(square(grads), axis))` (a gradient with
+    respect to an input — an interpolate, a tensor a tape watches — is 0 in an example, not
+    over the whole batch at once: a root of its sum over every axis is not reported; nor
+    where the critic is a
     function of the file whose units all keep a non-zero slope — leaky relu, elu, tanh — and
     none is flat anywhere — a relu, a clip: then no input zeroes its input gradient), and a
     variance op

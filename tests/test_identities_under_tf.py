@@ -1018,3 +1018,35 @@ def test_the_range_of_a_constant_input_is_zero_and_min_max_scaling_is_nan():
                      / (tf.reduce_max(constant) - tf.reduce_min(constant))).numpy()).all()
     found = lint_source(MIN_MAX, "scale.py", options_for(["NAN101"]))
     assert [(f.line, "the range" in f.message) for f in found] == [(5, True)]
+
+
+PENALTIES = """import tensorflow as tf
+
+
+def gradient_penalty(critic, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = critic(x)
+    g = tape.gradient(out, x)
+    per_example = tf.sqrt(tf.reduce_sum(tf.square(g), axis=-1))
+    whole = tf.sqrt(tf.reduce_sum(tf.square(g)))
+    return tf.reduce_mean((per_example - 1.0) ** 2) + tf.norm(g) + whole
+"""
+
+
+def test_an_input_gradient_is_zero_in_an_example_not_over_the_batch():
+    # A relu critic dead on one example: that row's input gradient is exactly 0 (the
+    # per-example root's gradient is NaN there); the batch's whole gradient is not 0.
+    weights = tf.constant([[1.0, 1.0], [1.0, 1.0]])
+    x = tf.constant([[-3.0, -2.0], [1.0, 2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.reduce_sum(tf.nn.relu(tf.matmul(x, weights)), axis=-1)
+    g = tape.gradient(out, x)
+    assert float(tf.norm(g[0])) == 0.0 and float(tf.norm(g)) > 0.0
+    with tf.GradientTape() as outer:
+        outer.watch(g)
+        per_example = tf.sqrt(tf.reduce_sum(tf.square(g), axis=-1))
+    assert np.isnan(outer.gradient(per_example, g).numpy()[0]).all()
+    found = lint_source(PENALTIES, "gp.py", options_for(["NAN201", "NAN202"]))
+    assert [f.line for f in found] == [9]

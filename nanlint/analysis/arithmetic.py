@@ -457,8 +457,8 @@ def power(a: Value, b: Value, node: cst.CSTNode) -> Value:
     return Value(tensor=a.tensor or b.tensor)
 
 
-def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
-    """square, abs and norm: >= 0, and 0 where the input is.
+def square(x: Value, node: cst.CSTNode, kind: str, axis: bool = True) -> Value:
+    """square, abs and norm (over some ``axis``, or all): >= 0, and 0 where the input is.
 
     A difference `a - b` squared is not evidence by itself (elementwise, `a == b` is a
     coincidence); reduced over a tensor — a norm, a sum or mean of squares — it is: that
@@ -467,7 +467,8 @@ def square(x: Value, node: cst.CSTNode, kind: str) -> Value:
     if x.const is not None and kind != "norm":
         return constant(x.const ** 2 if kind == "square" else abs(x.const))
     zero = x.zero
-    if kind == "norm" and zero is not None and not zero.aggregate:
+    if kind == "norm" and zero is not None and not (zero.aggregate and (
+            axis or not zero.per_row)):
         zero = None  # a norm is a reduction: an entry's own 0 does not make it 0 (see reduce)
     tags = {kind}
     # The square (or absolute value) of a value in [-1, 1] that reaches ±1 reaches 1.
@@ -575,7 +576,8 @@ def _held(bound: Value, dtype: Optional[str]) -> Value:
 
 def reduce(name: str, x: Value, call: cst.CSTNode, axis: bool = False) -> Value:
     """A sum, mean, max or min (``name``, canonical) of ``x`` (over some ``axis``, or all)."""
-    zero = x.zero if x.zero is not None and x.zero.aggregate else None
+    zero = x.zero if x.zero is not None and x.zero.aggregate and (
+        axis or not x.zero.per_row) else None
     tags = set()
     if "selected" in x.tags and name == "reduce_sum" and axis:
         # `reduce_sum(p * one_hot(y), axis)`: one entry of p per row, as a gather.

@@ -73,6 +73,7 @@ class Evidence:
     why: str  # "which underflows to exactly 0 in float32"
     confidence: str = "high"
     aggregate: bool = True  # survives a sum or a mean
+    per_row: bool = False  # 0 in a row (an example) but not in all rows at once
     discrete: bool = False  # a count: exactly 0 or >= 1
     convention: bool = False  # only a naming convention (a parameter called `y_pred`)
     tiny: bool = False  # approaches 0 continuously (underflow, a variance): not exactly 0 only

@@ -259,7 +259,11 @@ def _squared_difference(app: Application) -> Value:
 
 def _square(app: Application) -> Value:
     """``square``, ``abs`` and ``norm``: non-negative, 0 where the input is."""
-    return square(app.arg(0), app.call, app.op.transfer)
+    if app.op.transfer != "norm":
+        return square(app.arg(0), app.call, app.op.transfer)
+    axis = axis_argument(app.call, 1 if app.op.method else 2)
+    over_axes = axis is not None and not (isinstance(axis, cst.Name) and axis.value == "None")
+    return square(app.arg(0), app.call, "norm", over_axes)
 
 
 def _sqrt(app: Application) -> Value:

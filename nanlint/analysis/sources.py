@@ -27,12 +27,20 @@ def gradient(call: cst.Call, resolver: Optional[Resolver] = None,
     0 wherever a relu is dead. Not so the gradient of a function of the file with respect to
     an input it computes (a gradient penalty's interpolate) where every unit of the function
     keeps a non-zero slope (``_slopes_never_zero``)."""
-    if resolver is not None and scope is not None and _slopes_never_zero(
-            resolver, call, scope, index):
+    computed = resolver is not None and scope is not None and _computed_input(
+        resolver, call, scope, index)
+    if computed and _slopes_never_zero(resolver, call, scope, index):
         return Value(known=True, tensor=True, tags=frozenset({"gradient"}), node=call)
-    evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 wherever a relu "
-                        "is dead or a variable does not touch the differentiated value",
-                        "high", producer="gradient")
+    if computed:
+        # An input always touches the output: its gradient is 0 in an example whose every
+        # path is flat, and over the whole batch only where the model is flat on all of it.
+        evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 in an example "
+                            "wherever the units between it and the output are flat there "
+                            "(a dead relu)", "high", producer="gradient", per_row=True)
+    else:
+        evidence = Evidence(call, "the gradient `{src}`", "which is exactly 0 wherever a "
+                            "relu is dead or a variable does not touch the differentiated "
+                            "value", "high", producer="gradient")
     return Value(zero=evidence, known=True, tensor=True, tags=frozenset({"gradient"}),
                  node=call)
 
@@ -44,24 +52,36 @@ _SLOPED = frozenset({"lrelu", "elu", "selu", "tanh", "sigmoid", "softplus", "gel
 _FLAT = frozenset({"relu6", "hard_sigmoid", "hard_tanh", "clip_by_value", "crelu", "clip"})
 
 
+def _computed_input(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> bool:
+    """`gradients(D(x), [x])` with respect to an input of the model, not its variables: an
+    `x` computed by arithmetic (an interpolate of real and generated samples), or one a
+    tape watches (`tape.watch(x)`: a tape records variables on its own)."""
+    args = [arg.value for arg in call.args]
+    if len(args) < 2:
+        return False
+    wrt = args[1]
+    if isinstance(wrt, (cst.List, cst.Tuple)) and len(wrt.elements) == 1:
+        wrt = wrt.elements[0].value
+    if not isinstance(wrt, cst.Name):
+        return False
+    bound, _ = resolver.resolve(wrt.value, scope, index)
+    if bound is not None and bound.kind == "assign" and isinstance(
+            bound.value, cst.BinaryOperation):
+        return True
+    return scope.node is not None and any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "watch" and node.args
+        and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == wrt.value
+        for node in descendants(scope.node))
+
+
 def _slopes_never_zero(resolver: Resolver, call: cst.Call, scope: Scope, index: int) -> bool:
     """`gradients(D(x), [x])` with `x` computed by arithmetic (an interpolate of real and
     generated samples) and `D` a function of the file (followed through the functions of
     the file it calls, two deep) whose activations all keep a non-zero slope (leaky relu,
     elu, tanh, ...) and none is flat anywhere (a relu, a clip): every path from `x` to the
     output carries gradient, so the input gradient is not exactly 0."""
-    args = [arg.value for arg in call.args]
-    if len(args) < 2:
-        return False
-    target, wrt = args[0], args[1]
-    if isinstance(wrt, (cst.List, cst.Tuple)) and len(wrt.elements) == 1:
-        wrt = wrt.elements[0].value
-    if not isinstance(wrt, cst.Name):
-        return False
-    bound, _ = resolver.resolve(wrt.value, scope, index)
-    if bound is None or bound.kind != "assign" or not isinstance(
-            bound.value, cst.BinaryOperation):
-        return False
+    target = call.args[0].value
     if isinstance(target, cst.Name):
         bound, _ = resolver.resolve(target.value, scope, index)
         target = bound.value if bound is not None and bound.kind == "assign" else None
