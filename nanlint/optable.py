@@ -800,6 +800,11 @@ DISTRIBUTIONS = frozenset({"Categorical", "OneHotCategorical", "Bernoulli", "Mul
                            "Binomial", "Geometric", "NegativeBinomial",
                            "RelaxedOneHotCategorical", "RelaxedBernoulli"})
 
+# TensorFlow Probability's distributions made of another (`Independent(d)`, `Sample(d)`):
+# what they give is computed from it, a draw by drawing from it, a density by its density.
+WRAPPING_DISTRIBUTIONS = frozenset({"Independent", "Sample", "TransformedDistribution",
+                                    "BatchReshape", "BatchBroadcast", "Masked"})
+
 # Transposes: ``matmul(x, transpose(x))`` is a Gram matrix (its diagonal: squared norms).
 TRANSPOSES = frozenset({"tf.transpose", "K.transpose", "ops.transpose", "tf.linalg.transpose",
                         "tf.linalg.matrix_transpose", "tf.matrix_transpose", "np.transpose"})

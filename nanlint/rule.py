@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 from libcst.helpers._template import mangle_template, unmangled_name
 
-from nanlint.optable import DISTRIBUTIONS, OPTIMIZER_EPSILON, Op
+from nanlint.optable import DISTRIBUTIONS, OPTIMIZER_EPSILON, WRAPPING_DISTRIBUTIONS, Op
 from nanlint.analysis.scopes import Binding, is_free
 from nanlint.analysis import CONFIDENCE_ORDER, Analysis, Evidence, Number, Place, Value
 from nanlint.analysis.lattice import FLOAT16, WIDE, exp_limits, replace, stored
@@ -27,7 +27,8 @@ from nanlint.analysis.tree import (MIRRORED, children, comparison, descendants, 
 from nanlint.analysis.tree import visit as visit_tree
 
 __all__ = ["Rule", "Option", "Analysis", "Binding", "Evidence", "Fix", "Moment", "Number",
-           "Place", "Value", "Op", "OPTIMIZER_EPSILON", "DISTRIBUTIONS", "Report", "visit_tree",
+           "Place", "Value", "Op", "OPTIMIZER_EPSILON", "DISTRIBUTIONS", "WRAPPING_DISTRIBUTIONS",
+           "Report", "visit_tree",
            "FLOAT16", "FLOAT16_MAX", "WIDE", "stored", "last_name", "names_in", "terms",
            "in_tested_branch", "safe_branches", "denominator_forms", "tests", "comparison",
            "MIRRORED", "exp_limits", "magnitude_of", "large_values_pass"]

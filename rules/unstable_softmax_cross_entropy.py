@@ -6,7 +6,7 @@ from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
-from nanlint.rule import DISTRIBUTIONS, Evidence, Fix, Rule
+from nanlint.rule import DISTRIBUTIONS, WRAPPING_DISTRIBUTIONS, Evidence, Fix, Rule, last_name
 
 # Where the fused ops this rule suggests live: `tf` and Keras 3's `ops`. The Keras backend `K`
 # has no log_softmax or log_sigmoid, so a `K.softmax` is answered in `tf`.
@@ -30,7 +30,8 @@ class UnstableSoftmaxCrossEntropy(Rule):
     (the softmax on its own is NAN104's), and a distribution made from a softmax's or a
     sigmoid's probabilities (`tfp.distributions.Categorical(probs=softmax(z))`,
     `Bernoulli(probs=sigmoid(z))`, TF1's `tf.distributions`), which takes their log for
-    its `log_prob` and `entropy` (not one made only to draw from, `...(probs=p).sample()`).
+    its `log_prob` and `entropy` (not one made only to draw from, `...(probs=p).sample()`,
+    also through a distribution made of it, `Independent(OneHotCategorical(probs=p))`).
     A binary cross-entropy `y * log(p) + (1 - y) * log(1 - p)` is one finding spanning the
     expression (also written with `tf.add` / `tf.multiply`, or with its terms assigned to
     variables first: the finding is then on the sum). The one-sided
@@ -237,8 +238,17 @@ class UnstableSoftmaxCrossEntropy(Rule):
     def _only_sampled(self, node: cst.Call) -> bool:
         """The distribution is drawn from and nothing else: `Categorical(probs=p).sample()`,
         or a name it is assigned to whose every read draws (a generation loop's `pdf =
-        Categorical(probs=p)`, `pdf.sample(1)`). A read that goes anywhere else (a density,
-        a return, an argument) may take the log."""
+        Categorical(probs=p)`, `pdf.sample(1)`), also through a distribution made of it
+        (`Independent(OneHotCategorical(probs=p))`). A read that goes anywhere else (a
+        density, a return, an argument) may take the log."""
+        parent = self.analysis.parent(node)
+        if parent.__class__ is cst.Arg and (parent.keyword is None or (
+                parent.keyword.value == "distribution")):
+            wrapper = self.analysis.parent(parent)
+            if wrapper.__class__ is cst.Call and (
+                    parent.keyword is not None or wrapper.args[0] is parent) and (
+                    last_name(wrapper.func) in WRAPPING_DISTRIBUTIONS):
+                return self._only_sampled(wrapper)
         reads = self.analysis.readers(node)
         return bool(reads) and all(
             (used := self.analysis.parent(read)).__class__ is cst.Attribute
