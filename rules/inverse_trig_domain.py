@@ -25,7 +25,7 @@ class InverseTrigDomain(Rule):
     matching pairs to cosine 1, and the diagonal of a similarity matrix is 1 by
     construction. Computed in float32, the cosine passes 1 by rounding (under TF 2.21, the
     dot of a normalized 128-wide row with itself is up to 1.0000006), and `acos` of that
-    is `NaN` in the forward pass too. A tanh saturates to exactly ±1 once `|x| > 9`, and a
+    is `NaN` in the forward pass too. A tanh saturates to exactly ±1 once `|x|` passes 7.9, and a
     clip to `[-1, 1]` holds its bound wherever its input passes it.
 
     ## Example

@@ -1050,3 +1050,23 @@ def test_an_input_gradient_is_zero_in_an_example_not_over_the_batch():
     assert np.isnan(outer.gradient(per_example, g).numpy()[0]).all()
     found = lint_source(PENALTIES, "gp.py", options_for(["NAN201", "NAN202"]))
     assert [f.line for f in found] == [9]
+
+
+SQUASHED = """import tensorflow as tf
+
+
+def log_prob_correction(u):
+    free = tf.math.log(1.0 - tf.tanh(u) ** 2)
+    bounded = tf.math.log(1.0 - tf.tanh(tf.clip_by_value(u, -5.0, 5.0)) ** 2)
+    return free + bounded
+"""
+
+
+def test_a_tanh_reaches_one_past_7_9_and_not_of_an_input_bounded_inside():
+    assert float(tf.tanh(tf.constant(7.9))) < 1.0
+    assert float(tf.tanh(tf.constant(7.95))) == 1.0
+    assert float(tf.tanh(tf.constant(-7.95))) == -1.0
+    assert np.isinf(np.log(1.0 - tf.tanh(tf.constant(8.0)).numpy() ** 2))
+    assert np.isfinite(np.log(1.0 - tf.tanh(tf.constant(5.0)).numpy() ** 2))
+    found = lint_source(SQUASHED, "sac.py", options_for(["NAN102"]))
+    assert [f.line for f in found] == [5]

@@ -66,7 +66,7 @@ def bounded_difference(a: Value, b: Value, node: cst.CSTNode) -> Optional[Eviden
                     producer="bounded_difference")
 
 
-_BOUNDED = {"tanh": "a tanh (it saturates to exactly ±1 in float32 once |x| > 9)",
+_BOUNDED = {"tanh": "a tanh (it saturates to exactly ±1 in float32 once |x| passes 7.9)",
             "cosine": "a cosine of l2-normalized vectors (1 for a vector with itself)",
             "cosine_similarity": "a cosine similarity (1 for parallel vectors)",
             "clip": "the clip (it holds its bound wherever its input passes it)"}

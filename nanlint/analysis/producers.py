@@ -108,10 +108,20 @@ def _transfer(ev: Evaluation, op: Op, call: cst.Call, scope: Scope, index: int) 
 
 
 # -- the transfer functions, one for each ``Op.transfer`` --------------------------------------
+# TensorFlow's float32 tanh is exactly ±1 from |x| = 7.94 on: of an input inside this it
+# stays inside (-1, 1).
+TANH_BELOW_ONE = 7.9
+
+
 def _range(app: Application) -> Value:
-    """The range (and the zero and negative reasons) of the op's table entry."""
+    """The range (and the zero and negative reasons) of the op's table entry; a tanh of an
+    input bounded inside ``TANH_BELOW_ONE`` does not reach ±1."""
     op, call = app.op, app.call
     value = table_value(op, call)
+    if value.bound is not None and op.name == "tanh":
+        x = app.arg(0)
+        if -TANH_BELOW_ONE < x.lo and x.hi < TANH_BELOW_ONE:
+            return replace(value, lo=math.tanh(x.lo), hi=math.tanh(x.hi), bound=None)
     if op.integral and all(app.expr(position) is None or app.arg(position).whole
                            for position in range(2, len(op.args))):
         value = replace(value, integral=True)

@@ -304,6 +304,6 @@ def table_value(op: Op, node: cst.CSTNode, what: str = "the output of `{op}`") -
 
 # Ops whose output reaches the ends of its range (±1), and why (the lattice's ``bound``).
 _BOUND_REACHED = {
-    "tanh": "which saturates to exactly ±1 in float32 once |x| > 9",
+    "tanh": "which saturates to exactly ±1 in float32 once |x| passes 7.9",
     "cosine_similarity": "which is ±1 for parallel vectors",
 }
