@@ -55,9 +55,43 @@ _PACKAGED = re.compile(r"^\[(?:project|tool\.poetry)\]", re.MULTILINE)
 _MODULES_NAMED = re.compile(r"\b(?:packages|py_modules|find_packages|find_namespace_packages)\b")
 
 
+# What marks a project's top folder: its folders given together are one project.
+_PROJECT_MARKERS = (".git", ".hg", "setup.py", "setup.cfg", "pyproject.toml", ".nanlint.yaml")
+
+
 def drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs) -> List[Finding]:
     """``findings`` without those in a definition that nothing under ``folders`` (the
-    folders given on the command line) calls. Findings of files outside them are kept."""
+    folders given on the command line) calls. Findings of files outside them are kept.
+    Folders of different projects (`nanlint check a/ b/` of two repositories) are judged
+    apart: one's uses, programs and packaging say nothing of the other's code."""
+    if not folders or not findings:
+        return findings
+    projects: Dict[Path, List[Path]] = {}
+    for folder in folders:
+        projects.setdefault(_project_of(Path(os.path.abspath(folder))), []).append(folder)
+    if len(projects) < 2:
+        return _drop_uncalled(findings, folders, configs)
+    dropped: Set[int] = set()
+    for group in projects.values():
+        roots = [os.path.abspath(folder) for folder in group]
+        mine = [finding for finding in findings if any(
+            os.path.abspath(finding.path).startswith(root + os.sep) for root in roots)]
+        left = {id(finding) for finding in _drop_uncalled(mine, group, configs)}
+        dropped |= {id(finding) for finding in mine if id(finding) not in left}
+    return [finding for finding in findings if id(finding) not in dropped]
+
+
+def _project_of(folder: Path) -> Path:
+    """The nearest folder at or above ``folder`` that marks a project's top (a repository,
+    a package's setup, a nanlint configuration); ``folder`` itself where none does."""
+    for place in (folder, *folder.parents):
+        if any((place / marker).exists() for marker in _PROJECT_MARKERS):
+            return place
+    return folder
+
+
+def _drop_uncalled(findings: List[Finding], folders: Sequence[Path], configs
+                   ) -> List[Finding]:
     if not folders or not findings:
         return findings
     roots = [os.path.abspath(folder) for folder in folders]

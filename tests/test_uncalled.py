@@ -209,3 +209,19 @@ def test_a_value_kept_as_an_attribute_nothing_reads_is_left_out(tmp_path):
     _project(tmp_path, **{"model.py": model, "train.py": train})
     assert _lines(tmp_path, ".") == [6]
     assert _lines(tmp_path, "model.py") == [6, 7, 8]  # named on the command line: all
+
+
+def test_folders_of_two_projects_are_judged_apart(tmp_path):
+    # A package beside a program: the package's public names are its API, the program's
+    # unused definitions are still dead, whichever is named first.
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    (tmp_path / "lib" / "losses.py").write_text(METRICS, encoding="utf-8")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / ".git").mkdir()
+    for name, text in {"metrics.py": METRICS, "train.py": TRAIN}.items():
+        (tmp_path / "app" / name).write_text(text, encoding="utf-8")
+    result = run_cli("check", "--no-cache", "--format", "json", "lib", "app", cwd=tmp_path)
+    found = sorted((f["path"].split("/")[0], f["line"])
+                   for f in json.loads(result.stdout)["findings"])
+    assert found == [("app", 6), ("lib", 6), ("lib", 10), ("lib", 15)]
