@@ -85,6 +85,7 @@ FILL_FILE = -2.5
 PLACE = {"loss": 1.0, "model": 0.5, "metric or summary": -2.0, "test": -2.0}
 SIZE = -3.0
 SUPPRESSED = -3.0
+UNCALLED = -3.0  # in code nothing in the folder calls (``uncalled``): it never ran
 
 
 def _report_family(code: str) -> float:
@@ -511,6 +512,13 @@ def _quoted(code: str, limit: int = 60) -> str:
     """The expression in backquotes, whole, or words when it is too long for a message."""
     code = " ".join(code.split())
     return f"`{code}`" if len(code) <= limit else "an expression"
+
+
+def uncalled(suspect: Finding) -> Finding:
+    """``suspect`` in a definition nothing in the folder calls: listed, as the hunt lists
+    everything, but below what ran."""
+    return replace(suspect, score=(suspect.score or 0.0) + UNCALLED,
+                   why=f"{suspect.why}; in code nothing in the folder calls")
 
 
 def reached_through(suspect: Finding, function: str, call: str) -> Finding:

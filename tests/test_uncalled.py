@@ -172,9 +172,18 @@ def test_the_hunt_lists_what_nothing_calls(tmp_path):
     result = run_cli("suspects", "--no-cache", "--format", "json", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # (a hazard written again is one entry, naming its other places)
-    lines = {place["line"] for s in json.loads(result.stdout)["suspects"]
+    suspects = json.loads(result.stdout)["suspects"]
+    lines = {place["line"] for s in suspects
              if s["path"].endswith("metrics.py") for place in (s, *s["also"])}
     assert {6, 10, 15} <= lines
+    # listed below what runs, saying why
+    by_line = {s["line"]: s for s in suspects if s["path"].endswith("metrics.py")}
+    assert by_line[10]["why"].endswith("in code nothing in the folder calls")
+    assert "nothing in the folder calls" not in by_line[6]["why"]
+    alone = run_cli("suspects", "--no-cache", "--format", "json", "metrics.py", cwd=tmp_path)
+    named = {s["line"]: s for s in json.loads(alone.stdout)["suspects"]}  # a file: all run
+    assert by_line[10]["score"] < named[10]["score"]
+    assert by_line[6]["score"] == named[6]["score"]
 
 
 def test_a_comment_or_a_docstring_is_no_use_and_what_only_dead_code_calls_is_dead(tmp_path):

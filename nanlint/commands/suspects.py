@@ -34,10 +34,15 @@ def run(args: argparse.Namespace) -> int:
                              f"{finding.message}\n")
         else:
             found.append(finding)
-    if any(Path(p).is_dir() for p in args.paths or ["."]):
+    folders = [Path(p) for p in args.paths or ["."] if Path(p).is_dir()]
+    if folders:
         from nanlint.callers import ranked as through_callers
+        from nanlint.suspects import uncalled
+        from nanlint.uncalled import drop_uncalled
 
         found = through_callers(found, files, config)
+        ran = {id(suspect) for suspect in drop_uncalled(found, folders, config)}
+        found = [suspect if id(suspect) in ran else uncalled(suspect) for suspect in found]
     ranked = suspects_report.by_file(found, args.top)
     if args.format == "json":
         suspects_report.report_json(ranked, sys.stdout)
