@@ -94,6 +94,17 @@ def test_method_called_through_its_class_passes_self():
     assert through_self.zero is not None
 
 
+def test_class_method_called_through_its_class_does_not_pass_cls():
+    value = probe(TF + """
+        class Ops:
+            @classmethod
+            def ratio(cls, a, b):
+                probe(b)
+        r = Ops.ratio(x, tf.nn.relu(x))
+        """)
+    assert value.zero is not None and value.zero.producer == "relu"
+
+
 def test_parameter_of_a_method_called_through_its_class():
     value = probe(TF + """
         class Ops:

@@ -355,12 +355,14 @@ class Resolver:
                          index: int) -> bool:
         """Whether ``call`` calls the method ``node`` of an object (`self.f(x)`, `obj.f(x)`),
         whose ``self`` it does not pass; not a static method, nor one called through its
-        class (`Vector.norm(v)` passes ``self``)."""
+        class (`Vector.norm(v)` passes ``self``; a class method's ``cls`` never is)."""
         func = call.func
         if func.__class__ is not cst.Attribute or not isinstance(node, cst.FunctionDef) or (
                 is_static(node)):
             return False
-        if func.value.__class__ is cst.Name:
+        if func.value.__class__ is cst.Name and not any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+                for d in node.decorators):
             binding, _ = self.resolve(func.value.value, scope, index)
             return binding is None or binding.kind != "class"
         return True
