@@ -400,7 +400,8 @@ def _site_report(analysis: Analysis, site: Site, reach: Reach, float16: bool) ->
              "statistic": "a statistic, 0 for an all-zero or constant input",
              "signed": "a log of a square or an absolute value: what it takes has both "
                        "signs, and is 0 where it crosses 0",
-             "hand-written": "a hand-written softplus, softmax or sigmoid: inf past 88",
+             "hand-written": "an exp a log or a division takes (a hand-written softplus, "
+                             "softmax or sigmoid): inf past 88",
              "both signs": "an exp of both x and -x (a hand-written cosh, sinh or tanh): "
                            "one of them is inf once |x| passes 88, whatever its sign",
              "unbounded": "a value nothing bounds (a matmul, a linear output): inf past 88",

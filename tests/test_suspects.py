@@ -2180,3 +2180,10 @@ def test_what_a_function_of_the_file_returns_is_read_at_its_call():
     assert listed[17].why.startswith("a difference, 0 where its sides are equal")
     guarded = [s for s in suspects(source) if "padded" in s.message]
     assert guarded == [] or guarded[0].why.startswith("guarded")
+
+
+def test_an_exp_under_a_division_is_named_for_what_takes_it():
+    # `1 / exp(x)` is no softplus: the reason names the form, the examples in brackets
+    source = "import tensorflow as tf\n\n\ndef weight(x):\n    return 1.0 / tf.exp(x)\n"
+    listed = by_line_of(source)
+    assert listed[5].why.startswith("an exp a log or a division takes")
