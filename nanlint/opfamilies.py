@@ -177,11 +177,16 @@ MEMBERS: Dict[str, Dict[str, str]] = {
         "np": "expm1",
     },
     "fill": {
-        "tf": "lin_space linspace meshgrid range",
+        "tf": "meshgrid",
+        "ops": "empty empty_like meshgrid",
+        "np": "empty empty_like meshgrid",
+    },
+    "span": {
+        "tf": "lin_space linspace range",
         "tf.ragged": "range",
         "K": "arange",
-        "ops": "arange empty empty_like linspace meshgrid",
-        "np": "arange empty empty_like linspace meshgrid",
+        "ops": "arange linspace",
+        "np": "arange linspace",
     },
     "fraction": {
         "tf.math": "zero_fraction",

@@ -680,7 +680,10 @@ FAMILIES: Tuple[Op, ...] = (
     Op("zeros", (), lo=0.0, hi=0.0, integral=True, form="shape"),
     Op("ones", (), lo=1.0, hi=1.0, integral=True, form="shape"),
     Op("unit_binary", (), lo=0.0, hi=1.0, integral=True, form="shape"),  # eye, identity, tri
-    Op("fill", ()),  # fill, full, empty, arange, linspace, meshgrid
+    Op("fill", ()),  # fill, full, empty, meshgrid
+    # Evenly spaced values from a start to a stop: between them, the start itself first
+    # (`range(n)` and `arange(n)` start at 0).
+    Op("span", (), transfer="span", args=("start", "stop|limit|end")),
     # Random draws; "shape": those that take only a size (or one parameter) first.
     Op("random_any", ()),
     Op("random_unit", (), lo=0.0, hi=1.0, form="shape"),
@@ -697,7 +700,7 @@ FAMILIES: Tuple[Op, ...] = (
 # constant input is as true of an array, but judged on real repositories the data a script
 # standardizes was nearly never constant (a fixed dataset, rewards ranked first, constant
 # columns dropped first), so `nanlint suspects` ranks it and `check` does not.
-NUMPY_TRANSFERS = frozenset({"range", "any", "like", "cast", "bool", "where", "maximum",
+NUMPY_TRANSFERS = frozenset({"range", "span", "any", "like", "cast", "bool", "where", "maximum",
                              "minimum", "clip", "diag", "reduce", "add", "subtract",
                              "multiply", "divide", "sqrt"})
 

@@ -1070,3 +1070,34 @@ def test_a_tanh_reaches_one_past_7_9_and_not_of_an_input_bounded_inside():
     assert np.isfinite(np.log(1.0 - tf.tanh(tf.constant(5.0)).numpy() ** 2))
     found = lint_source(SQUASHED, "sac.py", options_for(["NAN102"]))
     assert [f.line for f in found] == [5]
+
+
+SPANS = """import numpy as np
+import tensorflow as tf
+
+
+def positions(n, x):
+    r = tf.cast(tf.range(n), tf.float32)
+    s = tf.cast(tf.range(1, n + 1), tf.float32)
+    t = tf.linspace(0.0, 1.0, n)
+    ranks = np.arange(n)
+    ranks[0] = 1
+    squashed = np.tanh(np.linspace(-2.0, 2.0, n))
+    return x / r + x / s + tf.math.log(t) + x / ranks + x / (1.0 - squashed)
+"""
+
+
+def test_a_span_lies_between_its_ends_and_starts_at_its_start():
+    from keras import ops
+
+    for made in (tf.linspace(-2.0, 2.0, 7), tf.range(-3.0, 4.0), ops.linspace(-2.0, 2.0, 7),
+                 ops.arange(-3.0, 4.0), np.linspace(-2.0, 2.0, 7), np.arange(-3.0, 4.0)):
+        values = np.asarray(made)
+        assert values.min() >= -3.0 and values.max() <= 4.0 and values[0] in (-2.0, -3.0)
+    assert float(tf.range(5)[0]) == 0.0 and float(np.arange(5)[0]) == 0.0
+    assert float(tf.linspace(0.0, 1.0, 5)[0]) == 0.0
+    assert np.isinf(tf.math.log(tf.linspace(0.0, 1.0, 5)).numpy()[0])
+    assert np.tanh(np.linspace(-2.0, 2.0, 1000)).max() < 0.97
+    found = lint_source(SPANS, "spans.py", options_for(["NAN101", "NAN102"]))
+    assert sorted((f.line, f.code) for f in found) == [(12, "NAN101"), (12, "NAN102")]
+    assert all("whose first value is its start, 0" in f.message for f in found)

@@ -186,8 +186,10 @@ def written_in_place(value: Value, whole: bool = False) -> Value:
     """An array written item by item after it is made holds its first value only where
     nothing is written: its 0 is no longer all of it (a sum of it is not 0), and its range is
     unknown. ``whole``: updated as a whole (`self.total += x`): its first value holds until
-    the first update."""
+    the first update. A span's one 0 (`arange(n)` starts at it) is an item: gone."""
     zero = value.zero
+    if zero is not None and zero.producer == "span":
+        zero = None  # `r = arange(n)`, `r[0] = 1`: its one 0 is an item, what is written
     if zero is not None:
         why = zero.why if zero.producer != "zeros" else (
             "which stays 0 until it is first updated" if whole else

@@ -530,6 +530,30 @@ def _map(app: Application) -> Value:
                    layer=None)
 
 
+def _span(app: Application) -> Value:
+    """`linspace(a, b, n)`, `range(a, b)`: between the start and the stop, the start
+    itself first; `range(n)` and `arange(n)` start at 0, below ``n``. A start of 0 is a 0."""
+    call = app.call
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if any(arg.star for arg in call.args):
+        return Value(tensor=True)
+    start_expr, stop_expr = app.expr(0), app.expr(1)
+    if stop_expr is None and len(positional) == 1 and keyword_argument(call, "start") is None:
+        start, stop = constant(0.0), app.value(positional[0])  # `range(n)`: from 0
+    elif start_expr is None or stop_expr is None:
+        return Value(tensor=True)
+    else:
+        start, stop = app.value(start_expr), app.value(stop_expr)
+    zero = None
+    if start.const == 0:
+        zero = Evidence(call, "`{src}`", "whose first value is its start, 0", "high",
+                        aggregate=False, discrete=True, producer="span")
+    known = start.known and stop.known
+    return Value(lo=min(start.lo, stop.lo) if known else -inf,
+                 hi=max(start.hi, stop.hi) if known else inf, zero=zero, known=known,
+                 tensor=True, integral=start.whole and stop.whole)
+
+
 def _uniform(app: Application) -> Value:
     """[minval, maxval), by default [0, 1)."""
     low, high = app.expr(1), app.expr(2)
@@ -612,7 +636,7 @@ TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "divide": _arithmetic, "divide_no_nan": _divide_no_nan, "maximum": _maximum,
     "minimum": _minimum, "clip": _clip, "cast": _cast, "bool": _bool, "diag": _diag,
     "join": _join, "einsum": _einsum, "where": _where, "gradient": _gradient, "map": _map,
-    "uniform": _uniform, "variable": _variable, "layer": _layer, "layer_fn": _layer_fn,
+    "uniform": _uniform, "span": _span, "variable": _variable, "layer": _layer, "layer_fn": _layer_fn,
 }
 
 
