@@ -636,7 +636,8 @@ TRANSFERS: Dict[str, Callable[[Application], Value]] = {
     "divide": _arithmetic, "divide_no_nan": _divide_no_nan, "maximum": _maximum,
     "minimum": _minimum, "clip": _clip, "cast": _cast, "bool": _bool, "diag": _diag,
     "join": _join, "einsum": _einsum, "where": _where, "gradient": _gradient, "map": _map,
-    "uniform": _uniform, "span": _span, "variable": _variable, "layer": _layer, "layer_fn": _layer_fn,
+    "uniform": _uniform, "span": _span, "variable": _variable, "layer": _layer,
+    "layer_fn": _layer_fn,
 }
 
 
