@@ -92,7 +92,12 @@ def bind_arguments(call: cst.Call, node: Union[cst.FunctionDef, cst.Lambda], met
 
 
 def is_static(node: cst.FunctionDef) -> bool:
-    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+    return decorated(node, "staticmethod")
+
+
+def decorated(node: cst.FunctionDef, name: str) -> bool:
+    """Whether ``node`` is decorated by the plain name ``name`` (`@classmethod`)."""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name
                for d in node.decorators)
 
 

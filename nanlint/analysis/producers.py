@@ -272,8 +272,12 @@ def _square(app: Application) -> Value:
     if app.op.transfer != "norm":
         return square(app.arg(0), app.call, app.op.transfer)
     axis = axis_argument(app.call, 1 if app.op.method else 2)
-    over_axes = axis is not None and not (isinstance(axis, cst.Name) and axis.value == "None")
-    return square(app.arg(0), app.call, "norm", over_axes)
+    return square(app.arg(0), app.call, "norm", _over_axes(axis))
+
+
+def _over_axes(axis: Optional[cst.BaseExpression]) -> bool:
+    """An axis passed, not `axis=None` (over all axes, as none)."""
+    return axis is not None and not (isinstance(axis, cst.Name) and axis.value == "None")
 
 
 def _sqrt(app: Application) -> Value:
@@ -287,8 +291,7 @@ def _pow(app: Application) -> Value:
 def _reduce(app: Application) -> Value:
     op, call = app.op, app.call
     axis = axis_argument(call, 0 if op.method else 1)  # `axis=None`: over all axes, as none
-    over_axes = axis is not None and not (isinstance(axis, cst.Name)
-                                          and axis.value == "None")
+    over_axes = _over_axes(axis)
     x = app.arg(0)
     value = reduce(op.name, x, call, over_axes)
     reached = _attained_tags(x)
@@ -534,9 +537,9 @@ def _span(app: Application) -> Value:
     """`linspace(a, b, n)`, `range(a, b)`: between the start and the stop, the start
     itself first; `range(n)` and `arange(n)` start at 0, below ``n``. A start of 0 is a 0."""
     call = app.call
-    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     if any(arg.star for arg in call.args):
         return Value(tensor=True)
+    positional = [arg.value for arg in call.args if arg.keyword is None]
     start_expr, stop_expr = app.expr(0), app.expr(1)
     if stop_expr is None and len(positional) == 1 and keyword_argument(call, "start") is None:
         start, stop = constant(0.0), app.value(positional[0])  # `range(n)`: from 0

@@ -21,7 +21,7 @@ import libcst as cst
 
 from nanlint import optable
 from nanlint.analysis.callsites import (Activation, Places, argument_expression, axis_argument,
-                                        collect_calls, is_static, keyword_argument,
+                                        collect_calls, decorated, is_static, keyword_argument,
                                         op_argument)
 from nanlint.analysis.lattice import UNKNOWN, Value, join, written_in_place
 from nanlint.analysis.defuse import Unit
@@ -360,9 +360,7 @@ class Resolver:
         if func.__class__ is not cst.Attribute or not isinstance(node, cst.FunctionDef) or (
                 is_static(node)):
             return False
-        if func.value.__class__ is cst.Name and not any(
-                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
-                for d in node.decorators):
+        if func.value.__class__ is cst.Name and not decorated(node, "classmethod"):
             binding, _ = self.resolve(func.value.value, scope, index)
             return binding is None or binding.kind != "class"
         return True
